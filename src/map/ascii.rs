@@ -1,0 +1,91 @@
+//! Maps as text, in and out: `Display` is the text export (and what tests
+//! compare), `from_ascii` builds a map from the same glyphs.
+
+use std::fmt;
+
+use super::{Map, MapError, Tile, TileSet, START_GLYPH};
+
+impl Map {
+    /// Builds a map from glyph rows with the built-in tiles; `@` is a floor
+    /// cell that is also the start.
+    pub fn from_ascii(text: &str) -> Result<Map, MapError> {
+        Map::from_ascii_with(text, TileSet::builtin())
+    }
+
+    /// Like [`Map::from_ascii`], with a tile set that may hold script kinds.
+    pub fn from_ascii_with(text: &str, tiles: TileSet) -> Result<Map, MapError> {
+        let rows: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        let width = rows.first().map_or(0, |r| r.chars().count());
+        let mut map = Map::with_tiles(width as i64, rows.len() as i64, tiles)?;
+        for (y, row) in rows.iter().enumerate() {
+            let len = row.chars().count();
+            if len != width {
+                return Err(MapError::Ascii {
+                    line: y + 1,
+                    message: format!("{len} glyphs where the first line has {width}"),
+                });
+            }
+            for (x, glyph) in row.chars().enumerate() {
+                let tile = if glyph == START_GLYPH {
+                    map.start = Some((x as i32, y as i32));
+                    Tile::FLOOR
+                } else {
+                    map.tiles.by_glyph(glyph).ok_or_else(|| MapError::Ascii {
+                        line: y + 1,
+                        message: format!("no tile has the glyph '{glyph}'"),
+                    })?
+                };
+                map.set(x as i64, y as i64, tile)?;
+            }
+        }
+        Ok(map)
+    }
+}
+
+/// The map as glyph rows, each ended by a newline, with `@` at the start.
+impl fmt::Display for Map {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let start = self.start.map(|(x, y)| (x as usize, y as usize));
+        let mut line = String::with_capacity(self.width as usize + 1);
+        for (y, row) in self.cells.chunks(self.width as usize).enumerate() {
+            line.clear();
+            for (x, &tile) in row.iter().enumerate() {
+                if start == Some((x, y)) {
+                    line.push(START_GLYPH);
+                } else {
+                    line.push(self.tiles.kind(tile).glyph);
+                }
+            }
+            line.push('\n');
+            f.write_str(&line)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        let text = "#####\n#@.+#\n#~<>#\n#####\n";
+        let map = Map::from_ascii(text).unwrap();
+        assert_eq!(map.start(), Some((1, 1)));
+        assert_eq!(map.get(3, 1).unwrap(), Tile::DOOR);
+        assert_eq!(map.get(1, 2).unwrap(), Tile::WATER);
+        assert_eq!(map.to_string(), text);
+    }
+
+    #[test]
+    fn rejects_ragged_rows_and_unknown_glyphs() {
+        assert_eq!(
+            Map::from_ascii("###\n##\n").unwrap_err().to_string(),
+            "line 2 of the ASCII map: 2 glyphs where the first line has 3"
+        );
+        assert_eq!(
+            Map::from_ascii("#?#\n").unwrap_err().to_string(),
+            "line 1 of the ASCII map: no tile has the glyph '?'"
+        );
+    }
+}

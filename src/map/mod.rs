@@ -1,0 +1,287 @@
+//! The map: a grid of [`Tile`]s plus what generation recorded about it
+//! (rooms, start position, named markers). Plain Rust, no Lua; every sink
+//! reads the finished value.
+
+mod ascii;
+mod tile;
+
+pub use tile::{Rgb, Tile, TileError, TileKind, TileSet, START_GLYPH};
+
+use crate::geom::Rect;
+
+/// The largest width or height a map may have.
+pub const MAX_SIDE: i64 = 10_000;
+/// The most cells a map may have (one byte each).
+pub const MAX_CELLS: i64 = 25_000_000;
+
+/// A named point recorded by a script: stairs, items, monsters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marker {
+    pub x: i32,
+    pub y: i32,
+    pub name: String,
+}
+
+/// What a map primitive refused to do. Messages name the bad value and the
+/// map size, so a script author sees at once what was out of range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MapError {
+    #[error("cell ({x}, {y}) is outside the {width}x{height} map")]
+    OutOfBounds {
+        x: i64,
+        y: i64,
+        width: i32,
+        height: i32,
+    },
+    #[error("{rect} reaches outside the {width}x{height} map")]
+    RectOutside { rect: Rect, width: i32, height: i32 },
+    #[error("size {width}x{height} is invalid: width and height must be 1..={max}", max = MAX_SIDE)]
+    BadSide { width: i64, height: i64 },
+    #[error("size {width}x{height} is too large: at most {max} cells", max = MAX_CELLS)]
+    TooManyCells { width: i64, height: i64 },
+    #[error("marker name must not be empty")]
+    EmptyMarker,
+    #[error(transparent)]
+    Tile(#[from] TileError),
+    #[error("line {line} of the ASCII map: {message}")]
+    Ascii { line: usize, message: String },
+}
+
+/// A rectangular grid of tiles with the rooms, start and markers a script
+/// recorded while carving it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Map {
+    width: i32,
+    height: i32,
+    cells: Vec<Tile>,
+    tiles: TileSet,
+    rooms: Vec<Rect>,
+    start: Option<(i32, i32)>,
+    markers: Vec<Marker>,
+}
+
+/// Checks a requested size against the limits without allocating anything.
+pub fn check_size(width: i64, height: i64) -> Result<(i32, i32), MapError> {
+    if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
+        return Err(MapError::BadSide { width, height });
+    }
+    if width * height > MAX_CELLS {
+        return Err(MapError::TooManyCells { width, height });
+    }
+    Ok((width as i32, height as i32))
+}
+
+impl Map {
+    /// A map of solid wall, the rock every seed carves from.
+    pub fn new(width: i64, height: i64) -> Result<Map, MapError> {
+        Map::with_tiles(width, height, TileSet::builtin())
+    }
+
+    pub fn with_tiles(width: i64, height: i64, tiles: TileSet) -> Result<Map, MapError> {
+        let (w, h) = check_size(width, height)?;
+        Ok(Map {
+            width: w,
+            height: h,
+            cells: vec![Tile::WALL; (w as usize) * (h as usize)],
+            tiles,
+            rooms: Vec::new(),
+            start: None,
+            markers: Vec::new(),
+        })
+    }
+
+    pub fn width(&self) -> i32 {
+        self.width
+    }
+
+    pub fn height(&self) -> i32 {
+        self.height
+    }
+
+    pub fn tiles(&self) -> &TileSet {
+        &self.tiles
+    }
+
+    pub fn tiles_mut(&mut self) -> &mut TileSet {
+        &mut self.tiles
+    }
+
+    /// The cells in row-major order.
+    pub fn cells(&self) -> &[Tile] {
+        &self.cells
+    }
+
+    pub(crate) fn cells_mut(&mut self) -> &mut [Tile] {
+        &mut self.cells
+    }
+
+    pub fn in_bounds(&self, x: i64, y: i64) -> bool {
+        x >= 0 && y >= 0 && x < self.width as i64 && y < self.height as i64
+    }
+
+    /// The row-major index of a cell, or an error naming the cell and size.
+    pub fn index(&self, x: i64, y: i64) -> Result<usize, MapError> {
+        if self.in_bounds(x, y) {
+            Ok(y as usize * self.width as usize + x as usize)
+        } else {
+            Err(self.out_of_bounds(x, y))
+        }
+    }
+
+    pub(crate) fn out_of_bounds(&self, x: i64, y: i64) -> MapError {
+        MapError::OutOfBounds {
+            x,
+            y,
+            width: self.width,
+            height: self.height,
+        }
+    }
+
+    /// Checks that every cell of the rect (corners inclusive) is on the map.
+    pub fn check_rect(&self, rect: &Rect) -> Result<(), MapError> {
+        let inside = rect.x1 >= 0
+            && rect.y1 >= 0
+            && rect.x2 < self.width
+            && rect.y2 < self.height
+            && rect.x1 <= rect.x2
+            && rect.y1 <= rect.y2;
+        if inside {
+            Ok(())
+        } else {
+            Err(MapError::RectOutside {
+                rect: *rect,
+                width: self.width,
+                height: self.height,
+            })
+        }
+    }
+
+    pub fn get(&self, x: i64, y: i64) -> Result<Tile, MapError> {
+        Ok(self.cells[self.index(x, y)?])
+    }
+
+    pub fn set(&mut self, x: i64, y: i64, tile: Tile) -> Result<(), MapError> {
+        let i = self.index(x, y)?;
+        self.cells[i] = tile;
+        Ok(())
+    }
+
+    /// Whether the cell is on the map and its kind can be walked on.
+    pub fn is_walkable(&self, x: i64, y: i64) -> bool {
+        match self.index(x, y) {
+            Ok(i) => self.tiles.kind(self.cells[i]).walkable,
+            Err(_) => false,
+        }
+    }
+
+    pub fn count(&self, tile: Tile) -> usize {
+        self.cells.iter().filter(|&&t| t == tile).count()
+    }
+
+    pub fn rooms(&self) -> &[Rect] {
+        &self.rooms
+    }
+
+    /// Records a room; it must lie on the map.
+    pub fn add_room(&mut self, room: Rect) -> Result<(), MapError> {
+        self.check_rect(&room)?;
+        self.rooms.push(room);
+        Ok(())
+    }
+
+    pub fn start(&self) -> Option<(i32, i32)> {
+        self.start
+    }
+
+    /// Sets where the player begins. Whether it is walkable is checked when
+    /// generation ends, since a script may carve the cell afterwards.
+    pub fn set_start(&mut self, x: i64, y: i64) -> Result<(), MapError> {
+        self.index(x, y)?;
+        self.start = Some((x as i32, y as i32));
+        Ok(())
+    }
+
+    pub fn markers(&self) -> &[Marker] {
+        &self.markers
+    }
+
+    pub fn mark(&mut self, x: i64, y: i64, name: &str) -> Result<(), MapError> {
+        self.index(x, y)?;
+        if name.is_empty() {
+            return Err(MapError::EmptyMarker);
+        }
+        self.markers.push(Marker {
+            x: x as i32,
+            y: y as i32,
+            name: name.to_string(),
+        });
+        Ok(())
+    }
+
+    /// The glyph rows of the map, one string per row, without the start.
+    pub fn glyph_rows(&self) -> Vec<String> {
+        self.cells
+            .chunks(self.width as usize)
+            .map(|row| row.iter().map(|&t| self.tiles.kind(t).glyph).collect())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_is_solid_wall() {
+        let map = Map::new(4, 3).unwrap();
+        assert_eq!(map.to_string(), "####\n####\n####\n");
+        assert_eq!(map.count(Tile::WALL), 12);
+    }
+
+    #[test]
+    fn sizes_are_checked() {
+        assert_eq!(
+            Map::new(0, 5).unwrap_err().to_string(),
+            "size 0x5 is invalid: width and height must be 1..=10000"
+        );
+        assert!(matches!(
+            Map::new(100_000, 100_000),
+            Err(MapError::BadSide { .. })
+        ));
+        assert!(matches!(
+            Map::new(10_000, 10_000),
+            Err(MapError::TooManyCells { .. })
+        ));
+        assert!(Map::new(-3, 5).is_err());
+    }
+
+    #[test]
+    fn get_set_and_bounds() {
+        let mut map = Map::new(3, 2).unwrap();
+        map.set(2, 1, Tile::FLOOR).unwrap();
+        assert_eq!(map.get(2, 1).unwrap(), Tile::FLOOR);
+        assert_eq!(map.to_string(), "###\n##.\n");
+        assert_eq!(
+            map.set(3, 0, Tile::FLOOR).unwrap_err().to_string(),
+            "cell (3, 0) is outside the 3x2 map"
+        );
+        assert!(map.get(-1, 0).is_err());
+        assert!(map.in_bounds(0, 0) && !map.in_bounds(0, 2));
+        assert!(map.is_walkable(2, 1) && !map.is_walkable(0, 0) && !map.is_walkable(9, 9));
+    }
+
+    #[test]
+    fn record_rooms_start_and_markers() {
+        let mut map = Map::from_ascii("#####\n#...#\n#####\n").unwrap();
+        map.add_room(Rect::new(0, 0, 4, 2)).unwrap();
+        assert!(map.add_room(Rect::new(0, 0, 5, 2)).is_err());
+        map.set_start(1, 1).unwrap();
+        map.mark(3, 1, "chest").unwrap();
+        assert_eq!(map.rooms(), &[Rect::new(0, 0, 4, 2)]);
+        assert_eq!(map.start(), Some((1, 1)));
+        assert_eq!(map.markers()[0].name, "chest");
+        assert!(map.mark(3, 1, "").is_err());
+        assert!(map.set_start(5, 1).is_err());
+        assert_eq!(map.to_string(), "#####\n#@..#\n#####\n");
+    }
+}

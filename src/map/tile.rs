@@ -1,0 +1,275 @@
+//! Tile kinds: a tile is a small integer into a [`TileSet`]; names, glyphs,
+//! colours and walkability live once in the set, never in the cells.
+
+use std::fmt;
+
+/// One cell's kind: an index into the map's [`TileSet`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tile(pub u8);
+
+impl Tile {
+    pub const WALL: Tile = Tile(0);
+    pub const FLOOR: Tile = Tile(1);
+    pub const DOOR: Tile = Tile(2);
+    pub const STAIRS_DOWN: Tile = Tile(3);
+    pub const STAIRS_UP: Tile = Tile(4);
+    pub const WATER: Tile = Tile(5);
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// An sRGB colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+impl Rgb {
+    /// Parses `#rrggbb`.
+    pub fn parse_hex(text: &str) -> Option<Rgb> {
+        let hex = text.strip_prefix('#')?;
+        if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+        Some(Rgb(byte(0)?, byte(2)?, byte(4)?))
+    }
+}
+
+impl fmt::Display for Rgb {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+}
+
+/// Everything the sinks need to know about one kind of tile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileKind {
+    pub name: String,
+    pub glyph: char,
+    pub color: Rgb,
+    pub background: Rgb,
+    pub walkable: bool,
+    pub transparent: bool,
+}
+
+/// Why a tile could not be defined or found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TileError {
+    #[error("unknown tile '{name}'; known tiles: {known}")]
+    Unknown { name: String, known: String },
+    #[error("tile '{0}' is built in and cannot be redefined")]
+    Builtin(String),
+    #[error("tile '{0}' is already defined differently")]
+    Redefined(String),
+    #[error("glyph '{glyph}' is already used by tile '{by}'")]
+    GlyphTaken { glyph: char, by: String },
+    #[error("glyph '{0}' is reserved for the start position")]
+    GlyphReserved(char),
+    #[error("glyph {0:?} is not a single printable character")]
+    GlyphInvalid(String),
+    #[error("tile name {0:?} must be a non-empty identifier (letters, digits, _)")]
+    NameInvalid(String),
+    #[error("too many tile kinds: at most {0}")]
+    Full(usize),
+}
+
+/// The glyph the text export draws for the start position.
+pub const START_GLYPH: char = '@';
+
+/// The tile kinds a map knows: the built-ins first, in [`Tile`]'s constant
+/// order, then the ones a script defined, in definition order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileSet {
+    kinds: Vec<TileKind>,
+}
+
+impl Default for TileSet {
+    fn default() -> Self {
+        TileSet::builtin()
+    }
+}
+
+fn kind(name: &str, glyph: char, color: Rgb, walkable: bool, transparent: bool) -> TileKind {
+    TileKind {
+        name: name.to_string(),
+        glyph,
+        color,
+        background: Rgb(0, 0, 0),
+        walkable,
+        transparent,
+    }
+}
+
+impl TileSet {
+    /// The six kinds every script can use without defining them. Water is
+    /// deep water: seen across but not walked through, as in libtcod and
+    /// bracket-lib's tutorials; define a walkable kind for shallows.
+    pub fn builtin() -> TileSet {
+        TileSet {
+            kinds: vec![
+                kind("wall", '#', Rgb(0x88, 0x88, 0x88), false, false),
+                kind("floor", '.', Rgb(0x55, 0x55, 0x55), true, true),
+                kind("door", '+', Rgb(0xc0, 0x80, 0x40), true, false),
+                kind("stairs_down", '>', Rgb(0xff, 0xff, 0x66), true, true),
+                kind("stairs_up", '<', Rgb(0xff, 0xff, 0x66), true, true),
+                kind("water", '~', Rgb(0x33, 0x66, 0xff), false, true),
+            ],
+        }
+    }
+
+    pub const BUILTIN_COUNT: usize = 6;
+    pub const CAPACITY: usize = 256;
+
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    pub fn kind(&self, tile: Tile) -> &TileKind {
+        &self.kinds[tile.index()]
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (Tile, &TileKind)> {
+        self.kinds
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (Tile(i as u8), k))
+    }
+
+    pub fn by_name(&self, name: &str) -> Option<Tile> {
+        self.kinds
+            .iter()
+            .position(|k| k.name == name)
+            .map(|i| Tile(i as u8))
+    }
+
+    /// Like [`TileSet::by_name`], with an error that lists the known names.
+    pub fn resolve(&self, name: &str) -> Result<Tile, TileError> {
+        self.by_name(name).ok_or_else(|| TileError::Unknown {
+            name: name.to_string(),
+            known: self.names().join(", "),
+        })
+    }
+
+    pub fn by_glyph(&self, glyph: char) -> Option<Tile> {
+        self.kinds
+            .iter()
+            .position(|k| k.glyph == glyph)
+            .map(|i| Tile(i as u8))
+    }
+
+    pub fn names(&self) -> Vec<&str> {
+        self.kinds.iter().map(|k| k.name.as_str()).collect()
+    }
+
+    /// Adds a script's own kind. Defining the same kind twice with the same
+    /// description is allowed (a shared module may be required by several
+    /// scripts); anything else that clashes is an error.
+    pub fn define(&mut self, new: TileKind) -> Result<Tile, TileError> {
+        let name_ok = !new.name.is_empty()
+            && new
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !name_ok {
+            return Err(TileError::NameInvalid(new.name));
+        }
+        if let Some(existing) = self.by_name(&new.name) {
+            if existing.index() < Self::BUILTIN_COUNT {
+                return Err(TileError::Builtin(new.name));
+            }
+            if *self.kind(existing) == new {
+                return Ok(existing);
+            }
+            return Err(TileError::Redefined(new.name));
+        }
+        if new.glyph == START_GLYPH {
+            return Err(TileError::GlyphReserved(new.glyph));
+        }
+        if new.glyph.is_control() || new.glyph.is_whitespace() {
+            return Err(TileError::GlyphInvalid(new.glyph.to_string()));
+        }
+        if let Some(other) = self.by_glyph(new.glyph) {
+            return Err(TileError::GlyphTaken {
+                glyph: new.glyph,
+                by: self.kind(other).name.clone(),
+            });
+        }
+        if self.kinds.len() >= Self::CAPACITY {
+            return Err(TileError::Full(Self::CAPACITY));
+        }
+        self.kinds.push(new);
+        Ok(Tile((self.kinds.len() - 1) as u8))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lava() -> TileKind {
+        kind("lava", '%', Rgb(255, 64, 0), false, true)
+    }
+
+    #[test]
+    fn builtins_match_the_constants() {
+        let set = TileSet::builtin();
+        assert_eq!(set.by_name("wall"), Some(Tile::WALL));
+        assert_eq!(set.by_name("floor"), Some(Tile::FLOOR));
+        assert_eq!(set.by_name("door"), Some(Tile::DOOR));
+        assert_eq!(set.by_name("stairs_down"), Some(Tile::STAIRS_DOWN));
+        assert_eq!(set.by_name("stairs_up"), Some(Tile::STAIRS_UP));
+        assert_eq!(set.by_name("water"), Some(Tile::WATER));
+        assert_eq!(set.len(), TileSet::BUILTIN_COUNT);
+    }
+
+    #[test]
+    fn define_appends_and_is_idempotent() {
+        let mut set = TileSet::builtin();
+        let t = set.define(lava()).unwrap();
+        assert_eq!(t, Tile(6));
+        assert_eq!(set.define(lava()).unwrap(), t);
+        assert_eq!(set.by_glyph('%'), Some(t));
+    }
+
+    #[test]
+    fn define_rejects_clashes() {
+        let mut set = TileSet::builtin();
+        set.define(lava()).unwrap();
+        let mut other = lava();
+        other.walkable = true;
+        assert_eq!(set.define(other), Err(TileError::Redefined("lava".into())));
+        let floor = kind("floor", '.', Rgb(1, 1, 1), true, true);
+        assert_eq!(set.define(floor), Err(TileError::Builtin("floor".into())));
+        let dup = kind("moss", '#', Rgb(1, 1, 1), true, true);
+        assert!(matches!(
+            set.define(dup),
+            Err(TileError::GlyphTaken { glyph: '#', .. })
+        ));
+        let at = kind("hero", '@', Rgb(1, 1, 1), true, true);
+        assert_eq!(set.define(at), Err(TileError::GlyphReserved('@')));
+        let bad = kind("no spaces", 'x', Rgb(1, 1, 1), true, true);
+        assert!(matches!(set.define(bad), Err(TileError::NameInvalid(_))));
+    }
+
+    #[test]
+    fn unknown_names_list_the_known_ones() {
+        let err = TileSet::builtin().resolve("flor").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown tile 'flor'; known tiles: wall, floor, door, stairs_down, stairs_up, water"
+        );
+    }
+
+    #[test]
+    fn colours_parse_and_print() {
+        assert_eq!(Rgb::parse_hex("#ff8000"), Some(Rgb(255, 128, 0)));
+        assert_eq!(Rgb::parse_hex("ff8000"), None);
+        assert_eq!(Rgb::parse_hex("#ff80"), None);
+        assert_eq!(Rgb(255, 128, 0).to_string(), "#ff8000");
+    }
+}

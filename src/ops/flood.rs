@@ -1,0 +1,94 @@
+//! Reachability over walkable cells (4-connected, as the player walks in the
+//! reference scripts' corridors).
+
+use crate::map::Map;
+
+/// The cells reachable from `(x, y)` through walkable cells, 4-connected, as a
+/// row-major mask. An unwalkable or off-map start reaches nothing.
+pub fn flood(map: &Map, x: i64, y: i64) -> Vec<bool> {
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let mut seen = vec![false; w * h];
+    let Ok(first) = map.index(x, y) else {
+        return seen;
+    };
+    let walkable: Vec<bool> = map
+        .cells()
+        .iter()
+        .map(|&t| map.tiles().kind(t).walkable)
+        .collect();
+    if !walkable[first] {
+        return seen;
+    }
+    let mut stack = vec![first];
+    seen[first] = true;
+    while let Some(i) = stack.pop() {
+        let (cx, cy) = (i % w, i / w);
+        let mut visit = |j: usize| {
+            if walkable[j] && !seen[j] {
+                seen[j] = true;
+                stack.push(j);
+            }
+        };
+        if cx > 0 {
+            visit(i - 1);
+        }
+        if cx + 1 < w {
+            visit(i + 1);
+        }
+        if cy > 0 {
+            visit(i - w);
+        }
+        if cy + 1 < h {
+            visit(i + w);
+        }
+    }
+    seen
+}
+
+/// Walkable cells that cannot be reached from the start (all of them when
+/// there is no start), as `(x, y)` in row-major order.
+pub fn unreachable_walkable(map: &Map) -> Vec<(i32, i32)> {
+    let reach = match map.start() {
+        Some((x, y)) => flood(map, x as i64, y as i64),
+        None => vec![false; map.cells().len()],
+    };
+    let w = map.width() as usize;
+    map.cells()
+        .iter()
+        .enumerate()
+        .filter(|&(i, &t)| map.tiles().kind(t).walkable && !reach[i])
+        .map(|(i, _)| ((i % w) as i32, (i / w) as i32))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reached(map: &Map, x: i64, y: i64) -> String {
+        let mask = flood(map, x, y);
+        let w = map.width() as usize;
+        mask.chunks(w)
+            .map(|row| {
+                let mut s: String = row.iter().map(|&r| if r { 'x' } else { '-' }).collect();
+                s.push('\n');
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn flood_stops_at_walls_and_ignores_diagonals() {
+        let map = Map::from_ascii("#####\n#..##\n##.#.\n#####\n").unwrap();
+        assert_eq!(reached(&map, 1, 1), "-----\n-xx--\n--x--\n-----\n");
+        assert_eq!(reached(&map, 0, 0), "-----\n-----\n-----\n-----\n");
+    }
+
+    #[test]
+    fn unreachable_lists_cut_off_cells() {
+        let map = Map::from_ascii("######\n#@.#.#\n######\n").unwrap();
+        assert_eq!(unreachable_walkable(&map), vec![(4, 1)]);
+        let joined = Map::from_ascii("######\n#@.+.#\n######\n").unwrap();
+        assert!(unreachable_walkable(&joined).is_empty());
+    }
+}

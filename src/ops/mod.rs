@@ -1,0 +1,7 @@
+//! Native primitives: plain Rust functions on [`Map`](crate::map::Map) that do
+//! every per-cell loop, so scripts only decide *where*. No Lua in here.
+
+mod carve;
+mod flood;
+
+pub use flood::{flood, unreachable_walkable};
