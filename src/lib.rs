@@ -10,3 +10,10 @@ pub mod rng;
 pub use geom::Rect;
 pub use map::{Map, MapError, Tile, TileSet};
 pub use rng::Rng;
+pub mod generated;
+pub mod params;
+pub mod script;
+
+pub use generated::{Generated, Provenance};
+pub mod cli;
+pub mod export;

@@ -7,7 +7,7 @@ use rand::TryRng;
 use rand_pcg::Pcg32;
 
 /// The PCG stream selector every dunlua generator uses.
-pub const STREAM: u64 = 0xa02b_dbf7_bb3c_0a7;
+pub const STREAM: u64 = 0x0a02_bdbf_7bb3_c0a7; // DESIGN.md writes it 0xa02bdbf7bb3c0a7
 
 /// Why a bounded draw could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,0 +1,220 @@
+//! The command line: clap flags resolved once into a [`script::Request`],
+//! then the run and its sinks. Errors come back as one `dunlua: ...` line
+//! (plus a Lua traceback for script failures) and an exit code.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use crate::export;
+use crate::map;
+use crate::script::{self, Limits, Request, ScriptError};
+
+/// Exit codes: 0 ok, 1 the script failed, 2 bad usage.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_SCRIPT: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "dunlua",
+    version,
+    about = "Scriptable roguelike dungeon generator: a Lua script decides the layout, Rust does the per-tile work.",
+    after_help = "Exit codes: 0 ok, 1 the script failed, 2 bad usage.\nExample: dunlua scripts/rooms.lua --seed 7 --out map.json"
+)]
+pub struct Cli {
+    /// The generation script: a Lua file returning {name, width, height, params, generate}.
+    pub script: PathBuf,
+
+    /// The seed; the same seed gives the same map. Random (and printed) when absent.
+    #[arg(long)]
+    pub seed: Option<u64>,
+
+    /// Map size, overriding the script's width and height.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<(i64, i64)>,
+
+    /// Override a declared parameter (repeatable); see --params.
+    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+
+    /// Write the map to FILE; the format follows the extension (.txt, .json). Repeatable.
+    #[arg(long = "out", value_name = "FILE")]
+    pub outs: Vec<PathBuf>,
+
+    /// Print the map as text on stdout (the default when no --out is given).
+    #[arg(long)]
+    pub ascii: bool,
+
+    /// List the script's parameters with their defaults and exit.
+    #[arg(long = "params")]
+    pub list_params: bool,
+
+    /// Lua instructions a run may execute before it is stopped.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_INSTRUCTIONS)]
+    pub max_instructions: u64,
+
+    /// Megabytes the Lua heap may use before the run is stopped.
+    #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB)]
+    pub max_memory: usize,
+}
+
+/// Parses `WxH` and checks it against the map limits.
+fn parse_size(text: &str) -> Result<(i64, i64), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WxH such as 80x50, got '{text}'"))?;
+    let number = |s: &str| {
+        s.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("expected WxH such as 80x50, got '{text}'"))
+    };
+    let (w, h) = (number(w)?, number(h)?);
+    map::check_size(w, h).map_err(|e| e.to_string())?;
+    Ok((w, h))
+}
+
+/// A failure to report: the text after `dunlua: ` and the exit code.
+#[derive(Debug)]
+pub struct Failure {
+    pub code: i32,
+    pub message: String,
+}
+
+impl Failure {
+    fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            code: EXIT_USAGE,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<ScriptError> for Failure {
+    fn from(err: ScriptError) -> Failure {
+        Failure {
+            code: err.exit_code(),
+            message: err.to_string(),
+        }
+    }
+}
+
+impl Cli {
+    fn request(&self, seed: u64) -> Request {
+        Request {
+            script: self.script.clone(),
+            seed,
+            size: self.size,
+            params: self.params.clone(),
+            limits: Limits {
+                max_instructions: self.max_instructions,
+                max_memory: self.max_memory.saturating_mul(1 << 20),
+            },
+        }
+    }
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: &Cli) -> Result<(), Failure> {
+    if cli.list_params {
+        let info = script::inspect(&cli.request(0))?;
+        print_stdout(&format!(
+            "{} ({}x{})\n{}",
+            info.name,
+            info.width,
+            info.height,
+            if info.params.is_empty() {
+                "no parameters\n".to_string()
+            } else {
+                info.params.listing()
+            }
+        ))?;
+        return Ok(());
+    }
+    for out in &cli.outs {
+        export::check_target(out).map_err(|e| Failure::usage(e.to_string()))?;
+    }
+    let seed = match cli.seed {
+        Some(seed) => seed,
+        None => {
+            let seed = rand::random::<u32>() as u64;
+            eprintln!(
+                "dunlua: seed {seed} (no --seed given; pass --seed {seed} to get this map again)"
+            );
+            seed
+        }
+    };
+    let generated = script::run(&cli.request(seed))?;
+    for out in &cli.outs {
+        export::write(out, &generated).map_err(|e| Failure {
+            code: EXIT_SCRIPT,
+            message: format!("{e:#}"),
+        })?;
+        eprintln!("dunlua: wrote {}", out.display());
+    }
+    if cli.outs.is_empty() || cli.ascii {
+        print_stdout(&generated.map.to_string())?;
+    }
+    Ok(())
+}
+
+fn print_stdout(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`dunlua ... | head`) is the reader's choice, not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure {
+            code: EXIT_SCRIPT,
+            message: format!("cannot write to stdout: {e}"),
+        }),
+    }
+}
+
+/// Parses the process arguments, runs, reports; returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                err.kind(),
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+            ) {
+                let _ = err.print();
+                return EXIT_OK;
+            }
+            // clap's first line is the error; the rest is a usage reminder.
+            let text = err.render().to_string();
+            let first = text.lines().next().unwrap_or("bad usage");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("dunlua: {first} (see dunlua --help)");
+            return EXIT_USAGE;
+        }
+    };
+    match run(&cli) {
+        Ok(()) => EXIT_OK,
+        Err(failure) => {
+            eprintln!("dunlua: {}", failure.message);
+            failure.code
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_are_checked() {
+        assert_eq!(parse_size("80x50"), Ok((80, 50)));
+        assert_eq!(parse_size("120X40"), Ok((120, 40)));
+        assert!(parse_size("80").unwrap_err().contains("expected WxH"));
+        assert!(parse_size("0x5")
+            .unwrap_err()
+            .contains("size 0x5 is invalid"));
+        assert!(parse_size("100000x100000").is_err());
+        assert!(parse_size("-3x5").is_err());
+    }
+}

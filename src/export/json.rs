@@ -1,0 +1,210 @@
+//! The JSON export (schema in the README, `format` 1): the map as glyph rows
+//! with a legend, plus rooms, start, markers and how it was made. It reads
+//! back into the same [`Map`] with [`read_map`].
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use serde::{Deserialize, Serialize};
+
+use crate::generated::Generated;
+use crate::geom::Rect;
+use crate::map::{Map, Rgb, TileKind, TileSet};
+use crate::params::ParamValue;
+
+/// The schema version written in `format`; bumped on any incompatible change.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+pub struct JsonMap {
+    pub format: u32,
+    pub width: i32,
+    pub height: i32,
+    pub seed: u64,
+    pub script: String,
+    pub name: String,
+    pub params: BTreeMap<String, serde_json::Value>,
+    pub rows: Vec<String>,
+    pub legend: BTreeMap<String, JsonTile>,
+    pub rooms: Vec<JsonRect>,
+    pub start: Option<JsonPoint>,
+    pub markers: Vec<JsonMarker>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+pub struct JsonTile {
+    pub name: String,
+    pub walkable: bool,
+    pub transparent: bool,
+    pub color: String,
+    pub bg: String,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+pub struct JsonRect {
+    pub x1: i32,
+    pub y1: i32,
+    pub x2: i32,
+    pub y2: i32,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+pub struct JsonPoint {
+    pub x: i32,
+    pub y: i32,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+pub struct JsonMarker {
+    pub x: i32,
+    pub y: i32,
+    pub name: String,
+}
+
+fn param_json(value: &ParamValue) -> serde_json::Value {
+    match value {
+        ParamValue::Integer(v) => (*v).into(),
+        ParamValue::Number(v) => (*v).into(),
+        ParamValue::Boolean(v) => (*v).into(),
+        ParamValue::Text(v) => v.clone().into(),
+    }
+}
+
+/// The serialisable form of a generated map.
+pub fn to_json(generated: &Generated) -> JsonMap {
+    let map = &generated.map;
+    let p = &generated.provenance;
+    JsonMap {
+        format: FORMAT_VERSION,
+        width: map.width(),
+        height: map.height(),
+        seed: p.seed,
+        script: p.script.clone(),
+        name: p.name.clone(),
+        params: p
+            .params
+            .iter()
+            .map(|(k, v)| (k.to_string(), param_json(v)))
+            .collect(),
+        rows: map.glyph_rows(),
+        legend: map
+            .tiles()
+            .iter()
+            .map(|(_, k)| {
+                let entry = JsonTile {
+                    name: k.name.clone(),
+                    walkable: k.walkable,
+                    transparent: k.transparent,
+                    color: k.color.to_string(),
+                    bg: k.background.to_string(),
+                };
+                (k.glyph.to_string(), entry)
+            })
+            .collect(),
+        rooms: map
+            .rooms()
+            .iter()
+            .map(|r| JsonRect {
+                x1: r.x1,
+                y1: r.y1,
+                x2: r.x2,
+                y2: r.y2,
+            })
+            .collect(),
+        start: map.start().map(|(x, y)| JsonPoint { x, y }),
+        markers: map
+            .markers()
+            .iter()
+            .map(|m| JsonMarker {
+                x: m.x,
+                y: m.y,
+                name: m.name.clone(),
+            })
+            .collect(),
+    }
+}
+
+pub fn write(generated: &Generated, out: &mut impl Write) -> anyhow::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &to_json(generated))?;
+    out.write_all(b"\n")?;
+    Ok(())
+}
+
+/// Rebuilds the map a JSON export describes: tiles (built-ins first, then
+/// the legend's other kinds in glyph order), rooms, start and markers.
+pub fn read_map(json: &JsonMap) -> anyhow::Result<Map> {
+    let mut tiles = TileSet::builtin();
+    for (glyph, entry) in &json.legend {
+        if tiles.by_name(&entry.name).is_some() {
+            continue;
+        }
+        let glyph = glyph
+            .chars()
+            .next()
+            .ok_or_else(|| anyhow::anyhow!("empty glyph in legend"))?;
+        let color =
+            |text: &str| Rgb::parse_hex(text).ok_or_else(|| anyhow::anyhow!("bad colour {text:?}"));
+        tiles.define(TileKind {
+            name: entry.name.clone(),
+            glyph,
+            color: color(&entry.color)?,
+            background: color(&entry.bg)?,
+            walkable: entry.walkable,
+            transparent: entry.transparent,
+        })?;
+    }
+    let mut text = json.rows.join("\n");
+    text.push('\n');
+    let mut map = Map::from_ascii_with(&text, tiles)?;
+    for r in &json.rooms {
+        map.add_room(Rect {
+            x1: r.x1,
+            y1: r.y1,
+            x2: r.x2,
+            y2: r.y2,
+        })?;
+    }
+    if let Some(s) = &json.start {
+        map.set_start(s.x as i64, s.y as i64)?;
+    }
+    for m in &json.markers {
+        map.mark(m.x as i64, m.y as i64, &m.name)?;
+    }
+    Ok(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generated::Provenance;
+    use crate::params::Params;
+
+    #[test]
+    fn round_trips_through_json() {
+        let mut map = Map::from_ascii("#####\n#@.+#\n#~<>#\n#####\n").unwrap();
+        map.add_room(Rect::new(0, 0, 4, 3)).unwrap();
+        map.mark(3, 2, "stairs").unwrap();
+        let generated = Generated {
+            map: map.clone(),
+            provenance: Provenance {
+                script: "scripts/x.lua".into(),
+                name: "X".into(),
+                seed: 9,
+                params: Params::new(vec![("n".into(), ParamValue::Integer(3))]),
+            },
+            modules: vec![],
+        };
+        let mut bytes = Vec::new();
+        write(&generated, &mut bytes).unwrap();
+        let parsed: JsonMap = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(parsed.format, 1);
+        assert_eq!(
+            parsed.rows[1], "#..+#",
+            "rows hold tiles, the start is separate"
+        );
+        assert_eq!(parsed.start, Some(JsonPoint { x: 1, y: 1 }));
+        assert_eq!(parsed.params["n"], serde_json::json!(3));
+        assert_eq!(parsed.legend["#"].name, "wall");
+        assert_eq!(read_map(&parsed).unwrap(), map);
+    }
+}

@@ -1,0 +1,135 @@
+//! Sinks for a finished map, chosen by the output file's extension. Every
+//! write is atomic: a temporary file in the same folder, renamed into place,
+//! so a failure never leaves a half-written or clobbered file.
+
+pub mod json;
+pub mod text;
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{bail, Context};
+
+use crate::generated::Generated;
+
+/// The formats `--out` understands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+const KNOWN: &str = ".txt, .json";
+
+impl Format {
+    /// The format for a path's extension.
+    pub fn for_path(path: &Path) -> anyhow::Result<Format> {
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match ext.as_deref() {
+            Some("txt") => Ok(Format::Text),
+            Some("json") => Ok(Format::Json),
+            _ => bail!(
+                "--out {}: unknown output format; use one of {KNOWN}",
+                path.display()
+            ),
+        }
+    }
+}
+
+/// Checks, before anything is generated, that a path can be written: a known
+/// extension and an existing folder.
+pub fn check_target(path: &Path) -> anyhow::Result<Format> {
+    let format = Format::for_path(path)?;
+    let folder = folder_of(path);
+    if !folder.is_dir() {
+        bail!(
+            "--out {}: folder {} does not exist",
+            path.display(),
+            folder.display()
+        );
+    }
+    Ok(format)
+}
+
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Writes the map to `path` in the format its extension names, atomically.
+pub fn write(path: &Path, generated: &Generated) -> anyhow::Result<()> {
+    let format = Format::for_path(path)?;
+    let mut bytes = Vec::new();
+    match format {
+        Format::Text => text::write(&generated.map, &mut bytes)?,
+        Format::Json => json::write(generated, &mut bytes)?,
+    }
+    write_atomically(path, &bytes)
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over
+/// `path`; on any error the temporary file is removed and `path` untouched.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let folder = folder_of(path);
+    let mut file = tempfile::Builder::new()
+        .prefix(".dunlua-")
+        .suffix(".tmp")
+        .tempfile_in(folder)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    file.write_all(bytes)
+        .and_then(|()| file.as_file().sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    file.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_follow_the_extension() {
+        assert_eq!(Format::for_path(Path::new("a.txt")).unwrap(), Format::Text);
+        assert_eq!(
+            Format::for_path(Path::new("a/b.JSON")).unwrap(),
+            Format::Json
+        );
+        let err = Format::for_path(Path::new("a.bmp"))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "--out a.bmp: unknown output format; use one of .txt, .json"
+        );
+    }
+
+    #[test]
+    fn missing_folders_are_refused_up_front() {
+        let err = check_target(Path::new("no/such/folder/map.txt"))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "--out no/such/folder/map.txt: folder no/such/folder does not exist"
+        );
+    }
+
+    #[test]
+    fn atomic_write_replaces_or_leaves_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("map.txt");
+        write_atomically(&target, b"first").unwrap();
+        write_atomically(&target, b"second").unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"second");
+        let bad = dir.path().join("missing").join("map.txt");
+        assert!(write_atomically(&bad, b"x").is_err());
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file is left behind");
+    }
+}

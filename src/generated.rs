@@ -1,0 +1,27 @@
+//! A finished map together with where it came from: what every sink writes.
+
+use std::path::PathBuf;
+
+use crate::map::Map;
+use crate::params::Params;
+
+/// How a map was made: enough to make it again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Provenance {
+    /// The script path as the user gave it.
+    pub script: String,
+    /// The script's `name`.
+    pub name: String,
+    pub seed: u64,
+    /// Every declared parameter with the value used.
+    pub params: Params,
+}
+
+/// The output of one run.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    pub map: Map,
+    pub provenance: Provenance,
+    /// Files the script `require`d, for hot reload.
+    pub modules: Vec<PathBuf>,
+}

@@ -1,0 +1,211 @@
+//! Script parameters: typed by their declared defaults, overridden from the
+//! command line with `key=value`. Pure Rust, so sinks and tests can use them.
+
+use std::fmt;
+
+/// A parameter's value; the variant of the default is the parameter's type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamValue {
+    Integer(i64),
+    Number(f64),
+    Boolean(bool),
+    Text(String),
+}
+
+impl ParamValue {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ParamValue::Integer(_) => "integer",
+            ParamValue::Number(_) => "number",
+            ParamValue::Boolean(_) => "boolean",
+            ParamValue::Text(_) => "string",
+        }
+    }
+
+    /// Parses `text` as a value of the same type as `self`.
+    pub fn parse_like(&self, text: &str) -> Option<ParamValue> {
+        let text_trimmed = text.trim();
+        match self {
+            ParamValue::Integer(_) => text_trimmed.parse().ok().map(ParamValue::Integer),
+            ParamValue::Number(_) => text_trimmed
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .map(ParamValue::Number),
+            ParamValue::Boolean(_) => match text_trimmed {
+                "true" | "yes" | "on" | "1" => Some(ParamValue::Boolean(true)),
+                "false" | "no" | "off" | "0" => Some(ParamValue::Boolean(false)),
+                _ => None,
+            },
+            ParamValue::Text(_) => Some(ParamValue::Text(text.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Integer(v) => write!(f, "{v}"),
+            // Debug keeps a ".0" on whole numbers, so the type stays visible.
+            ParamValue::Number(v) => write!(f, "{v:?}"),
+            ParamValue::Boolean(v) => write!(f, "{v}"),
+            ParamValue::Text(v) => write!(f, "{v:?}"),
+        }
+    }
+}
+
+/// Named values sorted by name, so listings and exports never depend on a
+/// Lua table's iteration order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Params(Vec<(String, ParamValue)>);
+
+impl Params {
+    pub fn new(mut entries: Vec<(String, ParamValue)>) -> Params {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        Params(entries)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &ParamValue)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    pub fn get(&self, name: &str) -> Option<&ParamValue> {
+        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// One line per parameter: `name = default (type)`.
+    pub fn listing(&self) -> String {
+        self.iter()
+            .map(|(k, v)| format!("{k} = {v} ({})\n", v.type_name()))
+            .collect()
+    }
+
+    fn declared(&self) -> String {
+        if self.is_empty() {
+            return "no parameters are declared".to_string();
+        }
+        let names: Vec<String> = self
+            .iter()
+            .map(|(k, v)| format!("{k} ({}, default {v})", v.type_name()))
+            .collect();
+        format!("declared: {}", names.join(", "))
+    }
+
+    /// These defaults with `overrides` (`key=value` texts) applied; an
+    /// undeclared key or a value of the wrong type is an error that lists the
+    /// declared parameters.
+    pub fn with_overrides(&self, overrides: &[String]) -> Result<Params, String> {
+        let mut out = self.clone();
+        for item in overrides {
+            let Some((key, text)) = item.split_once('=') else {
+                return Err(format!(
+                    "-p expects key=value, got '{item}'; {}",
+                    self.declared()
+                ));
+            };
+            let key = key.trim();
+            let Some(slot) = out.0.iter_mut().find(|(k, _)| k == key) else {
+                return Err(format!("unknown parameter '{key}'; {}", self.declared()));
+            };
+            slot.1 = slot.1.parse_like(text).ok_or_else(|| {
+                format!(
+                    "parameter '{key}' must be {} {}, got '{text}'; {}",
+                    article(slot.1.type_name()),
+                    slot.1.type_name(),
+                    self.declared()
+                )
+            })?;
+        }
+        Ok(out)
+    }
+}
+
+fn article(type_name: &str) -> &'static str {
+    if type_name.starts_with('i') {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defaults() -> Params {
+        Params::new(vec![
+            ("max_rooms".into(), ParamValue::Integer(30)),
+            ("fill".into(), ParamValue::Number(0.45)),
+            ("doors".into(), ParamValue::Boolean(false)),
+            ("theme".into(), ParamValue::Text("crypt".into())),
+        ])
+    }
+
+    #[test]
+    fn sorted_by_name() {
+        let params = defaults();
+        let names: Vec<&str> = params.iter().map(|(k, _)| k).collect();
+        assert_eq!(names, ["doors", "fill", "max_rooms", "theme"]);
+    }
+
+    #[test]
+    fn overrides_follow_the_default_type() {
+        let p = defaults()
+            .with_overrides(&[
+                "max_rooms=12".into(),
+                "fill=0.5".into(),
+                "doors=true".into(),
+                "theme=ice cave".into(),
+            ])
+            .unwrap();
+        assert_eq!(p.get("max_rooms"), Some(&ParamValue::Integer(12)));
+        assert_eq!(p.get("fill"), Some(&ParamValue::Number(0.5)));
+        assert_eq!(p.get("doors"), Some(&ParamValue::Boolean(true)));
+        assert_eq!(p.get("theme"), Some(&ParamValue::Text("ice cave".into())));
+        let whole = defaults().with_overrides(&["fill=1".into()]).unwrap();
+        assert_eq!(whole.get("fill"), Some(&ParamValue::Number(1.0)));
+    }
+
+    #[test]
+    fn bad_overrides_list_the_declared_params() {
+        let declared = "declared: doors (boolean, default false), fill (number, default 0.45), \
+                        max_rooms (integer, default 30), theme (string, default \"crypt\")";
+        assert_eq!(
+            defaults().with_overrides(&["rooms=3".into()]).unwrap_err(),
+            format!("unknown parameter 'rooms'; {declared}")
+        );
+        assert_eq!(
+            defaults()
+                .with_overrides(&["max_rooms=abc".into()])
+                .unwrap_err(),
+            format!("parameter 'max_rooms' must be an integer, got 'abc'; {declared}")
+        );
+        assert!(defaults().with_overrides(&["fill=nan".into()]).is_err());
+        assert!(defaults()
+            .with_overrides(&["max_rooms=2.5".into()])
+            .is_err());
+        assert!(defaults().with_overrides(&["doors=maybe".into()]).is_err());
+        assert!(defaults()
+            .with_overrides(&["max_rooms".into()])
+            .unwrap_err()
+            .starts_with("-p expects key=value"));
+        assert_eq!(
+            Params::default()
+                .with_overrides(&["x=1".into()])
+                .unwrap_err(),
+            "unknown parameter 'x'; no parameters are declared"
+        );
+    }
+
+    #[test]
+    fn listing_shows_defaults_and_types() {
+        assert_eq!(
+            defaults().listing(),
+            "doors = false (boolean)\nfill = 0.45 (number)\nmax_rooms = 30 (integer)\ntheme = \"crypt\" (string)\n"
+        );
+    }
+}

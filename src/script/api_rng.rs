@@ -1,0 +1,114 @@
+//! `rng` for scripts, and `math.random` routed to the same stream, exactly
+//! as DESIGN.md's Determinism section specifies.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use mlua::{Lua, MultiValue, UserData, UserDataFields, UserDataMethods, Value};
+
+use super::args::{located, Args};
+use crate::rng::Rng;
+
+/// A stream shared by the `rng` object and `math.random`.
+#[derive(Clone)]
+pub(crate) struct LuaRng(pub Rc<RefCell<Rng>>);
+
+impl LuaRng {
+    pub fn new(rng: Rng) -> LuaRng {
+        LuaRng(Rc::new(RefCell::new(rng)))
+    }
+
+    fn range(&self, args: &Args, lo: i64, hi: i64) -> mlua::Result<i64> {
+        self.0.borrow_mut().range(lo, hi).map_err(|e| args.fail(e))
+    }
+}
+
+impl UserData for LuaRng {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        // Lua integers are 64-bit two's complement, so seeds above 2^63 read
+        // as negative; the bits are the same.
+        fields.add_field_method_get("seed", |_, r| Ok(r.0.borrow().seed() as i64));
+    }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("range", |lua, r, args: MultiValue| {
+            let args = Args::new(lua, "rng:range", args);
+            let (lo, hi) = (args.int(0, "lo")?, args.int(1, "hi")?);
+            r.range(&args, lo, hi)
+        });
+        methods.add_method("int", |lua, r, args: MultiValue| {
+            let args = Args::new(lua, "rng:int", args);
+            let n = args.int(0, "n")?;
+            let v = r.0.borrow_mut().int_checked(n).map_err(|e| args.fail(e))?;
+            Ok(v as i64)
+        });
+        methods.add_method("float", |_, r, ()| Ok(r.0.borrow_mut().float()));
+        methods.add_method("chance", |lua, r, args: MultiValue| {
+            let p = Args::new(lua, "rng:chance", args).number(0, "p")?;
+            Ok(r.0.borrow_mut().chance(p))
+        });
+        methods.add_method("coin", |_, r, ()| Ok(r.0.borrow_mut().coin()));
+        methods.add_method("pick", |lua, r, args: MultiValue| {
+            let args = Args::new(lua, "rng:pick", args);
+            let list = args.table(0, "list")?;
+            let len = list.raw_len();
+            if len == 0 {
+                return Err(args.fail("the list is empty"));
+            }
+            let i = r.0.borrow_mut().int(len as u64) as usize + 1;
+            list.raw_get::<Value>(i)
+        });
+        methods.add_method("shuffle", |lua, r, args: MultiValue| {
+            let args = Args::new(lua, "rng:shuffle", args);
+            let list = args.table(0, "list")?;
+            let mut rng = r.0.borrow_mut();
+            for i in (2..=list.raw_len()).rev() {
+                let j = rng.int(i as u64) as usize + 1;
+                let (a, b): (Value, Value) = (list.raw_get(i)?, list.raw_get(j)?);
+                list.raw_set(i, b)?;
+                list.raw_set(j, a)?;
+            }
+            Ok(list)
+        });
+        methods.add_method("fork", |lua, r, args: MultiValue| {
+            let name = Args::new(lua, "rng:fork", args).string(0, "name")?;
+            Ok(LuaRng::new(r.0.borrow().fork(&name)))
+        });
+        methods.add_meta_method(mlua::MetaMethod::ToString, |_, r, ()| {
+            Ok(format!("rng(seed={})", r.0.borrow().seed()))
+        });
+    }
+}
+
+/// Routes `math.random` to `rng`'s stream and disables `math.randomseed`,
+/// so nothing but `--seed` can influence a map.
+pub(crate) fn route_math_random(lua: &Lua, rng: &LuaRng) -> mlua::Result<()> {
+    let math: mlua::Table = lua.globals().get("math")?;
+    let stream = rng.clone();
+    math.set(
+        "random",
+        lua.create_function(move |lua, args: MultiValue| {
+            let args = Args::new(lua, "math.random", args);
+            match (args.is_given(0), args.is_given(1)) {
+                (false, false) => Ok(Value::Number(stream.0.borrow_mut().float())),
+                (true, false) => {
+                    let m = args.int(0, "m")?;
+                    Ok(Value::Integer(stream.range(&args, 1, m)?))
+                }
+                _ => {
+                    let (m, n) = (args.int(0, "m")?, args.int(1, "n")?);
+                    Ok(Value::Integer(stream.range(&args, m, n)?))
+                }
+            }
+        })?,
+    )?;
+    math.set(
+        "randomseed",
+        lua.create_function(|lua, _: MultiValue| -> mlua::Result<()> {
+            Err(located(
+                lua,
+                "math.randomseed is disabled: the seed comes from --seed (use rng:fork(name) for a separate stream)",
+            ))
+        })?,
+    )
+}

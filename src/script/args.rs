@@ -1,0 +1,184 @@
+//! Argument checking for the Lua API. Every refusal names the primitive, the
+//! bad value and (for map primitives) the map size, and starts with the
+//! script's `file:line`, like Lua's own `luaL_error`.
+
+use std::fmt::Display;
+
+use mlua::{Lua, MultiValue, Value};
+
+use crate::geom::Rect;
+use crate::map::{MapError, Tile, TileSet};
+
+/// The `file:line` of the nearest Lua frame that called into the host.
+pub(crate) fn script_location(lua: &Lua) -> Option<String> {
+    (0..16).find_map(|level| {
+        lua.inspect_stack(level, |d| {
+            let line = d.current_line()?;
+            let src = d.source().short_src?.to_string();
+            Some(format!("{src}:{line}"))
+        })
+        .flatten()
+    })
+}
+
+/// A Lua error located at the calling script line.
+pub(crate) fn located(lua: &Lua, message: impl Display) -> mlua::Error {
+    match script_location(lua) {
+        Some(at) => mlua::Error::RuntimeError(format!("{at}: {message}")),
+        None => mlua::Error::RuntimeError(message.to_string()),
+    }
+}
+
+/// How a value reads in an error message.
+pub(crate) fn show(value: &Value) -> String {
+    match value {
+        Value::Nil => "nil".into(),
+        Value::Boolean(b) => b.to_string(),
+        Value::Integer(i) => i.to_string(),
+        Value::Number(n) if n.is_nan() => "nan".into(),
+        Value::Number(n) => format!("{n:?}"),
+        Value::String(s) => format!("{:?}", s.to_string_lossy()),
+        Value::Table(_) => "a table".into(),
+        Value::Function(_) => "a function".into(),
+        Value::UserData(ud) => match ud.borrow::<super::api_rect::LuaRect>() {
+            Ok(r) => r.0.to_string(),
+            Err(_) => "a userdata".into(),
+        },
+        other => other.type_name().into(),
+    }
+}
+
+/// The arguments of one API call, with what its errors must mention.
+pub(crate) struct Args<'lua> {
+    lua: &'lua Lua,
+    name: &'static str,
+    values: Vec<Value>,
+    /// The map size for error messages, on map primitives only.
+    size: Option<(i32, i32)>,
+}
+
+impl<'lua> Args<'lua> {
+    pub fn new(lua: &'lua Lua, name: &'static str, values: MultiValue) -> Args<'lua> {
+        Args {
+            lua,
+            name,
+            values: values.into_vec(),
+            size: None,
+        }
+    }
+
+    pub fn on_map(mut self, width: i32, height: i32) -> Self {
+        self.size = Some((width, height));
+        self
+    }
+
+    pub fn value(&self, i: usize) -> &Value {
+        self.values.get(i).unwrap_or(&Value::Nil)
+    }
+
+    pub fn is_given(&self, i: usize) -> bool {
+        !matches!(self.value(i), Value::Nil)
+    }
+
+    /// An error for this call, located at the script line.
+    pub fn fail(&self, message: impl Display) -> mlua::Error {
+        match self.size {
+            Some((w, h)) => located(
+                self.lua,
+                format!("{}: {message} (map is {w}x{h})", self.name),
+            ),
+            None => located(self.lua, format!("{}: {message}", self.name)),
+        }
+    }
+
+    /// An error from the map itself, whose message already names the size.
+    pub fn map_failed(&self, err: MapError) -> mlua::Error {
+        located(self.lua, format!("{}: {err}", self.name))
+    }
+
+    fn bad(&self, what: &str, must: &str, i: usize) -> mlua::Error {
+        self.fail(format!(
+            "{what} must be {must}, got {}",
+            show(self.value(i))
+        ))
+    }
+
+    /// An integer; a float is accepted only when it is whole (as Lua 5.4's
+    /// own library does), never rounded.
+    pub fn int(&self, i: usize, what: &str) -> mlua::Result<i64> {
+        match self.value(i) {
+            Value::Integer(v) => Ok(*v),
+            Value::Number(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                Ok(*f as i64)
+            }
+            _ => Err(self.bad(what, "an integer", i)),
+        }
+    }
+
+    /// An integer that fits a map coordinate (i32); the map checks bounds.
+    pub fn coord(&self, i: usize, what: &str) -> mlua::Result<i64> {
+        let v = self.int(i, what)?;
+        if i32::try_from(v).is_err() {
+            return Err(self.bad(what, "a map coordinate", i));
+        }
+        Ok(v)
+    }
+
+    /// A finite number.
+    pub fn number(&self, i: usize, what: &str) -> mlua::Result<f64> {
+        match self.value(i) {
+            Value::Integer(v) => Ok(*v as f64),
+            Value::Number(f) if f.is_finite() => Ok(*f),
+            _ => Err(self.bad(what, "a finite number", i)),
+        }
+    }
+
+    pub fn boolean(&self, i: usize, what: &str) -> mlua::Result<bool> {
+        match self.value(i) {
+            Value::Boolean(b) => Ok(*b),
+            _ => Err(self.bad(what, "a boolean", i)),
+        }
+    }
+
+    pub fn string(&self, i: usize, what: &str) -> mlua::Result<String> {
+        match self.value(i) {
+            Value::String(s) => Ok(s.to_string_lossy()),
+            _ => Err(self.bad(what, "a string", i)),
+        }
+    }
+
+    pub fn table(&self, i: usize, what: &str) -> mlua::Result<mlua::Table> {
+        match self.value(i) {
+            Value::Table(t) => Ok(t.clone()),
+            _ => Err(self.bad(what, "a table", i)),
+        }
+    }
+
+    /// A tile given by name, resolved in `tiles`.
+    pub fn tile(&self, i: usize, tiles: &TileSet) -> mlua::Result<Tile> {
+        let name = match self.value(i) {
+            Value::String(s) => s.to_string_lossy(),
+            _ => return Err(self.bad("tile", "a tile name (string)", i)),
+        };
+        tiles.resolve(&name).map_err(|e| self.fail(e))
+    }
+
+    /// A tile name, or `default` when the argument is absent.
+    pub fn tile_or(&self, i: usize, tiles: &TileSet, default: Tile) -> mlua::Result<Tile> {
+        if self.is_given(i) {
+            self.tile(i, tiles)
+        } else {
+            Ok(default)
+        }
+    }
+
+    /// A `Rect` made by `Rect.new`.
+    pub fn rect(&self, i: usize, what: &str) -> mlua::Result<Rect> {
+        if let Value::UserData(ud) = self.value(i) {
+            if let Ok(r) = ud.borrow::<super::api_rect::LuaRect>() {
+                return Ok(r.0);
+            }
+        }
+        Err(self.bad(what, "a Rect (from Rect.new)", i))
+    }
+}

@@ -1,0 +1,134 @@
+//! Script failures as the user sees them: `file:line: message` first, then a
+//! short Lua traceback, and a kind that decides the exit code.
+
+use std::fmt;
+
+/// What went wrong, coarsely: decides the exit code and, later, how `check`
+/// groups failures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The command line asked for something impossible (exit 2).
+    Usage,
+    /// The script does not compile.
+    Syntax,
+    /// A Lua error while loading or generating.
+    Runtime,
+    /// The script broke the contract (no table, no `generate`, no start).
+    Contract,
+    /// The instruction budget or the memory limit ran out.
+    Limit,
+}
+
+/// A failed run, with everything needed to show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    pub kind: FailureKind,
+    /// One line: `scripts/x.lua:12: map:set: ...`.
+    pub message: String,
+    /// Lua frames, innermost first, already trimmed of host-internal noise.
+    pub traceback: Vec<String>,
+}
+
+impl ScriptError {
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> ScriptError {
+        ScriptError {
+            kind,
+            message: message.into(),
+            traceback: Vec::new(),
+        }
+    }
+
+    pub fn usage(message: impl Into<String>) -> ScriptError {
+        ScriptError::new(FailureKind::Usage, message)
+    }
+
+    pub fn contract(message: impl Into<String>) -> ScriptError {
+        ScriptError::new(FailureKind::Contract, message)
+    }
+
+    /// The process exit code for this failure: 2 bad usage, 1 the script failed.
+    pub fn exit_code(&self) -> i32 {
+        match self.kind {
+            FailureKind::Usage => 2,
+            _ => 1,
+        }
+    }
+
+    /// Converts an mlua error, keeping the innermost message and the
+    /// traceback's Lua frames.
+    pub(crate) fn from_lua(err: &mlua::Error) -> ScriptError {
+        let (text, traceback) = innermost(err);
+        let mut lines = text.lines();
+        let message = lines.next().unwrap_or("").to_string();
+        let mut frames: Vec<String> = Vec::new();
+        for line in lines.chain(traceback.lines()) {
+            let frame = line.trim();
+            if frame.is_empty() || frame == "stack traceback:" || frame.starts_with("[C]") {
+                continue;
+            }
+            if !frames.iter().any(|f| f == frame) {
+                frames.push(frame.to_string());
+            }
+        }
+        frames.truncate(8);
+        let kind = match err_root(err) {
+            mlua::Error::SyntaxError { .. } => FailureKind::Syntax,
+            mlua::Error::MemoryError(_) => FailureKind::Limit,
+            _ => FailureKind::Runtime,
+        };
+        ScriptError {
+            kind,
+            message,
+            traceback: frames,
+        }
+    }
+}
+
+fn err_root(err: &mlua::Error) -> &mlua::Error {
+    match err {
+        mlua::Error::CallbackError { cause, .. } => err_root(cause),
+        mlua::Error::WithContext { cause, .. } => err_root(cause),
+        other => other,
+    }
+}
+
+/// The innermost error's text and the outermost traceback (which has the
+/// most frames).
+fn innermost(err: &mlua::Error) -> (String, String) {
+    let mut traceback = String::new();
+    let mut current = err;
+    loop {
+        match current {
+            mlua::Error::CallbackError {
+                cause,
+                traceback: tb,
+            } => {
+                if traceback.is_empty() {
+                    traceback = tb.clone();
+                }
+                current = cause;
+            }
+            mlua::Error::WithContext { cause, .. } => current = cause,
+            mlua::Error::RuntimeError(text) => return (text.clone(), traceback),
+            mlua::Error::SyntaxError { message, .. } => return (message.clone(), traceback),
+            mlua::Error::MemoryError(text) => return (text.clone(), traceback),
+            mlua::Error::ExternalError(e) => return (e.to_string(), traceback),
+            other => return (other.to_string(), traceback),
+        }
+    }
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if !self.traceback.is_empty() {
+            f.write_str("\nstack traceback:")?;
+            for frame in &self.traceback {
+                write!(f, "\n\t{frame}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ScriptError {}

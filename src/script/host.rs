@@ -1,0 +1,288 @@
+//! The sandboxed Lua VM: a fresh state per run with only safe libraries,
+//! `print` on stderr, `require` confined to the script's folder, an
+//! instruction budget and a memory limit.
+
+use std::cell::{Cell, RefCell};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use mlua::{
+    AnyUserData, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib, Table,
+    Value, VmState,
+};
+
+use super::args::{located, script_location};
+use super::error::{FailureKind, ScriptError};
+use crate::map::TileSet;
+
+/// How much a run may consume before it is stopped with a clear error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Lua VM instructions over the whole run (load and generate).
+    pub max_instructions: u64,
+    /// Bytes the Lua heap may hold (the map's tiles live in Rust, outside it).
+    pub max_memory: usize,
+}
+
+impl Limits {
+    pub const DEFAULT_INSTRUCTIONS: u64 = 1_000_000_000;
+    pub const DEFAULT_MEMORY_MB: usize = 512;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_instructions: Self::DEFAULT_INSTRUCTIONS,
+            max_memory: Self::DEFAULT_MEMORY_MB << 20,
+        }
+    }
+}
+
+/// How often the budget hook runs; the budget is counted in these steps.
+const HOOK_EVERY: u32 = 1000;
+
+/// What the host keeps about one run, reachable from every API function.
+pub(crate) struct HostState {
+    /// Kinds defined before the map exists; moved into it by `generate`.
+    pub pending_tiles: TileSet,
+    /// The map while `generate` runs.
+    pub map: Option<AnyUserData>,
+    /// Every file `require` loaded, for hot reload.
+    pub modules: Vec<PathBuf>,
+}
+
+/// A fresh sandboxed VM for one run.
+pub(crate) struct Vm {
+    pub lua: Lua,
+    limits: Limits,
+    budget: Rc<Budget>,
+}
+
+/// The instruction budget shared by every call of one run.
+#[derive(Default)]
+struct Budget {
+    used: Cell<u64>,
+    /// Where the script was when the budget ran out.
+    spent_at: RefCell<Option<String>>,
+    /// Hook calls since the budget ran out that could not yield.
+    stuck: Cell<u64>,
+}
+
+impl Vm {
+    pub fn new(script: &Path, limits: Limits) -> mlua::Result<Vm> {
+        let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
+        let lua = Lua::new_with(libs, LuaOptions::default())?;
+        lua.set_app_data(HostState {
+            pending_tiles: TileSet::builtin(),
+            map: None,
+            modules: Vec::new(),
+        });
+        sandbox(&lua)?;
+        install_require(&lua, script)?;
+        super::api_rect::register(&lua)?;
+        super::api_tiles::register(&lua)?;
+        lua.set_memory_limit(limits.max_memory)?;
+        Ok(Vm {
+            lua,
+            limits,
+            budget: Rc::default(),
+        })
+    }
+
+    /// Calls `func` as a coroutine under the instruction budget. When the
+    /// budget runs out the hook *yields* rather than raising, so no `pcall`
+    /// in the script can catch the stop; the abandoned coroutine is dropped.
+    pub fn call(&self, func: Function, args: impl IntoLuaMulti) -> Result<Value, ScriptError> {
+        let fail = |e: mlua::Error| self.failure(e);
+        let thread = self.lua.create_thread(func).map_err(fail)?;
+        let budget = self.budget.clone();
+        let max = self.limits.max_instructions;
+        thread
+            .set_hook(
+                HookTriggers::new().every_nth_instruction(HOOK_EVERY),
+                move |lua, debug| {
+                    budget
+                        .used
+                        .set(budget.used.get().saturating_add(HOOK_EVERY as u64));
+                    if budget.used.get() <= max {
+                        return Ok(VmState::Continue);
+                    }
+                    if budget.spent_at.borrow().is_none() {
+                        let at = debug
+                            .current_line()
+                            .and_then(|line| Some(format!("{}:{line}", debug.source().short_src?)))
+                            .or_else(|| script_location(lua));
+                        *budget.spent_at.borrow_mut() = Some(at.unwrap_or_default());
+                    }
+                    // A yield that cannot happen (inside a C call such as
+                    // require) returns here; then raise to leave that call.
+                    budget.stuck.set(budget.stuck.get() + 1);
+                    if budget.stuck.get().is_multiple_of(2) {
+                        return Err(mlua::Error::RuntimeError(
+                            "instruction budget exceeded".into(),
+                        ));
+                    }
+                    Ok(VmState::Yield)
+                },
+            )
+            .map_err(fail)?;
+        let result = thread.resume::<Value>(args);
+        if let Some(at) = self.budget.spent_at.borrow().as_ref() {
+            let at = if at.is_empty() {
+                String::new()
+            } else {
+                format!("{at}: ")
+            };
+            return Err(ScriptError::new(
+                FailureKind::Limit,
+                format!(
+                    "{at}instruction budget of {max} exceeded (a runaway loop?); raise it with --max-instructions"
+                ),
+            ));
+        }
+        let value = result.map_err(fail)?;
+        if thread.status() == mlua::thread::ThreadStatus::Resumable {
+            return Err(ScriptError::contract(
+                "the script yielded outside a coroutine of its own; dunlua does not resume it",
+            ));
+        }
+        Ok(value)
+    }
+
+    /// Turns an mlua error into what the user sees, naming the limit hit.
+    pub fn failure(&self, err: mlua::Error) -> ScriptError {
+        let mut failure = ScriptError::from_lua(&err);
+        if failure.kind == FailureKind::Limit {
+            failure.message = format!(
+                "memory limit of {} MiB exceeded (a table that grows forever?); raise it with --max-memory",
+                self.limits.max_memory >> 20
+            );
+            failure.traceback.clear();
+        }
+        failure
+    }
+}
+
+/// Removes what could touch the machine or load bytecode; routes `print`
+/// to stderr so it never mixes with a map printed on stdout.
+fn sandbox(lua: &Lua) -> mlua::Result<()> {
+    lua.load(
+        r#"
+        dofile, loadfile = nil, nil
+        string.dump = nil
+        local raw_load = load
+        load = function(chunk, name, mode, ...)
+          if mode ~= nil and mode ~= "t" then
+            error("load: only text chunks are allowed (mode \"t\")", 2)
+          end
+          return raw_load(chunk, name, "t", ...)
+        end
+        "#,
+    )
+    .set_name("=sandbox")
+    .exec()?;
+    lua.globals().set(
+        "print",
+        lua.create_function(|lua, values: MultiValue| {
+            let mut parts = Vec::with_capacity(values.len());
+            for v in values {
+                parts.push(match lua.coerce_string(v.clone())? {
+                    Some(s) => s.to_string_lossy(),
+                    None => super::args::show(&v),
+                });
+            }
+            eprintln!("{}", parts.join("\t"));
+            Ok(())
+        })?,
+    )
+}
+
+/// The folder `require` searches: the script's own.
+fn script_folder(script: &Path) -> PathBuf {
+    match script.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+fn valid_module_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('.').all(|part| {
+            !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+}
+
+/// `require(name)`: loads `name.lua` (dots are folders) from the script's
+/// folder only, once per run, and records the file for hot reload.
+fn install_require(lua: &Lua, script: &Path) -> mlua::Result<()> {
+    let root = script_folder(script);
+    let loaded: Table = lua.create_table()?;
+    let require = lua.create_function(move |lua, name: Value| {
+        let name = match &name {
+            Value::String(s) => s.to_string_lossy(),
+            other => {
+                return Err(located(
+                    lua,
+                    format!("require: module name must be a string, got {}", super::args::show(other)),
+                ))
+            }
+        };
+        if !valid_module_name(&name) {
+            return Err(located(
+                lua,
+                format!("require: bad module name {name:?}: use names like \"lib.doors\" (letters, digits, _ and dots)"),
+            ));
+        }
+        match loaded.raw_get::<Value>(name.as_str())? {
+            Value::Nil => {}
+            Value::Boolean(false) => {
+                return Err(located(lua, format!("require: module '{name}' requires itself in a cycle")))
+            }
+            value => return Ok(value),
+        }
+        let path = root.join(format!("{}.lua", name.replace('.', "/")));
+        let source = std::fs::read_to_string(&path).map_err(|e| {
+            located(
+                lua,
+                format!("require: module '{name}' not found: cannot read {}: {e}", path.display()),
+            )
+        })?;
+        loaded.raw_set(name.as_str(), false)?;
+        if let Some(mut state) = lua.app_data_mut::<HostState>() {
+            state.modules.push(path.clone());
+        }
+        let chunk = lua
+            .load(source)
+            .set_name(format!("@{}", path.display()))
+            .set_mode(mlua::chunk::ChunkMode::Text);
+        let result: Value = chunk.call(name.as_str())?;
+        let value = if result.is_nil() { Value::Boolean(true) } else { result };
+        loaded.raw_set(name.as_str(), value.clone())?;
+        Ok(value)
+    })?;
+    lua.globals().set("require", require)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_names_stay_inside_the_folder() {
+        assert!(valid_module_name("lib.doors"));
+        assert!(valid_module_name("helpers"));
+        assert!(!valid_module_name("../etc/passwd"));
+        assert!(!valid_module_name("lib..x"));
+        assert!(!valid_module_name("/abs"));
+        assert!(!valid_module_name(""));
+    }
+
+    #[test]
+    fn script_folder_of_a_bare_name_is_here() {
+        assert_eq!(script_folder(Path::new("rooms.lua")), PathBuf::from("."));
+        assert_eq!(
+            script_folder(Path::new("scripts/rooms.lua")),
+            PathBuf::from("scripts")
+        );
+    }
+}

@@ -1,0 +1,291 @@
+//! The Lua host, and the only module that knows Lua: loads a script in a
+//! fresh sandboxed VM, checks the returned table against the contract,
+//! resolves parameters and runs `generate(map, rng, params)` on a lent map.
+
+mod api_map;
+mod api_rect;
+mod api_rng;
+mod api_tiles;
+mod args;
+mod error;
+mod host;
+
+use std::path::{Path, PathBuf};
+
+use mlua::{Function, Table, Value};
+
+pub use error::{FailureKind, ScriptError};
+pub use host::Limits;
+
+use crate::generated::{Generated, Provenance};
+use crate::map::{self, Map};
+use crate::params::{ParamValue, Params};
+use crate::rng::Rng;
+use api_map::LuaMap;
+use api_rng::LuaRng;
+use host::{HostState, Vm};
+
+/// The default size when a script's table gives none.
+pub const DEFAULT_SIZE: (i64, i64) = (80, 50);
+
+/// What one run should do.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub script: PathBuf,
+    pub seed: u64,
+    /// `--size`, overriding the script's own width and height.
+    pub size: Option<(i64, i64)>,
+    /// `-p key=value` overrides, in order.
+    pub params: Vec<String>,
+    pub limits: Limits,
+}
+
+impl Request {
+    pub fn new(script: impl Into<PathBuf>, seed: u64) -> Request {
+        Request {
+            script: script.into(),
+            seed,
+            size: None,
+            params: Vec::new(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// What a script declares about itself, read without generating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptInfo {
+    pub name: String,
+    pub width: i64,
+    pub height: i64,
+    pub params: Params,
+}
+
+/// A loaded script: its VM, its returned table and what it declares.
+struct Loaded {
+    vm: Vm,
+    rng: LuaRng,
+    generate: Function,
+    info: ScriptInfo,
+}
+
+/// Reads the script, runs its chunk in a fresh VM and checks the table.
+fn load(request: &Request) -> Result<Loaded, ScriptError> {
+    let path = &request.script;
+    let shown = path.display().to_string();
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| ScriptError::usage(format!("cannot read script {shown}: {e}")))?;
+    let vm = Vm::new(path, request.limits)
+        .map_err(|e| ScriptError::new(FailureKind::Runtime, format!("cannot start Lua: {e}")))?;
+    let rng = LuaRng::new(Rng::new(request.seed));
+    api_rng::route_math_random(&vm.lua, &rng).map_err(|e| vm.failure(e))?;
+    let chunk = vm
+        .lua
+        .load(source)
+        .set_name(format!("@{shown}"))
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .into_function()
+        .map_err(|e| vm.failure(e))?;
+    let returned = vm.call(chunk, ())?;
+    let Value::Table(table) = returned else {
+        return Err(ScriptError::contract(format!(
+            "{shown}: the script must return a table with a generate function, got {}",
+            args::show(&returned)
+        )));
+    };
+    let generate = match table.get::<Value>("generate") {
+        Ok(Value::Function(f)) => f,
+        Ok(other) => {
+            return Err(ScriptError::contract(format!(
+                "{shown}: the returned table needs generate = function(map, rng, params), got {}",
+                args::show(&other)
+            )))
+        }
+        Err(e) => return Err(vm.failure(e)),
+    };
+    let info = read_info(&table, path).map_err(ScriptError::contract)?;
+    Ok(Loaded {
+        vm,
+        rng,
+        generate,
+        info,
+    })
+}
+
+fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
+    let shown = path.display();
+    let field = |key: &str| {
+        table
+            .get::<Value>(key)
+            .map_err(|e| format!("{shown}: {key}: {e}"))
+    };
+    let name = match field("name")? {
+        Value::Nil => path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        Value::String(s) => s.to_string_lossy(),
+        other => {
+            return Err(format!(
+                "{shown}: name must be a string, got {}",
+                args::show(&other)
+            ))
+        }
+    };
+    let dimension = |key: &str, default: i64| -> Result<i64, String> {
+        match field(key)? {
+            Value::Nil => Ok(default),
+            Value::Integer(v) => Ok(v),
+            other => Err(format!(
+                "{shown}: {key} must be an integer, got {}",
+                args::show(&other)
+            )),
+        }
+    };
+    let width = dimension("width", DEFAULT_SIZE.0)?;
+    let height = dimension("height", DEFAULT_SIZE.1)?;
+    let params = match field("params")? {
+        Value::Nil => Params::default(),
+        Value::Table(t) => read_params(&t, &shown.to_string())?,
+        other => {
+            return Err(format!(
+                "{shown}: params must be a table, got {}",
+                args::show(&other)
+            ))
+        }
+    };
+    Ok(ScriptInfo {
+        name,
+        width,
+        height,
+        params,
+    })
+}
+
+fn read_params(table: &Table, shown: &str) -> Result<Params, String> {
+    let mut entries = Vec::new();
+    for pair in table.pairs::<Value, Value>() {
+        let (key, value) = pair.map_err(|e| format!("{shown}: params: {e}"))?;
+        let Value::String(key) = key else {
+            return Err(format!(
+                "{shown}: params keys must be names, got {}",
+                args::show(&key)
+            ));
+        };
+        let key = key.to_string_lossy();
+        let value = match value {
+            Value::Integer(v) => ParamValue::Integer(v),
+            Value::Number(v) => ParamValue::Number(v),
+            Value::Boolean(v) => ParamValue::Boolean(v),
+            Value::String(v) => ParamValue::Text(v.to_string_lossy()),
+            other => {
+                return Err(format!(
+                    "{shown}: params.{key} must default to an integer, number, boolean or string, got {}",
+                    args::show(&other)
+                ))
+            }
+        };
+        entries.push((key, value));
+    }
+    Ok(Params::new(entries))
+}
+
+/// Loads a script and reports what it declares, without generating.
+pub fn inspect(request: &Request) -> Result<ScriptInfo, ScriptError> {
+    load(request).map(|loaded| loaded.info)
+}
+
+/// Runs a script once: a fresh VM, the contract checked, `generate` called
+/// on a new map, and the start checked to be walkable.
+pub fn run(request: &Request) -> Result<Generated, ScriptError> {
+    let loaded = load(request)?;
+    let shown = request.script.display().to_string();
+    let params = loaded
+        .info
+        .params
+        .with_overrides(&request.params)
+        .map_err(ScriptError::usage)?;
+    let (width, height) = match request.size {
+        Some((w, h)) => {
+            map::check_size(w, h)
+                .map_err(|e| ScriptError::usage(format!("--size {w}x{h}: {e}")))?;
+            (w, h)
+        }
+        None => {
+            let (w, h) = (loaded.info.width, loaded.info.height);
+            map::check_size(w, h).map_err(|e| ScriptError::contract(format!("{shown}: {e}")))?;
+            (w, h)
+        }
+    };
+    let Loaded {
+        vm,
+        rng,
+        generate,
+        info,
+    } = loaded;
+    let lua = &vm.lua;
+    let tiles = lua
+        .app_data_mut::<HostState>()
+        .map(|mut s| std::mem::take(&mut s.pending_tiles))
+        .unwrap_or_default();
+    let map =
+        Map::with_tiles(width, height, tiles).map_err(|e| ScriptError::usage(e.to_string()))?;
+    let handed = (|| -> mlua::Result<_> {
+        let ud = lua.create_userdata(LuaMap(map))?;
+        let p = lua.create_table()?;
+        for (k, v) in params.iter() {
+            match v {
+                ParamValue::Integer(i) => p.set(k, *i)?,
+                ParamValue::Number(n) => p.set(k, *n)?,
+                ParamValue::Boolean(b) => p.set(k, *b)?,
+                ParamValue::Text(s) => p.set(k, s.as_str())?,
+            }
+        }
+        Ok((ud, lua.create_userdata(rng)?, p))
+    })()
+    .map_err(|e| vm.failure(e))?;
+    let (map_ud, rng_ud, p) = handed;
+    if let Some(mut state) = lua.app_data_mut::<HostState>() {
+        state.map = Some(map_ud.clone());
+    }
+    let called = vm.call(generate, (map_ud.clone(), rng_ud, p));
+    let modules = match lua.app_data_mut::<HostState>() {
+        Some(mut state) => {
+            state.map = None;
+            std::mem::take(&mut state.modules)
+        }
+        None => Vec::new(),
+    };
+    called?;
+    let LuaMap(map) = map_ud.take().map_err(|e| vm.failure(e))?;
+    check_start(&map, &shown)?;
+    Ok(Generated {
+        map,
+        provenance: Provenance {
+            script: shown,
+            name: info.name,
+            seed: request.seed,
+            params,
+        },
+        modules,
+    })
+}
+
+/// A map must leave the player on a walkable cell, not in rock.
+fn check_start(map: &Map, shown: &str) -> Result<(), ScriptError> {
+    match map.start() {
+        None => Err(ScriptError::contract(format!(
+            "{shown}: generate set no start; call map:set_start(x, y) on a walkable cell"
+        ))),
+        Some((x, y)) if !map.is_walkable(x as i64, y as i64) => {
+            let tile = map
+                .get(x as i64, y as i64)
+                .map(|t| map.tiles().kind(t).name.clone());
+            Err(ScriptError::contract(format!(
+                "{shown}: generate left the start at ({x}, {y}) on '{}', which is not walkable",
+                tile.unwrap_or_default()
+            )))
+        }
+        Some(_) => Ok(()),
+    }
+}
