@@ -1,0 +1,517 @@
+//! Bad input of every kind: a clear message naming what and where, the
+//! right exit code, and never a panic.
+
+use crate::util::{dunlua, dunlua_in, Scratch};
+
+/// A script whose `generate` body is on line 2.
+fn script_with(body: &str) -> String {
+    format!("return {{ generate = function(map, rng, p)\n  {body}\nend }}\n")
+}
+
+/// Runs `body` in-process and checks the error text.
+fn refuses(body: &str, expected: &str) {
+    let scratch = Scratch::new();
+    let err = scratch
+        .run("x.lua", &script_with(body))
+        .expect_err(&format!("`{body}` should fail"));
+    assert!(
+        err.message.contains("x.lua:2: "),
+        "`{body}`: message does not point at the line: {}",
+        err.message
+    );
+    assert!(
+        err.message.contains(expected),
+        "`{body}`: expected {expected:?} in\n{}",
+        err.message
+    );
+    assert_eq!(err.exit_code(), 1);
+}
+
+#[test]
+fn map_primitives_refuse_bad_arguments() {
+    let cases = [
+        (r#"map:get("a", 1)"#, r#"map:get: x must be an integer, got "a" (map is 80x50)"#),
+        ("map:get(1, 0/0)", "map:get: y must be an integer, got nan (map is 80x50)"),
+        ("map:get(1.5, 1)", "map:get: x must be an integer, got 1.5 (map is 80x50)"),
+        ("map:get(80, 0)", "map:get: cell (80, 0) is outside the 80x50 map"),
+        ("map:get(1e300, 0)", "map:get: x must be an integer, got 1e300"),
+        (r#"map:set(-1, 0, "floor")"#, "map:set: cell (-1, 0) is outside the 80x50 map"),
+        ("map:set(1, 1, {})", "map:set: tile must be a tile name (string), got a table (map is 80x50)"),
+        (
+            r#"map:set(1, 1, "lava")"#,
+            "map:set: unknown tile 'lava'; known tiles: wall, floor, door, stairs_down, stairs_up, water",
+        ),
+        ("map:in_bounds(1.5, 2)", "map:in_bounds: x must be an integer, got 1.5"),
+        ("map:is_walkable(99, 0)", "map:is_walkable: cell (99, 0) is outside the 80x50 map"),
+        ("map:count(nil)", "map:count: tile must be a tile name (string), got nil"),
+        ("map:fill(3)", "map:fill: tile must be a tile name (string), got 3"),
+        (
+            r#"map:fill_rect(Rect.new(78, 0, 5, 5), "floor")"#,
+            "map:fill_rect: Rect(x1=78, y1=0, x2=83, y2=5) reaches outside the 80x50 map",
+        ),
+        (
+            r#"map:fill_rect({}, "floor")"#,
+            "map:fill_rect: rect must be a Rect (from Rect.new), got a table",
+        ),
+        (
+            "map:carve_room(Rect.new(75, 45, 10, 10))",
+            "map:carve_room: Rect(x1=76, y1=46, x2=84, y2=54) reaches outside the 80x50 map",
+        ),
+        ("map:h_tunnel(0, 100, 5)", "map:h_tunnel: cell (100, 5) is outside the 80x50 map"),
+        ("map:v_tunnel(0, 1/0, 5)", "map:v_tunnel: y2 must be an integer, got inf"),
+        (
+            r#"map:l_tunnel(1, 1, 5, 5, "yes")"#,
+            r#"map:l_tunnel: horizontal_first must be a boolean, got "yes""#,
+        ),
+        ("map:l_tunnel(1, 1, 500, 5, true)", "map:l_tunnel: cell (500, 5) is outside the 80x50 map"),
+        (
+            "map:add_room(Rect.new(70, 40, 20, 20))",
+            "map:add_room: Rect(x1=70, y1=40, x2=90, y2=60) reaches outside the 80x50 map",
+        ),
+        ("map:set_start(0/0, 1)", "map:set_start: x must be an integer, got nan"),
+        ("map:set_start(3, 50)", "map:set_start: cell (3, 50) is outside the 80x50 map"),
+        ("map:mark(1, 1, 5)", "map:mark: name must be a string, got 5"),
+        (r#"map:mark(100, 1, "gold")"#, "map:mark: cell (100, 1) is outside the 80x50 map"),
+    ];
+    for (body, expected) in cases {
+        refuses(body, expected);
+    }
+}
+
+#[test]
+fn rects_refuse_bad_arguments() {
+    let cases = [
+        (
+            "Rect.new(1, 2, 0, 4)",
+            "Rect.new: w must be at least 1, got 0",
+        ),
+        (
+            "Rect.new(1, 2, 3, -4)",
+            "Rect.new: h must be at least 1, got -4",
+        ),
+        (
+            "Rect.new(1.5, 2, 3, 4)",
+            "Rect.new: x must be an integer, got 1.5",
+        ),
+        (
+            "Rect.new(1, 2, 3)",
+            "Rect.new: h must be an integer, got nil",
+        ),
+        (
+            "Rect.new(1, 1, 3, 3):intersects(5)",
+            "Rect:intersects: other must be a Rect (from Rect.new), got 5",
+        ),
+        (
+            "Rect.new(1, 1, 3, 3):contains(0/0, 1)",
+            "Rect:contains: x must be an integer, got nan",
+        ),
+    ];
+    for (body, expected) in cases {
+        refuses(body, expected);
+    }
+}
+
+#[test]
+fn rng_and_tiles_refuse_bad_arguments() {
+    let cases = [
+        (
+            "rng:range(1, 0/0)",
+            "rng:range: hi must be an integer, got nan",
+        ),
+        (
+            "rng:range(5, 1)",
+            "rng:range: empty range 5..1: hi must be >= lo",
+        ),
+        ("rng:int(0)", "rng:int: n must be 1..=4294967296, got 0"),
+        ("rng:int(2.5)", "rng:int: n must be an integer, got 2.5"),
+        (
+            "rng:chance(0/0)",
+            "rng:chance: p must be a finite number, got nan",
+        ),
+        ("rng:pick({})", "rng:pick: the list is empty"),
+        ("rng:pick(3)", "rng:pick: list must be a table, got 3"),
+        (
+            r#"rng:shuffle("abc")"#,
+            r#"rng:shuffle: list must be a table, got "abc""#,
+        ),
+        ("rng:fork(1)", "rng:fork: name must be a string, got 1"),
+        ("math.random(0)", "math.random: empty range 1..0"),
+        (
+            "math.random(1.5)",
+            "math.random: m must be an integer, got 1.5",
+        ),
+        ("math.randomseed(1)", "math.randomseed is disabled"),
+        (
+            r###"tiles.define("lava", {glyph = "##"})"###,
+            r###"tiles.define: 'lava' needs glyph = one character, got "##""###,
+        ),
+        (
+            r#"tiles.define("lava", {glyph = "%", walkabel = true})"#,
+            "tiles.define: unknown field 'walkabel' in the spec of 'lava'",
+        ),
+        (
+            r#"tiles.define("floor", {glyph = "f"})"#,
+            "tiles.define: tile 'floor' is built in",
+        ),
+        (
+            r##"tiles.define("moss", {glyph = "#"})"##,
+            "tiles.define: glyph '#' is already used by tile 'wall'",
+        ),
+        (
+            r#"tiles.define("lava", {glyph = "%", color = "red"})"#,
+            r##"'lava': color must be "#rrggbb", got "red""##,
+        ),
+    ];
+    for (body, expected) in cases {
+        refuses(body, expected);
+    }
+}
+
+#[test]
+fn the_sandbox_has_no_way_out() {
+    let cases = [
+        (
+            r#"io.open("x")"#,
+            "attempt to index a nil value (global 'io')",
+        ),
+        (
+            r#"os.execute("ls")"#,
+            "attempt to index a nil value (global 'os')",
+        ),
+        (
+            r#"dofile("x")"#,
+            "attempt to call a nil value (global 'dofile')",
+        ),
+        (
+            r#"loadfile("x")"#,
+            "attempt to call a nil value (global 'loadfile')",
+        ),
+        (
+            r#"package.loadlib("x", "y")"#,
+            "attempt to index a nil value (global 'package')",
+        ),
+        (
+            r#"load(string.dump(print))"#,
+            "attempt to call a nil value (field 'dump')",
+        ),
+        (
+            r#"load("return 1", "x", "b")"#,
+            "load: only text chunks are allowed",
+        ),
+        (
+            r#"debug.sethook()"#,
+            "attempt to index a nil value (global 'debug')",
+        ),
+        (
+            r#"require("../secret")"#,
+            "require: bad module name \"../secret\"",
+        ),
+        (r#"require("/etc/passwd")"#, "require: bad module name"),
+        (
+            r#"require("missing")"#,
+            "require: module 'missing' not found",
+        ),
+    ];
+    for (body, expected) in cases {
+        refuses(body, expected);
+    }
+    // Binary chunks are refused even through the text loader.
+    let scratch = Scratch::new();
+    let err = scratch
+        .run("x.lua", &script_with(r#"assert(load("\27Lua"))"#))
+        .unwrap_err();
+    assert!(
+        err.message.contains("attempt to load a binary chunk"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn text_load_still_works() {
+    let scratch = Scratch::new();
+    let g = scratch
+        .run(
+            "x.lua",
+            &script_with(
+                r#"local f = load("return 2 + 3"); map:fill("floor"); map:set_start(f(), 1)"#,
+            ),
+        )
+        .unwrap();
+    assert_eq!(g.map.start(), Some((5, 1)));
+}
+
+fn scratch_script(scratch: &Scratch, text: &str) -> String {
+    scratch.write("x.lua", text);
+    "x.lua".to_string()
+}
+
+/// Runs the binary on a throwaway script, expecting failure `code`.
+fn binary_fails(text: &str, extra: &[&str], code: i32) -> String {
+    let scratch = Scratch::new();
+    let script = scratch_script(&scratch, text);
+    let mut args = vec![script.as_str(), "--seed", "1"];
+    args.extend_from_slice(extra);
+    let run = dunlua_in(scratch.path(), &args);
+    assert_eq!(run.code, code, "stderr: {}", run.stderr);
+    assert!(run.stdout.is_empty(), "no map is printed on failure");
+    assert!(run.stderr.starts_with("dunlua: "), "{}", run.stderr);
+    run.stderr
+}
+
+#[test]
+fn a_syntax_error_names_the_line() {
+    let err = binary_fails(
+        "return { generate = function(map)\n  local x = = 3\nend }\n",
+        &[],
+        1,
+    );
+    assert_eq!(err, "dunlua: x.lua:2: unexpected symbol near '='\n");
+}
+
+#[test]
+fn a_runtime_error_deep_in_a_helper_shows_the_traceback() {
+    let text = "local function helper(map)\n  local t = map:get(97, 3)\nend\n\
+                local function middle(map)\n  helper(map)\nend\n\
+                return { generate = function(map)\n  middle(map)\nend }\n";
+    let err = binary_fails(text, &[], 1);
+    let mut lines = err.lines();
+    assert_eq!(
+        lines.next(),
+        Some("dunlua: x.lua:2: map:get: cell (97, 3) is outside the 80x50 map")
+    );
+    assert_eq!(lines.next(), Some("stack traceback:"));
+    let rest: Vec<&str> = lines.map(str::trim).collect();
+    assert_eq!(rest[0], "x.lua:2: in upvalue 'helper'");
+    assert_eq!(rest[1], "x.lua:5: in upvalue 'middle'");
+    assert!(rest[2].starts_with("x.lua:8: in function"), "{rest:?}");
+}
+
+#[test]
+fn a_lua_error_call_keeps_its_location() {
+    let err = binary_fails(&script_with(r#"error("no room for the vault")"#), &[], 1);
+    assert!(
+        err.starts_with("dunlua: x.lua:2: no room for the vault\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_runaway_loop_hits_the_budget() {
+    let err = binary_fails(
+        &script_with("while true do end"),
+        &["--max-instructions", "1000000"],
+        1,
+    );
+    assert_eq!(
+        err,
+        "dunlua: x.lua:2: instruction budget of 1000000 exceeded (a runaway loop?); raise it with --max-instructions\n"
+    );
+}
+
+#[test]
+fn pcall_cannot_swallow_the_budget() {
+    let err = binary_fails(
+        &script_with("while true do pcall(function() while true do end end) end"),
+        &["--max-instructions", "1000000"],
+        1,
+    );
+    assert!(
+        err.contains("instruction budget of 1000000 exceeded"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_runaway_loop_at_load_time_hits_the_budget_too() {
+    let err = binary_fails("while true do end\n", &["--max-instructions", "1000000"], 1);
+    assert!(
+        err.starts_with("dunlua: x.lua:1: instruction budget"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_table_that_grows_forever_hits_the_memory_limit() {
+    let err = binary_fails(
+        &script_with("local t = {} ; local i = 0 ; while true do i = i + 1 ; t[i] = {i} end"),
+        &["--max-memory", "16"],
+        1,
+    );
+    assert_eq!(
+        err,
+        "dunlua: memory limit of 16 MiB exceeded (a table that grows forever?); raise it with --max-memory\n"
+    );
+}
+
+#[test]
+fn the_script_contract_is_checked() {
+    let err = binary_fails("local x = 1\n", &[], 1);
+    assert_eq!(
+        err,
+        "dunlua: x.lua: the script must return a table with a generate function, got nil\n"
+    );
+    let err = binary_fails("return { name = \"no generate\" }\n", &[], 1);
+    assert_eq!(
+        err,
+        "dunlua: x.lua: the returned table needs generate = function(map, rng, params), got nil\n"
+    );
+    let err = binary_fails(&script_with(r#"map:fill("floor")"#), &[], 1);
+    assert_eq!(
+        err,
+        "dunlua: x.lua: generate set no start; call map:set_start(x, y) on a walkable cell\n"
+    );
+    let err = binary_fails(&script_with("map:set_start(4, 2)"), &[], 1);
+    assert_eq!(
+        err,
+        "dunlua: x.lua: generate left the start at (4, 2) on 'wall', which is not walkable\n"
+    );
+    let err = binary_fails(
+        "return { width = 2.5, generate = function() end }\n",
+        &[],
+        1,
+    );
+    assert_eq!(err, "dunlua: x.lua: width must be an integer, got 2.5\n");
+    let err = binary_fails(
+        "return { params = { n = {} }, generate = function() end }\n",
+        &[],
+        1,
+    );
+    assert!(
+        err.contains("params.n must default to an integer, number, boolean or string"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_parameters_are_usage_errors_listing_the_declared_ones() {
+    let run = dunlua(&["scripts/rooms.lua", "--seed", "1", "-p", "rooms=3"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "dunlua: unknown parameter 'rooms'; declared: max_rooms (integer, default 30), \
+         max_size (integer, default 10), min_size (integer, default 6)\n"
+    );
+    let run = dunlua(&["scripts/rooms.lua", "--seed", "1", "-p", "max_rooms=abc"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(
+            "dunlua: parameter 'max_rooms' must be an integer, got 'abc'; declared: max_rooms"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn bad_sizes_are_usage_errors() {
+    let run = dunlua(&["scripts/rooms.lua", "--seed", "1", "--size", "0x5"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "dunlua: invalid value '0x5' for '--size <WxH>': size 0x5 is invalid: width and height must be 1..=10000 (see dunlua --help)\n"
+    );
+    let run = dunlua(&[
+        "scripts/rooms.lua",
+        "--seed",
+        "1",
+        "--size",
+        "100000x100000",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("size 100000x100000 is invalid"),
+        "{}",
+        run.stderr
+    );
+    let run = dunlua(&["scripts/rooms.lua", "--seed", "1", "--size", "9000x9000"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("at most 25000000 cells"),
+        "{}",
+        run.stderr
+    );
+    // A size the script cannot use is the script's error, with its line.
+    let run = dunlua(&["scripts/rooms.lua", "--seed", "1", "--size", "8x8"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.starts_with("dunlua: scripts/rooms.lua:")
+            && run
+                .stderr
+                .contains("a 8x8 map is too small for rooms up to 10 tiles"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_missing_script_is_a_usage_error() {
+    let run = dunlua(&["scripts/nope.lua", "--seed", "1"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("dunlua: cannot read script scripts/nope.lua: "),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_output_in_a_missing_folder_is_refused_before_generating() {
+    let scratch = Scratch::new();
+    let script = crate::util::root().join("scripts/rooms.lua");
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            script.to_str().unwrap(),
+            "--seed",
+            "1",
+            "--out",
+            "missing/map.json",
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "dunlua: --out missing/map.json: folder missing does not exist\n"
+    );
+    assert!(!scratch.path().join("missing").exists());
+    let run = dunlua_in(
+        scratch.path(),
+        &[script.to_str().unwrap(), "--seed", "1", "--out", "map.bmp"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("unknown output format"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_failing_script_leaves_an_existing_output_alone() {
+    let scratch = Scratch::new();
+    scratch.write("x.lua", &script_with(r#"error("broken")"#));
+    let old = scratch.write("map.txt", "the old map\n");
+    let run = dunlua_in(
+        scratch.path(),
+        &["x.lua", "--seed", "1", "--out", "map.txt"],
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(std::fs::read_to_string(old).unwrap(), "the old map\n");
+    let names: Vec<_> = std::fs::read_dir(scratch.path()).unwrap().collect();
+    assert_eq!(names.len(), 2, "no temporary file is left behind");
+}
+
+#[test]
+fn unknown_flags_are_usage_errors() {
+    let run = dunlua(&["scripts/rooms.lua", "--sed", "1"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("dunlua: unexpected argument '--sed'"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1);
+}

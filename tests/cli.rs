@@ -1,0 +1,157 @@
+//! The command line end to end: the map on stdout, seeds, params, sizes,
+//! files, and scripts that require their own modules.
+
+use dunlua::export::json::{read_map, JsonMap};
+
+use crate::util::{dunlua, dunlua_in, Scratch};
+
+#[test]
+fn rooms_seed_7_prints_an_80x50_map_with_the_player_in_the_first_room() {
+    let run = dunlua(&["scripts/rooms.lua", "--seed", "7"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rows: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(rows.len(), 50);
+    assert!(rows.iter().all(|r| r.chars().count() == 80));
+    assert_eq!(run.stdout.matches('@').count(), 1);
+
+    let scratch = Scratch::new();
+    let json_path = scratch.path().join("map.json");
+    let with_json = dunlua(&[
+        "scripts/rooms.lua",
+        "--seed",
+        "7",
+        "--out",
+        json_path.to_str().unwrap(),
+        "--ascii",
+    ]);
+    assert_eq!(with_json.stdout, run.stdout);
+    let json: JsonMap =
+        serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    let first = &json.rooms[0];
+    let centre = ((first.x1 + first.x2) / 2, (first.y1 + first.y2) / 2);
+    let start = json.start.as_ref().unwrap();
+    assert_eq!((start.x, start.y), centre);
+    assert_eq!(
+        rows[centre.1 as usize].chars().nth(centre.0 as usize),
+        Some('@')
+    );
+}
+
+#[test]
+fn the_same_seed_prints_the_same_bytes() {
+    let a = dunlua(&["scripts/rooms.lua", "--seed", "7"]);
+    let b = dunlua(&["scripts/rooms.lua", "--seed", "7"]);
+    assert_eq!(a.stdout, b.stdout);
+    let c = dunlua(&["scripts/rooms.lua", "--seed", "8"]);
+    assert_ne!(a.stdout, c.stdout);
+}
+
+#[test]
+fn without_a_seed_one_is_chosen_and_printed() {
+    let run = dunlua(&["scripts/rooms.lua"]);
+    assert_eq!(run.code, 0);
+    let seed = run
+        .stderr
+        .strip_prefix("dunlua: seed ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the seed is on stderr");
+    let again = dunlua(&["scripts/rooms.lua", "--seed", seed]);
+    assert_eq!(again.stdout, run.stdout);
+}
+
+#[test]
+fn params_lists_the_declared_parameters() {
+    let run = dunlua(&["scripts/rooms_yeti.lua", "--params"]);
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout,
+        "Rooms by dice (Fat Old Yeti) (80x50)\nbuggy_intersection = false (boolean)\n\
+         max_rooms = 30 (integer)\nmax_size = 10 (integer)\nmin_size = 6 (integer)\n"
+    );
+}
+
+#[test]
+fn params_and_size_change_the_map() {
+    let base = dunlua(&["scripts/rooms.lua", "--seed", "3"]);
+    let fewer = dunlua(&["scripts/rooms.lua", "--seed", "3", "-p", "max_rooms=2"]);
+    assert_eq!(fewer.code, 0);
+    assert_ne!(base.stdout, fewer.stdout);
+    let big = dunlua(&["scripts/rooms.lua", "--seed", "3", "--size", "120x40"]);
+    assert_eq!(big.code, 0, "{}", big.stderr);
+    let rows: Vec<&str> = big.stdout.lines().collect();
+    assert_eq!((rows[0].len(), rows.len()), (120, 40));
+}
+
+#[test]
+fn out_writes_text_and_json_and_stays_quiet_on_stdout() {
+    let scratch = Scratch::new();
+    let rooms = crate::util::root().join("scripts/rooms.lua");
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            rooms.to_str().unwrap(),
+            "--seed",
+            "42",
+            "--out",
+            "map.txt",
+            "--out",
+            "map.json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.contains("dunlua: wrote map.txt")
+            && run.stderr.contains("dunlua: wrote map.json")
+    );
+    let ascii = dunlua(&["scripts/rooms.lua", "--seed", "42", "--ascii"]);
+    let text = std::fs::read_to_string(scratch.path().join("map.txt")).unwrap();
+    assert_eq!(text, ascii.stdout);
+
+    let json_text = std::fs::read_to_string(scratch.path().join("map.json")).unwrap();
+    let raw: serde_json::Value = serde_json::from_str(&json_text).unwrap();
+    for key in [
+        "format", "width", "height", "seed", "script", "name", "params", "rows", "legend", "rooms",
+        "start", "markers",
+    ] {
+        assert!(raw.get(key).is_some(), "JSON lacks {key}");
+    }
+    assert_eq!(raw["format"], 1);
+    assert_eq!(raw["seed"], 42);
+    assert_eq!(raw["params"]["max_rooms"], 30);
+    assert_eq!(raw["legend"]["."]["name"], "floor");
+    let json: JsonMap = serde_json::from_str(&json_text).unwrap();
+    assert_eq!(read_map(&json).unwrap().to_string(), text);
+}
+
+#[test]
+fn scripts_require_modules_from_their_folder_and_define_tiles() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "lib/shapes.lua",
+        "tiles.define(\"lava\", { glyph = \"%\", color = \"#ff4000\" })\n\
+         local M = {}\nfunction M.pool(map, x, y) map:set(x, y, \"lava\") end\nreturn M\n",
+    );
+    scratch.write(
+        "cave.lua",
+        "local shapes = require(\"lib.shapes\")\nlocal again = require(\"lib.shapes\")\n\
+         assert(shapes == again, \"modules load once\")\n\
+         return { name = \"Lava\", width = 6, height = 3, generate = function(map, rng)\n\
+           tiles.define(\"moss\", { glyph = \"\\\"\", walkable = true })\n\
+           map:h_tunnel(1, 3, 1)\n\
+           shapes.pool(map, 4, 1)\n map:set(1, 1, \"moss\")\n map:set_start(2, 1)\n\
+           print(\"carved\", map:count(\"floor\"))\nend }\n",
+    );
+    let run = dunlua_in(scratch.path(), &["cave.lua", "--seed", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "######\n#\"@.%#\n######\n");
+    assert_eq!(run.stderr, "carved\t2\n", "print goes to stderr");
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    let help = dunlua(&["--help"]);
+    assert_eq!(help.code, 0);
+    assert!(help.stdout.contains("--seed") && help.stdout.contains("Exit codes"));
+    assert_eq!(dunlua(&["--version"]).code, 0);
+}

@@ -1,0 +1,65 @@
+//! Golden maps: each reference script, a few seeds, pinned as text files in
+//! tests/golden/. A changed map fails here; re-bless on purpose with
+//! `DUNLUA_BLESS=1 cargo test golden` and review the diff in git.
+
+use std::path::PathBuf;
+
+use crate::util::{dunlua, root};
+
+const SCRIPTS: [&str; 4] = ["rooms", "rooms_jsrlt", "rooms_malwoden", "rooms_yeti"];
+const SEEDS: [u64; 3] = [1, 7, 42];
+
+fn golden_path(script: &str, seed: u64) -> PathBuf {
+    root()
+        .join("tests")
+        .join("golden")
+        .join(format!("{script}-{seed}.txt"))
+}
+
+/// The rows that differ, numbered, so a failure reads as a diff.
+fn diff(want: &str, got: &str) -> String {
+    let mut out = String::new();
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    for i in 0..w.len().max(g.len()) {
+        let (a, b) = (w.get(i).copied(), g.get(i).copied());
+        if a != b {
+            out.push_str(&format!(
+                "row {i:3} want {}\n        got  {}\n",
+                a.unwrap_or("<none>"),
+                b.unwrap_or("<none>")
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn reference_scripts_match_their_goldens() {
+    let bless = std::env::var_os("DUNLUA_BLESS").is_some();
+    let mut failures = Vec::new();
+    for script in SCRIPTS {
+        for seed in SEEDS {
+            let seed_text = seed.to_string();
+            let path = format!("scripts/{script}.lua");
+            let run = dunlua(&[&path, "--seed", &seed_text, "--ascii"]);
+            assert_eq!(run.code, 0, "{path} seed {seed}: {}", run.stderr);
+            let golden = golden_path(script, seed);
+            if bless {
+                std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
+                std::fs::write(&golden, &run.stdout).unwrap();
+                continue;
+            }
+            let want = std::fs::read_to_string(&golden).unwrap_or_else(|e| {
+                panic!("{}: {e} (bless with DUNLUA_BLESS=1)", golden.display())
+            });
+            if want != run.stdout {
+                failures.push(format!(
+                    "{path} --seed {seed} differs from {}:\n{}",
+                    golden.display(),
+                    diff(&want, &run.stdout)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,0 +1,10 @@
+//! Integration tests: the built binary and the library, end to end.
+
+mod util;
+
+mod bad_input;
+mod cli;
+mod equivalence;
+mod golden;
+mod properties;
+mod reference;

@@ -1,0 +1,94 @@
+//! Helpers shared by the integration tests: run the built binary from the
+//! project folder, run scripts in-process, and write throwaway scripts.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use dunlua::script::{self, Request, ScriptError};
+use dunlua::Generated;
+
+/// The project folder, so script paths read `scripts/rooms.lua`.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What one run of the binary produced.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    fn from(output: Output) -> Run {
+        let run = Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        };
+        assert!(
+            !run.stderr.contains("panicked"),
+            "dunlua panicked:\n{}",
+            run.stderr
+        );
+        run
+    }
+}
+
+/// Runs `dunlua ARGS` in `dir`.
+pub fn dunlua_in(dir: &Path, args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_dunlua"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the dunlua binary runs");
+    Run::from(output)
+}
+
+/// Runs `dunlua ARGS` in the project folder.
+pub fn dunlua(args: &[&str]) -> Run {
+    dunlua_in(&root(), args)
+}
+
+/// Runs a script of the project in-process.
+pub fn generate(script: &str, seed: u64, params: &[&str]) -> Result<Generated, ScriptError> {
+    let mut request = Request::new(root().join(script), seed);
+    request.params = params.iter().map(|s| s.to_string()).collect();
+    script::run(&request)
+}
+
+/// A folder that holds throwaway scripts; removed when dropped.
+pub struct Scratch {
+    pub dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        Scratch {
+            dir: tempfile::tempdir().expect("a temporary folder"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes `name` with `text` and returns its path.
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.dir.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// Runs a throwaway script in-process with small limits.
+    pub fn run(&self, name: &str, text: &str) -> Result<Generated, ScriptError> {
+        let path = self.write(name, text);
+        let mut request = Request::new(path, 1);
+        request.limits.max_instructions = 20_000_000;
+        request.limits.max_memory = 32 << 20;
+        script::run(&request)
+    }
+}
