@@ -59,7 +59,7 @@ impl ScriptError {
     pub(crate) fn from_lua(err: &mlua::Error) -> ScriptError {
         let (text, traceback) = innermost(err);
         let mut lines = text.lines();
-        let message = lines.next().unwrap_or("").to_string();
+        let mut message = lines.next().unwrap_or("").to_string();
         let mut frames: Vec<String> = Vec::new();
         for line in lines.chain(traceback.lines()) {
             let frame = line.trim();
@@ -71,6 +71,19 @@ impl ScriptError {
             }
         }
         frames.truncate(8);
+        if message.starts_with("table: 0x") || message.starts_with("userdata: 0x") {
+            // The address changes every run; say what happened instead.
+            message = "error raised with a non-string value; use error(\"message\")".to_string();
+        }
+        if !has_location(&message) {
+            // error("...", 0), error(nil) and friends: point at the frame
+            // that raised it, so every script error names a line.
+            if let Some(at) = frames.first().and_then(|f| f.split(": in ").next()) {
+                if has_location(&format!("{at}: ")) {
+                    message = format!("{at}: {message}");
+                }
+            }
+        }
         let kind = match err_root(err) {
             mlua::Error::SyntaxError { .. } => FailureKind::Syntax,
             mlua::Error::MemoryError(_) => FailureKind::Limit,
@@ -81,6 +94,19 @@ impl ScriptError {
             message,
             traceback: frames,
         }
+    }
+}
+
+/// Whether a message starts with `file:line: `.
+fn has_location(message: &str) -> bool {
+    let Some((head, _)) = message.split_once(": ") else {
+        return false;
+    };
+    match head.rsplit_once(':') {
+        Some((file, line)) => {
+            !file.is_empty() && !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit())
+        }
+        None => false,
     }
 }
 
@@ -132,3 +158,34 @@ impl fmt::Display for ScriptError {
 }
 
 impl std::error::Error for ScriptError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_are_recognised() {
+        assert!(has_location("scripts/x.lua:12: boom"));
+        assert!(!has_location("boom"));
+        assert!(!has_location("nil"));
+        assert!(!has_location("a: b"));
+    }
+
+    #[test]
+    fn messages_without_a_location_borrow_the_raising_frame() {
+        let err = mlua::Error::RuntimeError(
+            "plain\nstack traceback:\n\t[C]: in function 'error'\n\tx.lua:2: in function <x.lua:1>"
+                .into(),
+        );
+        let failure = ScriptError::from_lua(&err);
+        assert_eq!(failure.message, "x.lua:2: plain");
+        assert_eq!(failure.traceback, ["x.lua:2: in function <x.lua:1>"]);
+        let table = mlua::Error::RuntimeError(
+            "table: 0x55d1\nstack traceback:\n\tx.lua:3: in main chunk".into(),
+        );
+        assert_eq!(
+            ScriptError::from_lua(&table).message,
+            "x.lua:3: error raised with a non-string value; use error(\"message\")"
+        );
+    }
+}

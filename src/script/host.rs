@@ -54,6 +54,8 @@ pub(crate) struct HostState {
 /// A fresh sandboxed VM for one run.
 pub(crate) struct Vm {
     pub lua: Lua,
+    /// The script path as the user gave it, for messages without a line.
+    script: String,
     limits: Limits,
     budget: Rc<Budget>,
 }
@@ -84,6 +86,7 @@ impl Vm {
         lua.set_memory_limit(limits.max_memory)?;
         Ok(Vm {
             lua,
+            script: script.display().to_string(),
             limits,
             budget: Rc::default(),
         })
@@ -142,9 +145,10 @@ impl Vm {
         }
         let value = result.map_err(fail)?;
         if thread.status() == mlua::thread::ThreadStatus::Resumable {
-            return Err(ScriptError::contract(
-                "the script yielded outside a coroutine of its own; dunlua does not resume it",
-            ));
+            return Err(ScriptError::contract(format!(
+                "{}: the script yielded outside a coroutine of its own; dunlua does not resume it",
+                self.script
+            )));
         }
         Ok(value)
     }
