@@ -515,3 +515,207 @@ fn unknown_flags_are_usage_errors() {
     );
     assert_eq!(run.stderr.lines().count(), 1);
 }
+
+/// What an argument of a primitive is, for the generated matrix below.
+#[derive(Clone, Copy)]
+enum Arg {
+    Int(&'static str, &'static str),
+    Tile(&'static str),
+    Rect(&'static str),
+}
+
+/// Every primitive with valid arguments; the matrix spoils one at a time.
+const PRIMITIVES: &[(&str, &[Arg])] = &[
+    ("map:get", &[Arg::Int("x", "1"), Arg::Int("y", "1")]),
+    (
+        "map:set",
+        &[
+            Arg::Int("x", "1"),
+            Arg::Int("y", "1"),
+            Arg::Tile("\"floor\""),
+        ],
+    ),
+    ("map:in_bounds", &[Arg::Int("x", "1"), Arg::Int("y", "1")]),
+    ("map:is_walkable", &[Arg::Int("x", "1"), Arg::Int("y", "1")]),
+    ("map:count", &[Arg::Tile("\"floor\"")]),
+    ("map:fill", &[Arg::Tile("\"floor\"")]),
+    (
+        "map:fill_rect",
+        &[Arg::Rect("Rect.new(1, 1, 3, 3)"), Arg::Tile("\"floor\"")],
+    ),
+    (
+        "map:carve_room",
+        &[Arg::Rect("Rect.new(1, 1, 3, 3)"), Arg::Tile("\"floor\"")],
+    ),
+    (
+        "map:h_tunnel",
+        &[
+            Arg::Int("x1", "1"),
+            Arg::Int("x2", "5"),
+            Arg::Int("y", "2"),
+            Arg::Tile("\"floor\""),
+        ],
+    ),
+    (
+        "map:v_tunnel",
+        &[
+            Arg::Int("y1", "1"),
+            Arg::Int("y2", "5"),
+            Arg::Int("x", "2"),
+            Arg::Tile("\"floor\""),
+        ],
+    ),
+    (
+        "map:l_tunnel",
+        &[
+            Arg::Int("ax", "1"),
+            Arg::Int("ay", "1"),
+            Arg::Int("bx", "5"),
+            Arg::Int("by", "5"),
+        ],
+    ),
+    ("map:add_room", &[Arg::Rect("Rect.new(1, 1, 3, 3)")]),
+    ("map:set_start", &[Arg::Int("x", "1"), Arg::Int("y", "1")]),
+    ("map:mark", &[Arg::Int("x", "1"), Arg::Int("y", "1")]),
+    (
+        "Rect.new",
+        &[
+            Arg::Int("x", "1"),
+            Arg::Int("y", "1"),
+            Arg::Int("w", "3"),
+            Arg::Int("h", "3"),
+        ],
+    ),
+    ("rng:range", &[Arg::Int("lo", "1"), Arg::Int("hi", "6")]),
+    ("rng:int", &[Arg::Int("n", "6")]),
+];
+
+/// The call with argument `i` replaced by `bad`, plus any fixed trailing
+/// arguments the primitive needs.
+fn call_with(name: &str, args: &[Arg], i: usize, bad: &str) -> String {
+    let mut texts: Vec<String> = args
+        .iter()
+        .enumerate()
+        .map(|(j, a)| {
+            if j == i {
+                return bad.to_string();
+            }
+            match a {
+                Arg::Int(_, v) | Arg::Tile(v) | Arg::Rect(v) => v.to_string(),
+            }
+        })
+        .collect();
+    match name {
+        "map:l_tunnel" => texts.push("true".into()),
+        "map:mark" => texts.push("\"chest\"".into()),
+        _ => {}
+    }
+    format!("{name}({})", texts.join(", "))
+}
+
+#[test]
+fn every_primitive_refuses_wrong_types_nan_and_fractions() {
+    let mut checked = 0;
+    for (name, args) in PRIMITIVES {
+        let on_map = name.starts_with("map:");
+        for (i, arg) in args.iter().enumerate() {
+            let spoiled: Vec<(&str, String)> = match arg {
+                Arg::Int(what, _) => vec![
+                    (
+                        "\"a\"",
+                        format!("{name}: {what} must be an integer, got \"a\""),
+                    ),
+                    ("0/0", format!("{name}: {what} must be an integer, got nan")),
+                    ("1.5", format!("{name}: {what} must be an integer, got 1.5")),
+                    (
+                        "{}",
+                        format!("{name}: {what} must be an integer, got a table"),
+                    ),
+                ],
+                Arg::Tile(_) => vec![
+                    (
+                        "7",
+                        format!("{name}: tile must be a tile name (string), got 7"),
+                    ),
+                    (
+                        "\"lava\"",
+                        format!("{name}: unknown tile 'lava'; known tiles: wall, floor"),
+                    ),
+                ],
+                Arg::Rect(_) => vec![
+                    ("{}", format!("{name}: ")),
+                    ("\"room\"", format!("{name}: ")),
+                ],
+            };
+            for (bad, expected) in spoiled {
+                let body = call_with(name, args, i, bad);
+                refuses(&body, &expected);
+                if on_map {
+                    let scratch = Scratch::new();
+                    let err = scratch.run("x.lua", &script_with(&body)).unwrap_err();
+                    assert!(
+                        err.message.contains("80x50"),
+                        "`{body}` names no map size: {}",
+                        err.message
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 60, "only {checked} cases");
+}
+
+#[test]
+fn every_cell_primitive_refuses_cells_off_the_map() {
+    let cells = [
+        ("map:get", "map:get(80, 0)", "cell (80, 0)"),
+        ("map:set", "map:set(0, 50, \"floor\")", "cell (0, 50)"),
+        ("map:is_walkable", "map:is_walkable(-1, 0)", "cell (-1, 0)"),
+        ("map:h_tunnel", "map:h_tunnel(-2, 5, 3)", "cell (-2, 3)"),
+        ("map:v_tunnel", "map:v_tunnel(0, 50, 3)", "cell (3, 50)"),
+        (
+            "map:l_tunnel",
+            "map:l_tunnel(1, 1, 1, 99, false)",
+            "cell (1, 99)",
+        ),
+        ("map:set_start", "map:set_start(80, 49)", "cell (80, 49)"),
+        ("map:mark", "map:mark(0, -1, \"gold\")", "cell (0, -1)"),
+    ];
+    for (name, body, cell) in cells {
+        refuses(body, &format!("{name}: {cell} is outside the 80x50 map"));
+    }
+    let rects = [
+        (
+            "map:fill_rect",
+            "map:fill_rect(Rect.new(-1, 0, 3, 3), \"floor\")",
+        ),
+        ("map:carve_room", "map:carve_room(Rect.new(70, 45, 10, 10))"),
+        ("map:add_room", "map:add_room(Rect.new(0, 0, 80, 10))"),
+    ];
+    for (name, body) in rects {
+        refuses(body, &format!("{name}: Rect("));
+        refuses(body, "reaches outside the 80x50 map");
+    }
+}
+
+#[test]
+fn sizes_must_be_positive() {
+    for (body, expected) in [
+        (
+            "Rect.new(0, 0, 0, 3)",
+            "Rect.new: w must be at least 1, got 0",
+        ),
+        (
+            "Rect.new(0, 0, -2, 3)",
+            "Rect.new: w must be at least 1, got -2",
+        ),
+        (
+            "Rect.new(0, 0, 3, 0)",
+            "Rect.new: h must be at least 1, got 0",
+        ),
+        ("rng:int(-4)", "rng:int: n must be 1..=4294967296, got -4"),
+    ] {
+        refuses(body, expected);
+    }
+}
