@@ -56,7 +56,8 @@ pub struct Cli {
     pub max_instructions: u64,
 
     /// Megabytes the Lua heap may use before the run is stopped.
-    #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB)]
+    #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB,
+          value_parser = parse_megabytes)]
     pub max_memory: usize,
 }
 
@@ -73,6 +74,15 @@ fn parse_size(text: &str) -> Result<(i64, i64), String> {
     let (w, h) = (number(w)?, number(h)?);
     map::check_size(w, h).map_err(|e| e.to_string())?;
     Ok((w, h))
+}
+
+/// Parses a memory limit in MiB; zero would mean "no limit" to Lua, so it
+/// is refused.
+fn parse_megabytes(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(mb) if (1..=1 << 20).contains(&mb) => Ok(mb),
+        _ => Err(format!("expected megabytes in 1..=1048576, got '{text}'")),
+    }
 }
 
 /// A failure to report: the text after `dunlua: ` and the exit code.
@@ -216,5 +226,12 @@ mod tests {
             .contains("size 0x5 is invalid"));
         assert!(parse_size("100000x100000").is_err());
         assert!(parse_size("-3x5").is_err());
+    }
+
+    #[test]
+    fn memory_limits_are_positive() {
+        assert_eq!(parse_megabytes("64"), Ok(64));
+        assert!(parse_megabytes("0").is_err());
+        assert!(parse_megabytes("lots").is_err());
     }
 }

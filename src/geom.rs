@@ -35,7 +35,9 @@ impl Rect {
 
     /// The centre with truncating integer division, as every seed computes it.
     pub fn center(&self) -> (i32, i32) {
-        ((self.x1 + self.x2) / 2, (self.y1 + self.y2) / 2)
+        // Summed in 64 bits so rects near the i32 limits cannot overflow.
+        let mid = |a: i32, b: i32| ((a as i64 + b as i64) / 2) as i32;
+        (mid(self.x1, self.x2), mid(self.y1, self.y2))
     }
 
     /// The interior as inclusive bounds `(x1, y1, x2, y2)`; empty when
@@ -81,6 +83,8 @@ mod tests {
     fn center_truncates_like_the_seeds() {
         assert_eq!(Rect::new(0, 0, 7, 9).center(), (3, 4));
         assert_eq!(Rect::new(1, 1, 6, 6).center(), (4, 4));
+        let far = Rect::new(i32::MAX - 10, 0, 10, 2);
+        assert_eq!(far.center(), (i32::MAX - 5, 1));
     }
 
     #[test]
