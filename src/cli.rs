@@ -121,6 +121,7 @@ impl Cli {
                 max_instructions: self.max_instructions,
                 max_memory: self.max_memory.saturating_mul(1 << 20),
             },
+            record: false,
         }
     }
 }

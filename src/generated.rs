@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::map::Map;
 use crate::params::Params;
+use crate::replay::Replay;
 
 /// How a map was made: enough to make it again.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,4 +25,6 @@ pub struct Generated {
     pub provenance: Provenance,
     /// Files the script `require`d, for hot reload.
     pub modules: Vec<PathBuf>,
+    /// The generation step by step, when it was recorded.
+    pub replay: Option<Replay>,
 }

@@ -26,6 +26,7 @@
 pub mod geom;
 pub mod map;
 pub mod ops;
+pub mod replay;
 pub mod rng;
 
 pub use geom::Rect;

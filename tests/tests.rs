@@ -8,3 +8,4 @@ mod equivalence;
 mod golden;
 mod properties;
 mod reference;
+mod replay;

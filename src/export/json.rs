@@ -193,6 +193,7 @@ mod tests {
                 params: Params::new(vec![("n".into(), ParamValue::Integer(3))]),
             },
             modules: vec![],
+            replay: None,
         };
         let mut bytes = Vec::new();
         write(&generated, &mut bytes).unwrap();

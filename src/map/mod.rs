@@ -58,7 +58,23 @@ pub struct Map {
     rooms: Vec<Rect>,
     start: Option<(i32, i32)>,
     markers: Vec<Marker>,
+    /// The box of cells written since the last [`Map::take_dirty`], so a
+    /// replay journal diffs only what a primitive touched.
+    dirty: DirtyBox,
 }
+
+/// Bookkeeping, not content: two maps with the same cells are equal
+/// whatever was last written.
+#[derive(Clone, Copy, Debug, Default)]
+struct DirtyBox(Option<Rect>);
+
+impl PartialEq for DirtyBox {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for DirtyBox {}
 
 /// Checks a requested size against the limits without allocating anything.
 pub fn check_size(width: i64, height: i64) -> Result<(i32, i32), MapError> {
@@ -87,6 +103,7 @@ impl Map {
             rooms: Vec::new(),
             start: None,
             markers: Vec::new(),
+            dirty: DirtyBox::default(),
         })
     }
 
@@ -111,8 +128,24 @@ impl Map {
         &self.cells
     }
 
-    pub(crate) fn cells_mut(&mut self) -> &mut [Tile] {
+    /// The cells for writing, after widening the dirty box by the inclusive
+    /// box the caller is about to write.
+    pub(crate) fn cells_to_write(&mut self, x1: i32, y1: i32, x2: i32, y2: i32) -> &mut [Tile] {
+        self.dirty.0 = Some(match self.dirty.0 {
+            None => Rect { x1, y1, x2, y2 },
+            Some(d) => Rect {
+                x1: d.x1.min(x1),
+                y1: d.y1.min(y1),
+                x2: d.x2.max(x2),
+                y2: d.y2.max(y2),
+            },
+        });
         &mut self.cells
+    }
+
+    /// The box of cells written since the last call, if any.
+    pub fn take_dirty(&mut self) -> Option<Rect> {
+        self.dirty.0.take()
     }
 
     pub fn in_bounds(&self, x: i64, y: i64) -> bool {
@@ -162,7 +195,7 @@ impl Map {
 
     pub fn set(&mut self, x: i64, y: i64, tile: Tile) -> Result<(), MapError> {
         let i = self.index(x, y)?;
-        self.cells[i] = tile;
+        self.cells_to_write(x as i32, y as i32, x as i32, y as i32)[i] = tile;
         Ok(())
     }
 

@@ -7,7 +7,8 @@ use crate::map::{Map, MapError, Tile};
 
 impl Map {
     pub fn fill(&mut self, tile: Tile) {
-        self.cells_mut().fill(tile);
+        let (w, h) = (self.width(), self.height());
+        self.cells_to_write(0, 0, w - 1, h - 1).fill(tile);
     }
 
     /// Sets every cell of the rect, corners included (malwoden's whole-rect rooms).
@@ -73,7 +74,7 @@ impl Map {
     /// Paints an inclusive, already-checked box.
     fn paint(&mut self, x1: i32, y1: i32, x2: i32, y2: i32, tile: Tile) {
         let width = self.width() as usize;
-        let cells = self.cells_mut();
+        let cells = self.cells_to_write(x1, y1, x2, y2);
         for y in y1 as usize..=y2 as usize {
             cells[y * width + x1 as usize..=y * width + x2 as usize].fill(tile);
         }

@@ -6,9 +6,11 @@ use mlua::{Lua, MultiValue, UserData, UserDataFields, UserDataMethods};
 use super::api_rect::LuaRect;
 use super::args::Args;
 use crate::map::{Map, Tile};
+use crate::replay::Journal;
 
 /// The map lent to Lua for one `generate` call; taken back afterwards.
-pub(crate) struct LuaMap(pub Map);
+/// With a journal, every call that changes tiles closes a replay step.
+pub(crate) struct LuaMap(pub Map, pub Option<Journal>);
 
 impl LuaMap {
     fn args<'lua>(&self, lua: &'lua Lua, name: &'static str, values: MultiValue) -> Args<'lua> {
@@ -27,13 +29,20 @@ macro_rules! reader {
     };
 }
 
-/// Adds a method that changes the map: `$body(map, args)`.
+/// Adds a method that changes the map: `$body(map, args)`; when recording,
+/// the tiles it changed become a replay step named after it.
 macro_rules! writer {
     ($methods:ident, $name:literal, |$map:ident, $args:ident| $body:expr) => {
         $methods.add_method_mut($name, |lua, this, values: MultiValue| {
             let $args = this.args(lua, concat!("map:", $name), values);
-            let $map = &mut this.0;
-            $body
+            let result = {
+                let $map = &mut this.0;
+                $body
+            };
+            if let Some(journal) = &mut this.1 {
+                journal.capture(&mut this.0, $name, false);
+            }
+            result
         });
     };
 }
@@ -130,6 +139,13 @@ impl UserData for LuaMap {
                 list.raw_set(i + 1, t)?;
             }
             Ok(list)
+        });
+        methods.add_method_mut("snapshot", |lua, this, values: MultiValue| {
+            let label = this.args(lua, "map:snapshot", values).string(0, "label")?;
+            if let Some(journal) = &mut this.1 {
+                journal.capture(&mut this.0, &label, true);
+            }
+            Ok(())
         });
         methods.add_meta_method(mlua::MetaMethod::ToString, |_, this, ()| {
             Ok(format!("map({}x{})", this.0.width(), this.0.height()))

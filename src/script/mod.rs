@@ -20,6 +20,7 @@ pub use host::Limits;
 use crate::generated::{Generated, Provenance};
 use crate::map::{self, Map};
 use crate::params::{ParamValue, Params};
+use crate::replay::Journal;
 use crate::rng::Rng;
 use api_map::LuaMap;
 use api_rng::LuaRng;
@@ -38,6 +39,9 @@ pub struct Request {
     /// `-p key=value` overrides, in order.
     pub params: Vec<String>,
     pub limits: Limits,
+    /// Record a replay step per primitive call (the window's replay); off
+    /// for text and files, which then pay nothing for it.
+    pub record: bool,
 }
 
 impl Request {
@@ -48,6 +52,7 @@ impl Request {
             size: None,
             params: Vec::new(),
             limits: Limits::default(),
+            record: false,
         }
     }
 }
@@ -228,10 +233,11 @@ pub fn run(request: &Request) -> Result<Generated, ScriptError> {
         .app_data_mut::<HostState>()
         .map(|mut s| std::mem::take(&mut s.pending_tiles))
         .unwrap_or_default();
-    let map =
+    let mut map =
         Map::with_tiles(width, height, tiles).map_err(|e| ScriptError::usage(e.to_string()))?;
+    let journal = request.record.then(|| Journal::new(&mut map));
     let handed = (|| -> mlua::Result<_> {
-        let ud = lua.create_userdata(LuaMap(map))?;
+        let ud = lua.create_userdata(LuaMap(map, journal))?;
         let p = lua.create_table()?;
         for (k, v) in params.iter() {
             match v {
@@ -257,7 +263,7 @@ pub fn run(request: &Request) -> Result<Generated, ScriptError> {
         None => Vec::new(),
     };
     called?;
-    let LuaMap(map) = map_ud.take().map_err(|e| vm.failure(e))?;
+    let LuaMap(map, journal) = map_ud.take().map_err(|e| vm.failure(e))?;
     check_start(&map, &shown)?;
     Ok(Generated {
         map,
@@ -268,6 +274,7 @@ pub fn run(request: &Request) -> Result<Generated, ScriptError> {
             params,
         },
         modules,
+        replay: journal.map(Journal::finish),
     })
 }
 
