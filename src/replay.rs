@@ -49,15 +49,21 @@ impl Journal {
             let width = map.width() as usize;
             let cells = map.cells();
             for y in dirty.y1 as usize..=dirty.y2 as usize {
-                for i in y * width + dirty.x1 as usize..=y * width + dirty.x2 as usize {
-                    let (old, new) = (self.shadow[i], cells[i]);
-                    if old != new {
+                let row = y * width + dirty.x1 as usize..=y * width + dirty.x2 as usize;
+                let start = *row.start();
+                for (offset, (&new, old)) in cells[row.clone()]
+                    .iter()
+                    .zip(self.shadow[row].iter_mut())
+                    .enumerate()
+                {
+                    if *old != new {
+                        let i = start + offset;
                         changes.push(Change {
                             index: i as u32,
-                            old,
+                            old: *old,
                             new,
                         });
-                        self.shadow[i] = new;
+                        *old = new;
                     }
                 }
             }
