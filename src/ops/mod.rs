@@ -3,5 +3,7 @@
 
 mod carve;
 mod flood;
+mod fov;
 
 pub use flood::{flood, unreachable_walkable};
+pub use fov::{field_of_view, visible_mask};
