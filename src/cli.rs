@@ -7,8 +7,9 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-use crate::export;
+use crate::export::{self, Options};
 use crate::map;
+use crate::render::Style;
 use crate::script::{self, Limits, Request, ScriptError};
 
 /// Exit codes: 0 ok, 1 the script failed, 2 bad usage.
@@ -39,13 +40,25 @@ pub struct Cli {
     #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
 
-    /// Write the map to FILE; the format follows the extension (.txt, .json). Repeatable.
+    /// Write the map to FILE; the format follows the extension (.txt, .json, .png). Repeatable.
     #[arg(long = "out", value_name = "FILE")]
     pub outs: Vec<PathBuf>,
 
     /// Print the map as text on stdout (the default when no --out is given).
     #[arg(long)]
     pub ascii: bool,
+
+    /// Print the map's 64-bit hash (16 hex digits) on stdout.
+    #[arg(long)]
+    pub hash: bool,
+
+    /// How a .png output draws tiles: glyph (the tile's character) or cells (solid colour).
+    #[arg(long, value_enum, default_value_t = PngStyle::Glyph)]
+    pub png_style: PngStyle,
+
+    /// Pixels per tile in a .png output (default 16 for glyph, 8 for cells).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub cell_size: Option<u16>,
 
     /// List the script's parameters with their defaults and exit.
     #[arg(long = "params")]
@@ -59,6 +72,12 @@ pub struct Cli {
     #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB,
           value_parser = parse_megabytes)]
     pub max_memory: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PngStyle {
+    Glyph,
+    Cells,
 }
 
 /// Parses `WxH` and checks it against the map limits.
@@ -124,6 +143,19 @@ impl Cli {
             record: false,
         }
     }
+
+    fn export_options(&self) -> Options {
+        let png_style = match self.png_style {
+            PngStyle::Glyph => Style::Glyph,
+            PngStyle::Cells => Style::Cells,
+        };
+        Options {
+            png_style,
+            cell_size: self
+                .cell_size
+                .map_or(Options::default_cell_size(png_style), usize::from),
+        }
+    }
 }
 
 /// Runs the parsed command line.
@@ -157,14 +189,18 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         }
     };
     let generated = script::run(&cli.request(seed))?;
+    let options = cli.export_options();
     for out in &cli.outs {
-        export::write(out, &generated).map_err(|e| Failure {
+        export::write(out, &generated, &options).map_err(|e| Failure {
             code: EXIT_SCRIPT,
             message: format!("{e:#}"),
         })?;
         eprintln!("dunlua: wrote {}", out.display());
     }
-    if cli.outs.is_empty() || cli.ascii {
+    if cli.hash {
+        print_stdout(&format!("{:016x}\n", generated.map.hash64()))?;
+    }
+    if (cli.outs.is_empty() && !cli.hash) || cli.ascii {
         print_stdout(&generated.map.to_string())?;
     }
     Ok(())

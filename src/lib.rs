@@ -26,6 +26,7 @@
 pub mod geom;
 pub mod map;
 pub mod ops;
+pub mod render;
 pub mod replay;
 pub mod rng;
 

@@ -155,3 +155,37 @@ fn help_and_version_exit_zero() {
     assert!(help.stdout.contains("--seed") && help.stdout.contains("Exit codes"));
     assert_eq!(dunlua(&["--version"]).code, 0);
 }
+
+#[test]
+fn hash_and_png_outputs() {
+    let run = dunlua(&["scripts/rooms.lua", "--seed", "7", "--hash"]);
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout.len(),
+        17,
+        "16 hex digits and a newline: {:?}",
+        run.stdout
+    );
+    let other = dunlua(&["scripts/rooms.lua", "--seed", "8", "--hash"]);
+    assert_ne!(run.stdout, other.stdout);
+
+    let scratch = Scratch::new();
+    let png_path = scratch.path().join("map.png");
+    let run = dunlua(&[
+        "scripts/rooms.lua",
+        "--seed",
+        "7",
+        "--out",
+        png_path.to_str().unwrap(),
+        "--png-style",
+        "cells",
+        "--cell-size",
+        "2",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&png_path).unwrap(),
+    ));
+    let reader = decoder.read_info().unwrap();
+    assert_eq!((reader.info().width, reader.info().height), (160, 100));
+}

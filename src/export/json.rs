@@ -23,6 +23,8 @@ pub struct JsonMap {
     pub seed: u64,
     pub script: String,
     pub name: String,
+    /// [`Map::hash64`] as 16 hex digits (a string: JSON numbers lose bits).
+    pub hash: String,
     pub params: BTreeMap<String, serde_json::Value>,
     pub rows: Vec<String>,
     pub legend: BTreeMap<String, JsonTile>,
@@ -81,6 +83,7 @@ pub fn to_json(generated: &Generated) -> JsonMap {
         seed: p.seed,
         script: p.script.clone(),
         name: p.name.clone(),
+        hash: format!("{:016x}", map.hash64()),
         params: p
             .params
             .iter()
@@ -207,5 +210,6 @@ mod tests {
         assert_eq!(parsed.params["n"], serde_json::json!(3));
         assert_eq!(parsed.legend["#"].name, "wall");
         assert_eq!(read_map(&parsed).unwrap(), map);
+        assert_eq!(parsed.hash, format!("{:016x}", map.hash64()));
     }
 }

@@ -3,6 +3,7 @@
 //! so a failure never leaves a half-written or clobbered file.
 
 pub mod json;
+pub mod png;
 pub mod text;
 
 use std::io::Write;
@@ -11,15 +12,44 @@ use std::path::Path;
 use anyhow::{bail, Context};
 
 use crate::generated::Generated;
+use crate::render::Style;
 
 /// The formats `--out` understands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Text,
     Json,
+    Png,
 }
 
-const KNOWN: &str = ".txt, .json";
+const KNOWN: &str = ".txt, .json, .png";
+
+/// How image exports draw the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub png_style: Style,
+    /// Pixels per tile in a PNG.
+    pub cell_size: usize,
+}
+
+impl Options {
+    /// The default cell size for a style: glyphs need room to be read.
+    pub fn default_cell_size(style: Style) -> usize {
+        match style {
+            Style::Glyph => 16,
+            Style::Cells => 8,
+        }
+    }
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            png_style: Style::Glyph,
+            cell_size: Options::default_cell_size(Style::Glyph),
+        }
+    }
+}
 
 impl Format {
     /// The format for a path's extension.
@@ -30,6 +60,7 @@ impl Format {
         match ext.as_deref() {
             Some("txt") => Ok(Format::Text),
             Some("json") => Ok(Format::Json),
+            Some("png") => Ok(Format::Png),
             _ => bail!(
                 "--out {}: unknown output format; use one of {KNOWN}",
                 path.display()
@@ -61,12 +92,18 @@ fn folder_of(path: &Path) -> &Path {
 }
 
 /// Writes the map to `path` in the format its extension names, atomically.
-pub fn write(path: &Path, generated: &Generated) -> anyhow::Result<()> {
+pub fn write(path: &Path, generated: &Generated, options: &Options) -> anyhow::Result<()> {
     let format = Format::for_path(path)?;
     let mut bytes = Vec::new();
     match format {
         Format::Text => text::write(&generated.map, &mut bytes)?,
         Format::Json => json::write(generated, &mut bytes)?,
+        Format::Png => png::write(
+            &generated.map,
+            options.png_style,
+            options.cell_size,
+            &mut bytes,
+        )?,
     }
     write_atomically(path, &bytes)
 }
@@ -105,8 +142,9 @@ mod tests {
             .to_string();
         assert_eq!(
             err,
-            "--out a.bmp: unknown output format; use one of .txt, .json"
+            "--out a.bmp: unknown output format; use one of .txt, .json, .png"
         );
+        assert_eq!(Format::for_path(Path::new("a.png")).unwrap(), Format::Png);
     }
 
     #[test]

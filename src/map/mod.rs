@@ -3,6 +3,7 @@
 //! reads the finished value.
 
 mod ascii;
+mod hash;
 mod tile;
 
 pub use tile::{Rgb, Tile, TileError, TileKind, TileSet, START_GLYPH};

@@ -95,7 +95,12 @@ fn kind(name: &str, glyph: char, color: Rgb, walkable: bool, transparent: bool) 
         name: name.to_string(),
         glyph,
         color,
-        background: Rgb(0, 0, 0),
+        // Rock gets a dim background so rooms read as holes in it.
+        background: if walkable || transparent {
+            Rgb(0, 0, 0)
+        } else {
+            Rgb(0x2a, 0x2a, 0x33)
+        },
         walkable,
         transparent,
     }

@@ -45,6 +45,9 @@ impl Row {
     }
 }
 
+/// Maps a quadrant's (depth, column) to a (dx, dy) offset from the origin.
+type Transform = fn(i64, i64) -> (i64, i64);
+
 /// The slope through the near-left corner of a cell.
 fn slope(depth: i64, col: i64) -> Slope {
     Slope {
@@ -69,8 +72,7 @@ pub fn field_of_view(map: &Map, ox: i32, oy: i32, radius: i32, mut reveal: impl 
         }
     };
     // The four quadrants as (depth, col) -> (dx, dy).
-    let quadrants: [fn(i64, i64) -> (i64, i64); 4] =
-        [|d, c| (c, -d), |d, c| (c, d), |d, c| (d, c), |d, c| (-d, c)];
+    let quadrants: [Transform; 4] = [|d, c| (c, -d), |d, c| (c, d), |d, c| (d, c), |d, c| (-d, c)];
     for transform in quadrants {
         let at = |depth: i64, col: i64| {
             let (dx, dy) = transform(depth, col);

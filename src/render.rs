@@ -1,0 +1,228 @@
+//! Drawing into a plain framebuffer: tile glyphs from the font8x8 bitmap
+//! font, text, and whole maps for the PNG export. Pure Rust, no window, so
+//! the viewer's drawing and the PNG export share it and tests read pixels.
+
+use font8x8::UnicodeFonts;
+
+use crate::map::{Map, Rgb, START_GLYPH};
+
+/// Width and height of a glyph in the font, in pixels.
+pub const GLYPH: usize = 8;
+
+/// Colours the sinks agree on.
+pub const START_COLOR: Rgb = Rgb(0xff, 0xff, 0x40);
+pub const MARKER_COLOR: Rgb = Rgb(0xff, 0x40, 0xff);
+
+/// A framebuffer of `0x00RRGGBB` pixels, row-major (minifb's layout).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub width: usize,
+    pub height: usize,
+    pub pixels: Vec<u32>,
+}
+
+pub fn pack(c: Rgb) -> u32 {
+    (c.0 as u32) << 16 | (c.1 as u32) << 8 | c.2 as u32
+}
+
+pub fn unpack(p: u32) -> Rgb {
+    Rgb((p >> 16) as u8, (p >> 8) as u8, p as u8)
+}
+
+/// The colour scaled towards black by `percent` of its brightness kept.
+pub fn dim(c: Rgb, percent: u32) -> Rgb {
+    let f = |v: u8| (v as u32 * percent / 100) as u8;
+    Rgb(f(c.0), f(c.1), f(c.2))
+}
+
+/// The 8x8 bitmap of a character (bit 0 of each row byte is the leftmost
+/// pixel); unknown characters draw as a box so they are never invisible.
+pub fn glyph_bits(c: char) -> [u8; 8] {
+    font8x8::BASIC_FONTS
+        .get(c)
+        .or_else(|| font8x8::LATIN_FONTS.get(c))
+        .or_else(|| font8x8::BLOCK_FONTS.get(c))
+        .or_else(|| font8x8::BOX_FONTS.get(c))
+        .or_else(|| font8x8::GREEK_FONTS.get(c))
+        .or_else(|| font8x8::MISC_FONTS.get(c))
+        .unwrap_or([0xff, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0xff])
+}
+
+impl Frame {
+    pub fn new(width: usize, height: usize, fill: Rgb) -> Frame {
+        Frame {
+            width,
+            height,
+            pixels: vec![pack(fill); width * height],
+        }
+    }
+
+    pub fn get(&self, x: usize, y: usize) -> Rgb {
+        unpack(self.pixels[y * self.width + x])
+    }
+
+    /// Fills a box, clipped to the frame.
+    pub fn fill_rect(&mut self, x: i64, y: i64, w: usize, h: usize, color: Rgb) {
+        let p = pack(color);
+        let x0 = x.clamp(0, self.width as i64) as usize;
+        let x1 = (x + w as i64).clamp(0, self.width as i64) as usize;
+        let y0 = y.clamp(0, self.height as i64) as usize;
+        let y1 = (y + h as i64).clamp(0, self.height as i64) as usize;
+        for row in y0..y1 {
+            self.pixels[row * self.width + x0..row * self.width + x1].fill(p);
+        }
+    }
+
+    /// Draws `c` in a `size` x `size` cell at `(x, y)` (the 8x8 glyph scaled
+    /// by nearest neighbour), clipped to the frame.
+    pub fn glyph(&mut self, x: i64, y: i64, size: usize, c: char, fg: Rgb, bg: Rgb) {
+        let bits = glyph_bits(c);
+        let (fg, bg) = (pack(fg), pack(bg));
+        for py in 0..size {
+            let sy = y + py as i64;
+            if sy < 0 || sy >= self.height as i64 {
+                continue;
+            }
+            let row = bits[py * GLYPH / size];
+            for px in 0..size {
+                let sx = x + px as i64;
+                if sx < 0 || sx >= self.width as i64 {
+                    continue;
+                }
+                let on = row >> (px * GLYPH / size) & 1 == 1;
+                self.pixels[sy as usize * self.width + sx as usize] = if on { fg } else { bg };
+            }
+        }
+    }
+
+    /// Draws a line of text with `size`-pixel cells; returns the width used.
+    pub fn text(&mut self, x: i64, y: i64, size: usize, text: &str, fg: Rgb, bg: Rgb) -> usize {
+        for (i, c) in text.chars().enumerate() {
+            self.glyph(x + (i * size) as i64, y, size, c, fg, bg);
+        }
+        text.chars().count() * size
+    }
+
+    /// RGB bytes, three per pixel, for image encoders.
+    pub fn rgb_bytes(&self) -> Vec<u8> {
+        self.pixels
+            .iter()
+            .flat_map(|&p| {
+                let c = unpack(p);
+                [c.0, c.1, c.2]
+            })
+            .collect()
+    }
+}
+
+/// How the PNG export draws a tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// The tile's glyph in its colour on its background.
+    Glyph,
+    /// A solid cell in the tile's colour.
+    Cells,
+}
+
+/// The whole map, `cell` pixels per tile, with the start and markers shown.
+pub fn render_map(map: &Map, style: Style, cell: usize) -> Frame {
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let mut frame = Frame::new(w * cell, h * cell, Rgb(0, 0, 0));
+    for (i, &tile) in map.cells().iter().enumerate() {
+        let kind = map.tiles().kind(tile);
+        let (x, y) = (((i % w) * cell) as i64, ((i / w) * cell) as i64);
+        match style {
+            Style::Glyph => frame.glyph(x, y, cell, kind.glyph, kind.color, kind.background),
+            Style::Cells => frame.fill_rect(x, y, cell, cell, kind.color),
+        }
+    }
+    for m in map.markers() {
+        let (x, y) = ((m.x as usize * cell) as i64, (m.y as usize * cell) as i64);
+        let letter = m.name.chars().next().unwrap_or('*').to_ascii_uppercase();
+        match style {
+            Style::Glyph => frame.glyph(x, y, cell, letter, MARKER_COLOR, Rgb(0, 0, 0)),
+            Style::Cells => frame.fill_rect(
+                x + cell as i64 / 4,
+                y + cell as i64 / 4,
+                cell.div_ceil(2),
+                cell.div_ceil(2),
+                MARKER_COLOR,
+            ),
+        }
+    }
+    if let Some((sx, sy)) = map.start() {
+        let (x, y) = ((sx as usize * cell) as i64, (sy as usize * cell) as i64);
+        match style {
+            Style::Glyph => frame.glyph(x, y, cell, START_GLYPH, START_COLOR, Rgb(0, 0, 0)),
+            Style::Cells => frame.fill_rect(x, y, cell, cell, START_COLOR),
+        }
+    }
+    frame
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glyphs_come_from_the_font() {
+        // '#' in font8x8 has its first row empty and lit pixels below.
+        let hash = glyph_bits('#');
+        assert_eq!(hash, font8x8::BASIC_FONTS.get('#').unwrap());
+        assert_ne!(hash, [0; 8]);
+        assert_eq!(glyph_bits(' '), [0; 8]);
+        assert_eq!(
+            glyph_bits('\u{e000}')[0],
+            0xff,
+            "unknown characters draw a box"
+        );
+    }
+
+    #[test]
+    fn glyph_draws_foreground_and_background() {
+        let mut f = Frame::new(8, 8, Rgb(9, 9, 9));
+        f.glyph(0, 0, 8, '#', Rgb(255, 0, 0), Rgb(0, 0, 255));
+        let bits = glyph_bits('#');
+        for (y, row) in bits.iter().enumerate() {
+            for x in 0..8 {
+                let on = row >> x & 1 == 1;
+                let want = if on { Rgb(255, 0, 0) } else { Rgb(0, 0, 255) };
+                assert_eq!(f.get(x, y), want, "pixel {x},{y}");
+            }
+        }
+    }
+
+    #[test]
+    fn glyphs_scale_and_clip() {
+        let mut f = Frame::new(10, 10, Rgb(0, 0, 0));
+        f.glyph(6, 6, 16, '@', Rgb(1, 2, 3), Rgb(4, 5, 6));
+        assert_eq!(f.get(5, 5), Rgb(0, 0, 0));
+        let bits = glyph_bits('@');
+        let on = bits[0] & 1 == 1;
+        assert_eq!(f.get(6, 6), if on { Rgb(1, 2, 3) } else { Rgb(4, 5, 6) });
+    }
+
+    #[test]
+    fn maps_render_tiles_start_and_markers() {
+        let mut map = Map::from_ascii("####\n#@.#\n####\n").unwrap();
+        map.mark(2, 1, "gold").unwrap();
+        let cells = render_map(&map, Style::Cells, 4);
+        assert_eq!((cells.width, cells.height), (16, 12));
+        assert_eq!(cells.get(1, 1), Rgb(0x88, 0x88, 0x88), "wall");
+        assert_eq!(cells.get(5, 5), START_COLOR, "start");
+        assert_eq!(cells.get(10, 6), MARKER_COLOR, "marker");
+        assert_eq!(
+            cells.get(8, 4),
+            Rgb(0x55, 0x55, 0x55),
+            "floor around the marker"
+        );
+        let glyphs = render_map(&map, Style::Glyph, 8);
+        assert_eq!((glyphs.width, glyphs.height), (32, 24));
+        let lit: usize = (0..8)
+            .flat_map(|y| (8..16).map(move |x| (x, y + 8)))
+            .filter(|&(x, y)| glyphs.get(x, y) == START_COLOR)
+            .count();
+        let bits: u32 = glyph_bits('@').iter().map(|b| b.count_ones()).sum();
+        assert_eq!(lit as u32, bits, "the start cell shows the @ glyph");
+    }
+}
