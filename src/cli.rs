@@ -11,6 +11,7 @@ use crate::export::{self, Options};
 use crate::map;
 use crate::render::Style;
 use crate::script::{self, Limits, Request, ScriptError};
+use crate::view::{self, ViewConfig, ViewError};
 
 /// Exit codes: 0 ok, 1 the script failed, 2 bad usage.
 pub const EXIT_OK: i32 = 0;
@@ -44,9 +45,13 @@ pub struct Cli {
     #[arg(long = "out", value_name = "FILE")]
     pub outs: Vec<PathBuf>,
 
-    /// Print the map as text on stdout (the default when no --out is given).
-    #[arg(long)]
+    /// Print the map as text on stdout instead of opening the window.
+    #[arg(long, conflicts_with = "window")]
     pub ascii: bool,
+
+    /// Open the window even with --out or --hash; fail if no window can be opened.
+    #[arg(long)]
+    pub window: bool,
 
     /// Print the map's 64-bit hash (16 hex digits) on stdout.
     #[arg(long)]
@@ -188,7 +193,14 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
             seed
         }
     };
-    let generated = script::run(&cli.request(seed))?;
+    // The window is the default when nothing else was asked for.
+    let wants_window = cli.window || (!cli.ascii && !cli.hash && cli.outs.is_empty());
+    let windowed = wants_window && (cli.window || view::display_available());
+    let mut request = cli.request(seed);
+    request.record = windowed;
+    let started = std::time::Instant::now();
+    let generated = script::run(&request)?;
+    let took = started.elapsed();
     let options = cli.export_options();
     for out in &cli.outs {
         export::write(out, &generated, &options).map_err(|e| Failure {
@@ -200,7 +212,34 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     if cli.hash {
         print_stdout(&format!("{:016x}\n", generated.map.hash64()))?;
     }
-    if (cli.outs.is_empty() && !cli.hash) || cli.ascii {
+    if windowed {
+        let text = generated.map.to_string();
+        let config = ViewConfig {
+            request,
+            export: options,
+            state_file: std::env::var_os("DUNLUA_STATE_FILE").map(Into::into),
+        };
+        return match view::run(generated, took, config) {
+            Ok(()) => Ok(()),
+            Err(ViewError::NoWindow(why)) if !cli.window => {
+                print_stdout(&text)?;
+                eprintln!("dunlua: no window ({why}); printed the map as text. Use --out map.png for a picture, --ascii to skip the window");
+                Ok(())
+            }
+            Err(ViewError::NoWindow(why)) => Err(Failure {
+                code: EXIT_SCRIPT,
+                message: format!("cannot open a window: {why}"),
+            }),
+            Err(ViewError::Other(e)) => Err(Failure {
+                code: EXIT_SCRIPT,
+                message: format!("{e:#}"),
+            }),
+        };
+    }
+    if wants_window {
+        print_stdout(&generated.map.to_string())?;
+        eprintln!("dunlua: no display (DISPLAY is not set); printed the map as text. Use --out map.png for a picture, --ascii to skip the window");
+    } else if cli.ascii {
         print_stdout(&generated.map.to_string())?;
     }
     Ok(())

@@ -36,6 +36,8 @@ pub use rng::Rng;
 pub mod generated;
 pub mod params;
 pub mod script;
+pub mod view;
+pub mod watch;
 
 pub use generated::{Generated, Provenance};
 pub mod cli;

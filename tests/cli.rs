@@ -142,10 +142,34 @@ fn scripts_require_modules_from_their_folder_and_define_tiles() {
            shapes.pool(map, 4, 1)\n map:set(1, 1, \"moss\")\n map:set_start(2, 1)\n\
            print(\"carved\", map:count(\"floor\"))\nend }\n",
     );
-    let run = dunlua_in(scratch.path(), &["cave.lua", "--seed", "1"]);
+    let run = dunlua_in(scratch.path(), &["cave.lua", "--seed", "1", "--ascii"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, "######\n#\"@.%#\n######\n");
     assert_eq!(run.stderr, "carved\t2\n", "print goes to stderr");
+}
+
+#[test]
+fn without_a_display_the_map_is_printed_with_a_hint() {
+    let run = dunlua(&["scripts/rooms.lua", "--seed", "7"]);
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout,
+        dunlua(&["scripts/rooms.lua", "--seed", "7", "--ascii"]).stdout
+    );
+    assert_eq!(run.stderr.lines().count(), 1);
+    assert!(
+        run.stderr.starts_with("dunlua: no display") && run.stderr.contains("--out map.png"),
+        "{}",
+        run.stderr
+    );
+    let forced = dunlua(&["scripts/rooms.lua", "--seed", "7", "--window"]);
+    assert_eq!(forced.code, 1);
+    assert!(forced.stdout.is_empty());
+    assert!(
+        forced.stderr.starts_with("dunlua: cannot open a window: "),
+        "{}",
+        forced.stderr
+    );
 }
 
 #[test]

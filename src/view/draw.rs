@@ -1,0 +1,250 @@
+//! Draws a [`ViewState`] into a framebuffer: the visible part of the map as
+//! glyphs, the player, the status line and the help and error overlays.
+
+use super::camera::follow;
+use super::state::{Sight, ViewState, HELP};
+use crate::map::Rgb;
+use crate::render::{dim, Frame, GLYPH, MARKER_COLOR, START_COLOR};
+
+pub const STATUS_BG: Rgb = Rgb(0x20, 0x20, 0x30);
+pub const STATUS_FG: Rgb = Rgb(0xdd, 0xdd, 0xdd);
+pub const ERROR_BG: Rgb = Rgb(0x90, 0x10, 0x10);
+pub const ERROR_FG: Rgb = Rgb(0xff, 0xff, 0xff);
+pub const PLAYER_GLYPH: char = '@';
+
+/// Pixels per character of the status line and overlays.
+pub fn ui_size(frame_width: usize) -> usize {
+    if frame_width >= 960 {
+        16
+    } else {
+        GLYPH
+    }
+}
+
+/// Height of the status line.
+pub fn status_height(frame_width: usize) -> usize {
+    ui_size(frame_width) + 4
+}
+
+/// The top-left map cell shown, and the view's size in whole cells.
+pub fn camera(state: &ViewState, frame: &Frame) -> ((i32, i32), (i32, i32)) {
+    let cell = (GLYPH * state.zoom) as i32;
+    let area_h = frame.height.saturating_sub(status_height(frame.width)) as i32;
+    let view = (frame.width as i32 / cell, area_h / cell);
+    let map = state.map();
+    let cam = (
+        follow(state.player.0, map.width(), view.0),
+        follow(state.player.1, map.height(), view.1),
+    );
+    (cam, view)
+}
+
+pub fn draw(state: &ViewState, frame: &mut Frame) {
+    frame.pixels.fill(0);
+    let cell = GLYPH * state.zoom;
+    let ((cx, cy), (vw, vh)) = camera(state, frame);
+    let map = state.map();
+    let markers: Vec<(i32, i32, char)> = map
+        .markers()
+        .iter()
+        .map(|m| {
+            (
+                m.x,
+                m.y,
+                m.name.chars().next().unwrap_or('*').to_ascii_uppercase(),
+            )
+        })
+        .collect();
+    // One cell more than fits, so partial cells at the edges are drawn too.
+    for vy in 0..=vh {
+        for vx in 0..=vw {
+            let (mx, my) = (cx + vx, cy + vy);
+            if !map.in_bounds(mx as i64, my as i64) {
+                continue;
+            }
+            let sight = state.sight(mx, my);
+            if sight == Sight::Unknown {
+                continue;
+            }
+            let kind = map.tiles().kind(state.shown(mx, my));
+            let (mut glyph, mut fg, mut bg) = (kind.glyph, kind.color, kind.background);
+            if let Some(&(_, _, letter)) = markers.iter().find(|m| m.0 == mx && m.1 == my) {
+                (glyph, fg) = (letter, MARKER_COLOR);
+            }
+            if sight == Sight::Remembered {
+                (fg, bg) = (dim(fg, 40), dim(bg, 40));
+            }
+            frame.glyph(
+                (vx as usize * cell) as i64,
+                (vy as usize * cell) as i64,
+                cell,
+                glyph,
+                fg,
+                bg,
+            );
+        }
+    }
+    let (px, py) = (state.player.0 - cx, state.player.1 - cy);
+    let player_bg = map
+        .tiles()
+        .kind(state.shown(state.player.0, state.player.1))
+        .background;
+    frame.glyph(
+        (px * cell as i32) as i64,
+        (py * cell as i32) as i64,
+        cell,
+        PLAYER_GLYPH,
+        START_COLOR,
+        player_bg,
+    );
+
+    draw_status(state, frame);
+    if state.help {
+        draw_box(
+            frame,
+            HELP.iter().map(|s| s.to_string()).collect(),
+            STATUS_BG,
+            STATUS_FG,
+            true,
+        );
+    }
+    if let Some(error) = &state.error {
+        let mut lines = vec!["script error - the last good map is shown:".to_string()];
+        lines.extend(error.lines().map(|l| l.replace('\t', "  ")));
+        draw_box(frame, lines, ERROR_BG, ERROR_FG, false);
+    }
+}
+
+fn draw_status(state: &ViewState, frame: &mut Frame) {
+    let ui = ui_size(frame.width);
+    let h = status_height(frame.width);
+    let top = frame.height.saturating_sub(h) as i64;
+    frame.fill_rect(0, top, frame.width, h, STATUS_BG);
+    let max_chars = frame.width / ui;
+    let text: String = state.status().chars().take(max_chars).collect();
+    frame.text(0, top + 2, ui, &text, STATUS_FG, STATUS_BG);
+}
+
+/// A box of text lines, wrapped to the frame, at the top or centred.
+fn draw_box(frame: &mut Frame, lines: Vec<String>, bg: Rgb, fg: Rgb, centred: bool) {
+    let ui = ui_size(frame.width);
+    let max_chars = (frame.width / ui).saturating_sub(2).max(1);
+    let mut wrapped: Vec<String> = Vec::new();
+    for line in lines {
+        let chars: Vec<char> = line.chars().collect();
+        if chars.is_empty() {
+            wrapped.push(String::new());
+        }
+        for chunk in chars.chunks(max_chars) {
+            wrapped.push(chunk.iter().collect());
+        }
+    }
+    let room = frame.height.saturating_sub(status_height(frame.width)) / ui;
+    wrapped.truncate(room.saturating_sub(1).max(1));
+    let widest = wrapped.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let (w, h) = ((widest + 2) * ui, (wrapped.len() + 1) * ui);
+    let x = if centred {
+        frame.width.saturating_sub(w) / 2
+    } else {
+        0
+    };
+    let y = if centred {
+        frame.height.saturating_sub(h) / 2
+    } else {
+        0
+    };
+    frame.fill_rect(x as i64, y as i64, w, h, bg);
+    for (i, line) in wrapped.iter().enumerate() {
+        frame.text(
+            (x + ui) as i64,
+            (y + ui / 2 + i * ui) as i64,
+            ui,
+            line,
+            fg,
+            bg,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generated::{Generated, Provenance};
+    use crate::map::Map;
+    use crate::params::Params;
+    use crate::render::glyph_bits;
+    use std::time::Duration;
+
+    fn state(text: &str, zoom: usize) -> ViewState {
+        let g = Generated {
+            map: Map::from_ascii(text).unwrap(),
+            provenance: Provenance {
+                script: "x.lua".into(),
+                name: "X".into(),
+                seed: 1,
+                params: Params::default(),
+            },
+            modules: vec![],
+            replay: None,
+        };
+        ViewState::new(g, Duration::ZERO, zoom)
+    }
+
+    /// Checks the cell at pixel (x, y) holds `c` in `fg` on `bg`.
+    fn assert_glyph(frame: &Frame, x: usize, y: usize, c: char, fg: Rgb, bg: Rgb) {
+        let bits = glyph_bits(c);
+        for (py, row) in bits.iter().enumerate() {
+            for px in 0..GLYPH {
+                let want = if row >> px & 1 == 1 { fg } else { bg };
+                assert_eq!(frame.get(x + px, y + py), want, "{c:?} pixel {px},{py}");
+            }
+        }
+    }
+
+    #[test]
+    fn draws_walls_floors_and_the_player() {
+        // 40 cells wide so the 8-px status line fits: a 320x(3*8+12) frame.
+        let row = "#".repeat(40);
+        let text = format!("{row}\n#@.{}\n{row}\n", "#".repeat(37));
+        let s = state(&text, 1);
+        let mut frame = Frame::new(320, 3 * 8 + status_height(320), Rgb(1, 1, 1));
+        draw(&s, &mut frame);
+        let wall = s.map().tiles().kind(crate::map::Tile::WALL).clone();
+        let floor = s.map().tiles().kind(crate::map::Tile::FLOOR).clone();
+        assert_glyph(&frame, 0, 0, '#', wall.color, wall.background);
+        assert_glyph(&frame, 16, 8, '.', floor.color, floor.background);
+        assert_glyph(&frame, 8, 8, '@', START_COLOR, floor.background);
+        let status_top = frame.height - status_height(320);
+        assert_eq!(frame.get(319, status_top), STATUS_BG);
+    }
+
+    #[test]
+    fn zoom_scales_cells() {
+        let s = state("####\n#@.#\n####\n", 2);
+        let mut frame = Frame::new(320, 6 * 16 + status_height(320), Rgb(0, 0, 0));
+        draw(&s, &mut frame);
+        // The map is centred: 4 cells of 16 px in a 20-cell-wide view.
+        let ((cx, _), (vw, _)) = camera(&s, &frame);
+        assert_eq!((cx, vw), (-8, 20));
+        let lit = |x0: usize, y0: usize| {
+            (0..16)
+                .flat_map(|y| (0..16).map(move |x| (x, y)))
+                .filter(|&(x, y)| frame.get(x0 + x, y0 + y) == START_COLOR)
+                .count()
+        };
+        let ((_, cy), _) = camera(&s, &frame);
+        let y0 = ((1 - cy) * 16) as usize;
+        let x0 = ((1 - cx) * 16) as usize;
+        let bits: u32 = glyph_bits('@').iter().map(|b| b.count_ones()).sum();
+        assert_eq!(lit(x0, y0) as u32, bits * 4, "each font pixel is 2x2");
+    }
+
+    #[test]
+    fn errors_show_in_an_overlay() {
+        let mut s = state("####\n#@.#\n####\n", 1);
+        s.error = Some("x.lua:3: boom".into());
+        let mut frame = Frame::new(320, 200, Rgb(0, 0, 0));
+        draw(&s, &mut frame);
+        assert_eq!(frame.get(0, 0), ERROR_BG);
+    }
+}

@@ -1,0 +1,201 @@
+//! Keys to actions, and key repeat. Pure: the window loop feeds it the
+//! presses and releases minifb's input callback queued, and the time.
+
+use std::time::Duration;
+
+use minifb::Key;
+
+/// What the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Step the player by (dx, dy).
+    Move(i32, i32),
+    ZoomIn,
+    ZoomOut,
+    ToggleFov,
+    ToggleHelp,
+    Quit,
+    NextSeed,
+    PrevSeed,
+    RandomSeed,
+    Save,
+    StepBack,
+    StepForward,
+    FirstStep,
+    LastStep,
+    PlayReplay,
+}
+
+/// The action of a key pressed (with Ctrl held or not). Letters are read
+/// as keys, punctuation as characters (see [`char_action`]) so that `?`,
+/// `+` and `[` work whatever the keyboard layout.
+pub fn key_action(key: Key, ctrl: bool) -> Option<Action> {
+    use Action::*;
+    if ctrl {
+        return match key {
+            Key::S => Some(Save),
+            Key::Q => Some(Quit),
+            _ => None,
+        };
+    }
+    Some(match key {
+        Key::Left | Key::H | Key::NumPad4 => Move(-1, 0),
+        Key::Right | Key::L | Key::NumPad6 => Move(1, 0),
+        Key::Up | Key::K | Key::NumPad8 => Move(0, -1),
+        Key::Down | Key::J | Key::NumPad2 => Move(0, 1),
+        Key::Y | Key::NumPad7 => Move(-1, -1),
+        Key::U | Key::NumPad9 => Move(1, -1),
+        Key::B | Key::NumPad1 => Move(-1, 1),
+        Key::N | Key::NumPad3 => Move(1, 1),
+        Key::F => ToggleFov,
+        Key::Escape | Key::Q => Quit,
+        Key::PageDown => NextSeed,
+        Key::PageUp => PrevSeed,
+        Key::R => RandomSeed,
+        Key::Home => FirstStep,
+        Key::End => LastStep,
+        Key::Enter | Key::NumPadEnter => PlayReplay,
+        _ => return None,
+    })
+}
+
+/// The action of a typed character.
+pub fn char_action(c: char) -> Option<Action> {
+    use Action::*;
+    Some(match c {
+        '+' | '=' => ZoomIn,
+        '-' | '_' => ZoomOut,
+        '[' => StepBack,
+        ']' => StepForward,
+        '?' => ToggleHelp,
+        _ => return None,
+    })
+}
+
+/// Whether a key moves the player (and so repeats while held).
+pub fn repeats(key: Key) -> bool {
+    matches!(key_action(key, false), Some(Action::Move(..)))
+}
+
+/// How long a key must be held before it repeats, and how often then.
+pub const REPEAT_DELAY: Duration = Duration::from_millis(250);
+pub const REPEAT_EVERY: Duration = Duration::from_millis(70);
+
+/// Key repeat under our control: the X server's autorepeat varies by
+/// machine, so a held movement key repeats here at a fixed pace, and the
+/// last key pressed is the one that repeats (as in a terminal).
+#[derive(Debug, Default)]
+pub struct Repeater {
+    held: Option<(Key, Duration)>,
+}
+
+impl Repeater {
+    /// A key went down at `now`; returns false for an autorepeat press of a
+    /// key already held (which the repeater handles itself).
+    pub fn press(&mut self, key: Key, now: Duration) -> bool {
+        if matches!(self.held, Some((k, _)) if k == key) {
+            return false;
+        }
+        if repeats(key) {
+            self.held = Some((key, now + REPEAT_DELAY));
+        }
+        true
+    }
+
+    pub fn release(&mut self, key: Key) {
+        if matches!(self.held, Some((k, _)) if k == key) {
+            self.held = None;
+        }
+    }
+
+    /// The repeats due by `now`.
+    pub fn due(&mut self, now: Duration) -> Vec<Key> {
+        let mut out = Vec::new();
+        if let Some((key, next)) = &mut self.held {
+            while *next <= now {
+                out.push(*key);
+                *next += REPEAT_EVERY;
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movement_keys_in_three_layouts() {
+        for (keys, step) in [
+            ([Key::Left, Key::H, Key::NumPad4], (-1, 0)),
+            ([Key::Right, Key::L, Key::NumPad6], (1, 0)),
+            ([Key::Up, Key::K, Key::NumPad8], (0, -1)),
+            ([Key::Down, Key::J, Key::NumPad2], (0, 1)),
+        ] {
+            for key in keys {
+                assert_eq!(
+                    key_action(key, false),
+                    Some(Action::Move(step.0, step.1)),
+                    "{key:?}"
+                );
+            }
+        }
+        assert_eq!(key_action(Key::Y, false), Some(Action::Move(-1, -1)));
+        assert_eq!(key_action(Key::U, false), Some(Action::Move(1, -1)));
+        assert_eq!(key_action(Key::B, false), Some(Action::Move(-1, 1)));
+        assert_eq!(key_action(Key::N, false), Some(Action::Move(1, 1)));
+        assert_eq!(key_action(Key::NumPad7, false), Some(Action::Move(-1, -1)));
+        assert_eq!(key_action(Key::NumPad3, false), Some(Action::Move(1, 1)));
+    }
+
+    #[test]
+    fn commands() {
+        assert_eq!(key_action(Key::S, true), Some(Action::Save));
+        assert_eq!(key_action(Key::S, false), None);
+        assert_eq!(key_action(Key::Escape, false), Some(Action::Quit));
+        assert_eq!(key_action(Key::Q, false), Some(Action::Quit));
+        assert_eq!(key_action(Key::F, false), Some(Action::ToggleFov));
+        assert_eq!(key_action(Key::PageDown, false), Some(Action::NextSeed));
+        assert_eq!(key_action(Key::PageUp, false), Some(Action::PrevSeed));
+        assert_eq!(key_action(Key::R, false), Some(Action::RandomSeed));
+        assert_eq!(key_action(Key::Home, false), Some(Action::FirstStep));
+        assert_eq!(key_action(Key::End, false), Some(Action::LastStep));
+        assert_eq!(key_action(Key::Enter, false), Some(Action::PlayReplay));
+        assert_eq!(char_action('['), Some(Action::StepBack));
+        assert_eq!(char_action(']'), Some(Action::StepForward));
+        assert_eq!(char_action('+'), Some(Action::ZoomIn));
+        assert_eq!(char_action('-'), Some(Action::ZoomOut));
+        assert_eq!(char_action('?'), Some(Action::ToggleHelp));
+        assert_eq!(char_action('h'), None, "letters are handled as keys");
+    }
+
+    #[test]
+    fn held_keys_repeat_after_a_delay() {
+        let ms = Duration::from_millis;
+        let mut r = Repeater::default();
+        assert!(r.press(Key::Right, ms(0)));
+        assert!(r.due(ms(100)).is_empty(), "a tap does not repeat");
+        assert!(
+            !r.press(Key::Right, ms(120)),
+            "autorepeat presses are ignored"
+        );
+        assert_eq!(r.due(ms(250)), [Key::Right]);
+        assert_eq!(r.due(ms(400)), [Key::Right, Key::Right]);
+        r.release(Key::Right);
+        assert!(r.due(ms(2000)).is_empty());
+    }
+
+    #[test]
+    fn the_last_key_pressed_repeats_and_commands_never_do() {
+        let ms = Duration::from_millis;
+        let mut r = Repeater::default();
+        r.press(Key::Right, ms(0));
+        r.press(Key::Down, ms(10));
+        r.release(Key::Right);
+        assert_eq!(r.due(ms(260)), [Key::Down]);
+        let mut c = Repeater::default();
+        assert!(c.press(Key::PageDown, ms(0)));
+        assert!(c.due(ms(5000)).is_empty());
+    }
+}

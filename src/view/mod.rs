@@ -1,0 +1,340 @@
+//! The window: walk the dungeon, change seeds, replay the generation and
+//! see the script reload on save. This file is the only one that talks to
+//! minifb; what the keys do lives in [`state`], what is drawn in [`draw`].
+
+pub mod camera;
+pub mod draw;
+pub mod input;
+pub mod state;
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::Write;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use minifb::{Key, Window, WindowOptions};
+
+use crate::export::{self, Options};
+use crate::generated::Generated;
+use crate::render::Frame;
+use crate::script::{self, Request, ScriptError};
+use crate::watch::FileWatch;
+use input::{char_action, key_action, Action, Repeater};
+use state::ViewState;
+
+/// Everything the window needs besides the first map.
+pub struct ViewConfig {
+    /// The request that made the first map; reloads and seeds reuse it.
+    pub request: Request,
+    pub export: Options,
+    /// Appends a `key=value` state line whenever the state changes (tests).
+    pub state_file: Option<PathBuf>,
+}
+
+/// Why the window could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ViewError {
+    #[error("{0}")]
+    NoWindow(String),
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+/// Whether a display is there to open a window on, without trying.
+pub fn display_available() -> bool {
+    if cfg!(any(
+        target_os = "linux",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd"
+    )) {
+        let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+        set("DISPLAY") || set("WAYLAND_DISPLAY")
+    } else {
+        true
+    }
+}
+
+/// A press, release or typed character, queued by minifb's input callback
+/// so that no tap shorter than a frame is lost.
+#[derive(Clone, Copy, Debug)]
+enum Input {
+    Down(Key),
+    Up(Key),
+    Char(char),
+}
+
+struct Queue(Rc<RefCell<VecDeque<Input>>>);
+
+impl minifb::InputCallback for Queue {
+    fn add_char(&mut self, uni_char: u32) {
+        if let Some(c) = char::from_u32(uni_char) {
+            self.0.borrow_mut().push_back(Input::Char(c));
+        }
+    }
+
+    fn set_key_state(&mut self, key: Key, down: bool) {
+        self.0.borrow_mut().push_back(if down {
+            Input::Down(key)
+        } else {
+            Input::Up(key)
+        });
+    }
+}
+
+/// Why a map is being generated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Why {
+    Reload,
+    Seed,
+}
+
+/// A finished generation: the map and how long it took, or the error.
+type Generation = Result<(Generated, Duration), ScriptError>;
+type Outcome = (u64, Why, Generation);
+
+/// Generates maps on worker threads (each with its own Lua VM), so a slow
+/// or runaway script never freezes the window; only the newest job counts.
+struct Generator {
+    tx: Sender<Outcome>,
+    rx: Receiver<Outcome>,
+    latest: u64,
+}
+
+impl Generator {
+    fn new() -> Generator {
+        let (tx, rx) = channel();
+        Generator { tx, rx, latest: 0 }
+    }
+
+    fn start(&mut self, request: Request, why: Why) {
+        self.latest += 1;
+        let (id, tx) = (self.latest, self.tx.clone());
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            let result = script::run(&request).map(|g| (g, started.elapsed()));
+            let _ = tx.send((id, why, result));
+        });
+    }
+
+    fn poll(&self) -> Option<(Why, Generation)> {
+        let mut newest = None;
+        while let Ok((id, why, result)) = self.rx.try_recv() {
+            if id == self.latest {
+                newest = Some((why, result));
+            }
+        }
+        newest
+    }
+}
+
+/// How long the files must be quiet after a change before reloading, so an
+/// editor's several writes make one reload (well inside 100 ms).
+const SETTLE: Duration = Duration::from_millis(25);
+
+/// Opens the window on `first` and runs until it is closed.
+pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Result<(), ViewError> {
+    let status_h = draw::status_height(camera::MAX_WINDOW.0);
+    let (mw, mh) = (first.map.width() as usize, first.map.height() as usize);
+    let zoom = camera::fit_zoom(mw, mh, camera::MAX_WINDOW, status_h);
+    let (w, h) = camera::window_size(mw, mh, zoom, camera::MAX_WINDOW, status_h);
+    let mut state = ViewState::new(first, gen_time, zoom);
+    let mut window = Window::new(&state.title(), w, h, WindowOptions::default())
+        .map_err(|e| ViewError::NoWindow(e.to_string()))?;
+    window.set_target_fps(60);
+    let queue = Rc::new(RefCell::new(VecDeque::new()));
+    window.set_input_callback(Box::new(Queue(queue.clone())));
+
+    let mut watch = FileWatch::new()?;
+    watch_files(&mut watch, &config.request, &state.generated)?;
+    let mut generator = Generator::new();
+    let mut state_file = match &config.state_file {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(anyhow::Error::from)?,
+        ),
+        None => None,
+    };
+    let mut frame = Frame::new(w, h, crate::map::Rgb(0, 0, 0));
+    let mut repeater = Repeater::default();
+    let mut ctrl = false;
+    let mut pending_reload: Option<Instant> = None;
+    let mut last_state = String::new();
+    let mut title = String::new();
+    let clock = Instant::now();
+
+    while window.is_open() {
+        let now = clock.elapsed();
+        let mut actions = Vec::new();
+        for input in queue.borrow_mut().drain(..) {
+            match input {
+                Input::Down(Key::LeftCtrl | Key::RightCtrl) => ctrl = true,
+                Input::Up(Key::LeftCtrl | Key::RightCtrl) => ctrl = false,
+                Input::Down(key) => {
+                    if repeater.press(key, now) {
+                        actions.extend(key_action(key, ctrl));
+                    }
+                }
+                Input::Up(key) => repeater.release(key),
+                Input::Char(c) => actions.extend(char_action(c)),
+            }
+        }
+        actions.extend(
+            repeater
+                .due(now)
+                .into_iter()
+                .filter_map(|k| key_action(k, false)),
+        );
+
+        for action in actions {
+            match action {
+                Action::Quit => return Ok(()),
+                Action::Move(dx, dy) => {
+                    state.try_move(dx, dy);
+                }
+                Action::ZoomIn => state.zoom_by(1),
+                Action::ZoomOut => state.zoom_by(-1),
+                Action::ToggleFov => state.toggle_fov(),
+                Action::ToggleHelp => state.help = !state.help,
+                Action::NextSeed | Action::PrevSeed | Action::RandomSeed => {
+                    let seed = match action {
+                        Action::NextSeed => state.seed().wrapping_add(1),
+                        Action::PrevSeed => state.seed().wrapping_sub(1),
+                        _ => rand::random::<u32>() as u64,
+                    };
+                    config.request.seed = seed;
+                    state.notice = Some(format!("generating seed {seed}"));
+                    generator.start(config.request.clone(), Why::Seed);
+                }
+                Action::Save => state.notice = Some(save(&state, &config.export)),
+                Action::StepBack => {
+                    state.playing = false;
+                    state.step_by(-1);
+                }
+                Action::StepForward => {
+                    state.playing = false;
+                    state.step_by(1);
+                }
+                Action::FirstStep => {
+                    state.playing = false;
+                    state.step_to(0);
+                }
+                Action::LastStep => {
+                    state.playing = false;
+                    state.step_to(usize::MAX);
+                }
+                Action::PlayReplay => {
+                    state.step_to(0);
+                    state.playing = true;
+                }
+            }
+        }
+
+        if state.playing {
+            // About two seconds for the whole generation at 60 frames a second.
+            let per_frame = state.replay_len().div_ceil(120).max(1);
+            state.step_by(per_frame as i64);
+            state.playing = state.step < state.replay_len();
+        }
+
+        if watch.changed() {
+            pending_reload = Some(Instant::now());
+        }
+        if pending_reload.is_some_and(|t| t.elapsed() >= SETTLE) {
+            pending_reload = None;
+            generator.start(config.request.clone(), Why::Reload);
+        }
+        if let Some((why, result)) = generator.poll() {
+            let shown = config.request.script.display().to_string();
+            match result {
+                Ok((generated, took)) => {
+                    eprintln!(
+                        "dunlua: {} {shown} (seed {}, {:.1} ms)",
+                        if why == Why::Reload {
+                            "reloaded"
+                        } else {
+                            "generated"
+                        },
+                        generated.provenance.seed,
+                        took.as_secs_f64() * 1000.0
+                    );
+                    if let Err(e) = watch_files(&mut watch, &config.request, &generated) {
+                        eprintln!("dunlua: {e:#}");
+                    }
+                    state.replace(generated, took);
+                    if why == Why::Reload {
+                        state.reloads += 1;
+                    }
+                }
+                Err(err) => {
+                    eprintln!("dunlua: reload failed, keeping the last good map: {err}");
+                    state.notice = None;
+                    state.error = Some(err.to_string());
+                    // Keep the seed of the map on screen for the next reload.
+                    config.request.seed = state.seed();
+                }
+            }
+        }
+
+        let new_title = state.title();
+        if new_title != title {
+            window.set_title(&new_title);
+            title = new_title;
+        }
+        draw::draw(&state, &mut frame);
+        window
+            .update_with_buffer(&frame.pixels, frame.width, frame.height)
+            .map_err(|e| ViewError::Other(anyhow::anyhow!("cannot draw the window: {e}")))?;
+
+        if let Some(file) = &mut state_file {
+            let line = state.state_line();
+            if line != last_state {
+                writeln!(file, "{line}")
+                    .and_then(|()| file.flush())
+                    .map_err(anyhow::Error::from)?;
+                last_state = line;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn watch_files(
+    watch: &mut FileWatch,
+    request: &Request,
+    generated: &Generated,
+) -> anyhow::Result<()> {
+    let mut files = vec![request.script.clone()];
+    files.extend(generated.modules.iter().cloned());
+    watch.set_files(&files)
+}
+
+/// Ctrl+S: `SCRIPT-SEED.png` and `.json` in the working folder, through the
+/// same exporters as `--out`. Returns the status-line notice.
+fn save(state: &ViewState, options: &Options) -> String {
+    let stem = std::path::Path::new(&state.generated.provenance.script)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "map".into());
+    let mut saved = Vec::new();
+    for ext in ["png", "json"] {
+        let path = PathBuf::from(format!("{stem}-{}.{ext}", state.seed()));
+        match export::write(&path, &state.generated, options) {
+            Ok(()) => {
+                eprintln!("dunlua: saved {}", path.display());
+                saved.push(path.display().to_string());
+            }
+            Err(e) => {
+                eprintln!("dunlua: {e:#}");
+                return format!("save failed: {e}");
+            }
+        }
+    }
+    format!("saved {}", saved.join(", "))
+}

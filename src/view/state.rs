@@ -1,0 +1,344 @@
+//! What the window shows, as plain data: the map, the replay position, the
+//! player, field of view, zoom, overlays. Every key ends up as a method
+//! here, so the behaviour is tested without a window.
+
+use std::time::Duration;
+
+use crate::generated::Generated;
+use crate::map::{Map, Tile};
+use crate::ops::field_of_view;
+
+/// How far the player sees with field of view on.
+pub const FOV_RADIUS: i32 = 10;
+
+/// How a cell is lit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sight {
+    Seen,
+    Remembered,
+    Unknown,
+}
+
+pub struct ViewState {
+    pub generated: Generated,
+    pub gen_time: Duration,
+    /// The cells at the current replay step.
+    shown: Vec<Tile>,
+    pub step: usize,
+    pub player: (i32, i32),
+    pub fov: bool,
+    visible: Vec<bool>,
+    /// Indices set in `visible`, to clear them cheaply on the next move.
+    visible_list: Vec<usize>,
+    remembered: Vec<bool>,
+    pub zoom: usize,
+    pub help: bool,
+    /// The last reload's error, shown over the last good map.
+    pub error: Option<String>,
+    /// Whether the replay is playing as an animation.
+    pub playing: bool,
+    /// A short message for the status line (saved files, ...).
+    pub notice: Option<String>,
+    pub reloads: u64,
+}
+
+impl ViewState {
+    pub fn new(generated: Generated, gen_time: Duration, zoom: usize) -> ViewState {
+        let cells = generated.map.cells().len();
+        let mut state = ViewState {
+            shown: generated.map.cells().to_vec(),
+            step: 0,
+            player: generated.map.start().unwrap_or((0, 0)),
+            fov: false,
+            visible: vec![false; cells],
+            visible_list: Vec::new(),
+            remembered: vec![false; cells],
+            zoom,
+            help: false,
+            error: None,
+            playing: false,
+            notice: None,
+            reloads: 0,
+            generated,
+            gen_time,
+        };
+        state.step = state.replay_len();
+        state.look();
+        state
+    }
+
+    /// A new map (reload or another seed): the player goes to its start,
+    /// the replay to its end, memory is cleared and any error dismissed.
+    pub fn replace(&mut self, generated: Generated, gen_time: Duration) {
+        let (zoom, fov, help) = (self.zoom, self.fov, self.help);
+        let reloads = self.reloads;
+        *self = ViewState::new(generated, gen_time, zoom);
+        self.fov = fov;
+        self.help = help;
+        self.reloads = reloads;
+        self.look();
+    }
+
+    pub fn map(&self) -> &Map {
+        &self.generated.map
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.generated.provenance.seed
+    }
+
+    /// Moves the player one step unless the target is off the map or not
+    /// walkable; returns whether it moved.
+    pub fn try_move(&mut self, dx: i32, dy: i32) -> bool {
+        let (x, y) = (self.player.0 + dx, self.player.1 + dy);
+        if !self.map().is_walkable(x as i64, y as i64) {
+            return false;
+        }
+        self.player = (x, y);
+        self.look();
+        true
+    }
+
+    pub fn toggle_fov(&mut self) {
+        self.fov = !self.fov;
+        self.look();
+    }
+
+    /// Recomputes what the player sees, remembering it.
+    fn look(&mut self) {
+        for &i in &self.visible_list {
+            self.visible[i] = false;
+        }
+        self.visible_list.clear();
+        if !self.fov {
+            return;
+        }
+        let w = self.map().width() as usize;
+        let (px, py) = self.player;
+        let mut seen = Vec::new();
+        field_of_view(self.map(), px, py, FOV_RADIUS, |x, y| {
+            seen.push(y as usize * w + x as usize)
+        });
+        for i in seen {
+            self.visible[i] = true;
+            self.remembered[i] = true;
+            self.visible_list.push(i);
+        }
+    }
+
+    pub fn sight(&self, x: i32, y: i32) -> Sight {
+        let i = y as usize * self.map().width() as usize + x as usize;
+        if !self.fov || self.visible[i] {
+            Sight::Seen
+        } else if self.remembered[i] {
+            Sight::Remembered
+        } else {
+            Sight::Unknown
+        }
+    }
+
+    /// The tile shown at a cell (at the current replay step).
+    pub fn shown(&self, x: i32, y: i32) -> Tile {
+        self.shown[y as usize * self.map().width() as usize + x as usize]
+    }
+
+    pub fn replay_len(&self) -> usize {
+        self.generated.replay.as_ref().map_or(0, |r| r.len())
+    }
+
+    /// Moves the replay to step `to` (clamped); 0 is before the first step.
+    pub fn step_to(&mut self, to: usize) {
+        if let Some(replay) = &self.generated.replay {
+            self.step = replay.seek(&mut self.shown, self.step, to);
+        }
+    }
+
+    pub fn step_by(&mut self, delta: i64) {
+        let to = (self.step as i64 + delta).max(0) as usize;
+        self.step_to(to);
+    }
+
+    /// The label of the step last applied, if any.
+    pub fn step_label(&self) -> Option<&str> {
+        let replay = self.generated.replay.as_ref()?;
+        self.step
+            .checked_sub(1)
+            .map(|i| replay.steps()[i].label.as_str())
+    }
+
+    pub fn zoom_by(&mut self, delta: i64) {
+        self.zoom = (self.zoom as i64 + delta).clamp(1, super::camera::MAX_ZOOM as i64) as usize;
+    }
+
+    pub fn title(&self) -> String {
+        let map = self.map();
+        format!(
+            "dunlua - {} - seed {} - {}x{} - {:.1} ms",
+            self.generated.provenance.name,
+            self.seed(),
+            map.width(),
+            map.height(),
+            self.gen_time.as_secs_f64() * 1000.0
+        )
+    }
+
+    pub fn status(&self) -> String {
+        let (x, y) = self.player;
+        let tile = self.map().tiles().kind(self.shown(x, y)).name.clone();
+        let mut parts = vec![format!("({x},{y}) {tile}")];
+        let len = self.replay_len();
+        if len > 0 {
+            let label = self.step_label().unwrap_or("start");
+            parts.push(format!("step {}/{} {}", self.step, len, label));
+        }
+        if self.fov {
+            parts.push("fov".into());
+        }
+        parts.push(format!("x{}", self.zoom));
+        if let Some(notice) = &self.notice {
+            parts.push(notice.clone());
+        }
+        parts.push("? keys".into());
+        parts.join(" | ")
+    }
+
+    /// One line for the state file tests read: `key=value` pairs.
+    pub fn state_line(&self) -> String {
+        let error = match &self.error {
+            Some(e) => e.lines().next().unwrap_or("").replace(' ', "_"),
+            None => "none".into(),
+        };
+        format!(
+            "seed={} player={},{} hash={:016x} step={}/{} fov={} zoom={} reloads={} error={}",
+            self.seed(),
+            self.player.0,
+            self.player.1,
+            self.map().hash64(),
+            self.step,
+            self.replay_len(),
+            self.fov,
+            self.zoom,
+            self.reloads,
+            error
+        )
+    }
+}
+
+/// The keys, for the help overlay.
+pub const HELP: &[&str] = &[
+    "arrows hjkl yubn numpad  move",
+    "F                        field of view",
+    "+ -                      zoom",
+    "PageDown PageUp          next / previous seed",
+    "r                        random seed",
+    "[ ]                      replay step back / forward",
+    "Home End                 first / last step",
+    "Enter                    play the generation",
+    "Ctrl+S                   save PNG and JSON",
+    "?                        this help",
+    "Esc q                    quit",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generated::Provenance;
+    use crate::geom::Rect;
+    use crate::params::Params;
+    use crate::replay::Journal;
+
+    fn generated(text: &str) -> Generated {
+        Generated {
+            map: Map::from_ascii(text).unwrap(),
+            provenance: Provenance {
+                script: "x.lua".into(),
+                name: "X".into(),
+                seed: 7,
+                params: Params::default(),
+            },
+            modules: vec![],
+            replay: None,
+        }
+    }
+
+    #[test]
+    fn walls_block_the_player() {
+        let mut s = ViewState::new(generated("#####\n#@.+#\n#~###\n"), Duration::ZERO, 1);
+        assert!(!s.try_move(0, -1), "wall");
+        assert!(!s.try_move(0, 1), "deep water");
+        assert!(!s.try_move(-1, 0));
+        assert!(s.try_move(1, 0));
+        assert!(s.try_move(1, 0), "doors are walkable");
+        assert_eq!(s.player, (3, 1));
+        assert!(!s.try_move(1, 0));
+        assert!(!s.try_move(1, 1), "diagonal into rock");
+        assert!(s.try_move(-1, 0));
+        assert_eq!(s.status(), "(2,1) floor | x1 | ? keys");
+    }
+
+    #[test]
+    fn diagonal_moves() {
+        let mut s = ViewState::new(generated("####\n#@.#\n#..#\n####\n"), Duration::ZERO, 1);
+        assert!(s.try_move(1, 1));
+        assert_eq!(s.player, (2, 2));
+    }
+
+    #[test]
+    fn fov_lights_seen_cells_and_remembers_them() {
+        let mut s = ViewState::new(
+            generated("#########\n#@..#...#\n###.#...#\n#########\n"),
+            Duration::ZERO,
+            1,
+        );
+        assert_eq!(s.sight(6, 1), Sight::Seen, "field of view off: all lit");
+        s.toggle_fov();
+        assert_eq!(s.sight(2, 1), Sight::Seen);
+        assert_eq!(s.sight(6, 1), Sight::Unknown);
+        s.try_move(1, 0);
+        s.try_move(1, 0);
+        s.try_move(0, 1);
+        assert_eq!(s.sight(1, 1), Sight::Seen);
+        assert!(s.status().contains("fov"));
+    }
+
+    #[test]
+    fn replay_steps_back_and_forth() {
+        let mut g = generated("######\n#@...#\n######\n");
+        let mut map = Map::new(6, 3).unwrap();
+        let mut journal = Journal::new(&mut map);
+        map.carve_room(&Rect::new(0, 0, 2, 2), Tile::FLOOR).unwrap();
+        journal.capture(&mut map, "room", false);
+        map.h_tunnel(1, 4, 1, Tile::FLOOR).unwrap();
+        journal.capture(&mut map, "tunnel", false);
+        map.set_start(1, 1).unwrap();
+        g.map = map;
+        g.replay = Some(journal.finish());
+        let mut s = ViewState::new(g, Duration::ZERO, 1);
+        assert_eq!((s.step, s.replay_len()), (2, 2));
+        assert_eq!(s.step_label(), Some("tunnel"));
+        s.step_by(-1);
+        assert_eq!(s.step_label(), Some("room"));
+        assert_eq!(s.shown(2, 1), Tile::WALL);
+        assert!(s.status().contains("step 1/2 room"));
+        s.step_to(0);
+        assert_eq!(s.shown(1, 1), Tile::WALL);
+        assert_eq!(s.step_label(), None);
+        s.step_by(5);
+        assert_eq!(s.step, 2);
+        assert_eq!(s.shown(4, 1), Tile::FLOOR);
+    }
+
+    #[test]
+    fn replacing_the_map_resets_the_player_and_keeps_settings() {
+        let mut s = ViewState::new(generated("#####\n#@..#\n#####\n"), Duration::ZERO, 3);
+        s.toggle_fov();
+        s.try_move(1, 0);
+        s.error = Some("x.lua:1: boom".into());
+        s.replace(generated("#####\n#..@#\n#####\n"), Duration::from_millis(2));
+        assert_eq!(s.player, (3, 1));
+        assert!(s.fov);
+        assert_eq!(s.zoom, 3);
+        assert_eq!(s.error, None);
+        assert!(s.state_line().starts_with("seed=7 player=3,1 hash="));
+    }
+}
