@@ -167,6 +167,7 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
     let mut pending_reload: Option<Instant> = None;
     let mut last_state = String::new();
     let mut title = String::new();
+    let mut drawn = String::new();
     let clock = Instant::now();
 
     while window.is_open() {
@@ -287,7 +288,19 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
             window.set_title(&new_title);
             title = new_title;
         }
-        draw::draw(&state, &mut frame);
+        // Drawing a big map costs; do it only when something on screen changed.
+        let fingerprint = format!(
+            "{}|{}|{}|{}|{:?}",
+            state.state_line(),
+            state.status(),
+            state.help,
+            state.playing,
+            state.error
+        );
+        if fingerprint != drawn {
+            draw::draw(&state, &mut frame);
+            drawn = fingerprint;
+        }
         window
             .update_with_buffer(&frame.pixels, frame.width, frame.height)
             .map_err(|e| ViewError::Other(anyhow::anyhow!("cannot draw the window: {e}")))?;

@@ -40,6 +40,8 @@ pub struct ViewState {
     /// A short message for the status line (saved files, ...).
     pub notice: Option<String>,
     pub reloads: u64,
+    /// The map's hash, computed once per map.
+    hash: u64,
 }
 
 impl ViewState {
@@ -59,6 +61,7 @@ impl ViewState {
             playing: false,
             notice: None,
             reloads: 0,
+            hash: generated.map.hash64(),
             generated,
             gen_time,
         };
@@ -213,7 +216,7 @@ impl ViewState {
             self.seed(),
             self.player.0,
             self.player.1,
-            self.map().hash64(),
+            self.hash,
             self.step,
             self.replay_len(),
             self.fov,
