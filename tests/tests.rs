@@ -9,3 +9,4 @@ mod golden;
 mod properties;
 mod reference;
 mod replay;
+mod window;

@@ -1,0 +1,360 @@
+//! The real window, end to end: the built binary under Xvfb, keys sent with
+//! xdotool, state read from the file `DUNLUA_STATE_FILE` names and the error
+//! overlay checked on a screenshot. With `CI=true` the X tools must be
+//! installed (`.ci/run` installs them); elsewhere the test skips, saying so.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::{dunlua_in, root, Scratch};
+
+const TOOLS: [&str; 4] = ["Xvfb", "xdotool", "xwd", "convert"];
+
+fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// An X server of our own, stopped when dropped.
+struct Xvfb {
+    child: Child,
+    display: String,
+}
+
+impl Xvfb {
+    fn start() -> Xvfb {
+        let n = (90..200)
+            .find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())
+            .expect("a free display number");
+        let display = format!(":{n}");
+        let child = Command::new("Xvfb")
+            .args([&display, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb starts");
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+        wait_for("the X server", || socket.exists().then_some(()));
+        Xvfb { child, display }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn wait_for<T>(what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(v) = probe() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The viewer under test and how to talk to it.
+struct Viewer {
+    child: Child,
+    display: String,
+    state_file: PathBuf,
+    window: String,
+}
+
+impl Viewer {
+    fn x(&self, args: &[&str]) -> String {
+        let out = Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .output()
+            .expect("xdotool runs");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// A real press and release, like a quick tap.
+    fn tap(&self, key: &str) {
+        self.x(&["windowfocus", "--sync", &self.window]);
+        self.x(&["keydown", key]);
+        std::thread::sleep(Duration::from_millis(40));
+        self.x(&["keyup", key]);
+        std::thread::sleep(Duration::from_millis(40));
+    }
+
+    fn state(&self) -> Option<State> {
+        let text = std::fs::read_to_string(&self.state_file).ok()?;
+        // Only whole lines: the viewer may be writing the next one.
+        let whole = &text[..text.rfind('\n')? + 1];
+        whole.lines().last().map(State::parse)
+    }
+
+    fn wait(&self, what: &str, pred: impl Fn(&State) -> bool) -> State {
+        wait_for(what, || self.state().filter(|s| pred(s)))
+    }
+
+    /// The window's pixels, through xwd and ImageMagick.
+    fn screenshot(&self) -> (usize, Vec<u8>) {
+        let xwd = Command::new("xwd")
+            .args(["-id", &self.window, "-silent"])
+            .env("DISPLAY", &self.display)
+            .output()
+            .expect("xwd runs");
+        let mut convert = Command::new("convert")
+            .args(["xwd:-", "png24:-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("convert runs");
+        use std::io::Write;
+        convert
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(&xwd.stdout)
+            .unwrap();
+        let png_bytes = convert.wait_with_output().unwrap().stdout;
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().expect("a PNG screenshot");
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let channels = reader.output_color_type().0.samples();
+        assert!(channels >= 3, "an RGB screenshot");
+        let rgb: Vec<u8> = buf
+            .chunks(channels)
+            .take(info.width as usize * info.height as usize)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        (info.width as usize, rgb)
+    }
+}
+
+impl Drop for Viewer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Debug, Clone)]
+struct State {
+    seed: u64,
+    player: (i32, i32),
+    hash: String,
+    reloads: u64,
+    error: String,
+    fov: bool,
+    step: (usize, usize),
+}
+
+impl State {
+    fn parse(line: &str) -> State {
+        let field = |key: &str| {
+            line.split(' ')
+                .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
+                .unwrap_or_else(|| panic!("no {key} in {line}"))
+                .to_string()
+        };
+        let (x, y) = field("player")
+            .split_once(',')
+            .map(|(x, y)| (x.parse().unwrap(), y.parse().unwrap()))
+            .unwrap();
+        State {
+            seed: field("seed").parse().unwrap(),
+            player: (x, y),
+            hash: field("hash"),
+            reloads: field("reloads").parse().unwrap(),
+            error: field("error"),
+            fov: field("fov") == "true",
+            step: field("step")
+                .split_once('/')
+                .map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap()))
+                .unwrap(),
+        }
+    }
+}
+
+/// How far the player can walk from `start` in a direction before a wall.
+fn run_length(rows: &[Vec<char>], start: (i32, i32), (dx, dy): (i32, i32)) -> i32 {
+    let walkable = |x: i32, y: i32| {
+        rows.get(y as usize)
+            .and_then(|r| r.get(x as usize))
+            .is_some_and(|&c| c == '.' || c == '@')
+    };
+    let mut n = 0;
+    while walkable(start.0 + (n + 1) * dx, start.1 + (n + 1) * dy) {
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn walk_change_seeds_reload_and_survive_a_broken_save() {
+    let missing: Vec<&str> = TOOLS.iter().copied().filter(|t| !have(t)).collect();
+    if !missing.is_empty() {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("window tests need {missing:?} in CI (.ci/run installs xvfb, xdotool, x11-apps, imagemagick)");
+        }
+        eprintln!("SKIPPED window end-to-end test: {missing:?} not installed (apt-get install xvfb xdotool x11-apps imagemagick)");
+        return;
+    }
+    let x = Xvfb::start();
+    let scratch = Scratch::new();
+    let token = format!("e2e{}", std::process::id());
+    let original = std::fs::read_to_string(root().join("scripts/rooms.lua")).unwrap();
+    let script = original.replace("Rooms and corridors (Grogue)", &token);
+    scratch.write("e2e.lua", &script);
+
+    // The same map as text, to know where the walls are.
+    let text = dunlua_in(scratch.path(), &["e2e.lua", "--seed", "7", "--ascii"]).stdout;
+    let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let start = rows
+        .iter()
+        .enumerate()
+        .find_map(|(y, r)| {
+            r.iter()
+                .position(|&c| c == '@')
+                .map(|x| (x as i32, y as i32))
+        })
+        .unwrap();
+
+    let state_file = scratch.path().join("state.txt");
+    let child = Command::new(env!("CARGO_BIN_EXE_dunlua"))
+        .args(["e2e.lua", "--seed", "7"])
+        .current_dir(scratch.path())
+        .env("DISPLAY", &x.display)
+        .env("DUNLUA_STATE_FILE", &state_file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut viewer = Viewer {
+        child,
+        display: x.display.clone(),
+        state_file,
+        window: String::new(),
+    };
+    let first = viewer.wait("the first frame", |_| true);
+    assert_eq!(
+        (first.seed, first.player, first.error.as_str()),
+        (7, start, "none")
+    );
+    viewer.window = wait_for("the window", || {
+        let id = viewer.x(&["search", "--onlyvisible", "--name", &token]);
+        id.lines()
+            .next()
+            .map(str::to_string)
+            .filter(|s| !s.is_empty())
+    });
+
+    // Walk up to a wall, then once more: the last tap must be blocked.
+    let dirs = [
+        ("Right", (1, 0)),
+        ("Left", (-1, 0)),
+        ("Up", (0, -1)),
+        ("Down", (0, 1)),
+    ];
+    let (key, step, n) = dirs
+        .iter()
+        .map(|&(k, d)| (k, d, run_length(&rows, start, d)))
+        .filter(|&(_, _, n)| n >= 1)
+        .min_by_key(|&(_, _, n)| n)
+        .expect("the start room has room to walk");
+    let goal = (start.0 + n * step.0, start.1 + n * step.1);
+    for _ in 0..n + 1 {
+        viewer.tap(key);
+    }
+    viewer.wait("the player to reach the wall", |s| s.player == goal);
+    std::thread::sleep(Duration::from_millis(150));
+    assert_eq!(
+        viewer.state().unwrap().player,
+        goal,
+        "the wall blocked the extra step"
+    );
+
+    viewer.tap("Next");
+    let next = viewer.wait("seed 8", |s| s.seed == 8);
+    assert_ne!(next.hash, first.hash);
+    viewer.tap("Prior");
+    let back = viewer.wait("seed 7 again", |s| s.seed == 7);
+    assert_eq!(back.hash, first.hash, "the same seed gives the same map");
+
+    // Field of view and replay keys.
+    viewer.tap("f");
+    viewer.wait("field of view on", |s| s.fov);
+    let len = back.step.1;
+    assert!(
+        len > 0 && back.step.0 == len,
+        "the replay starts at its end"
+    );
+    viewer.tap("bracketleft");
+    viewer.wait("a step back", |s| s.step.0 == len - 1);
+    viewer.tap("Home");
+    viewer.wait("the first step", |s| s.step.0 == 0);
+    viewer.tap("End");
+    viewer.wait("the last step", |s| s.step.0 == len);
+    viewer.tap("f");
+    viewer.wait("field of view off", |s| !s.fov);
+
+    // Saving a changed script reloads the map with the same seed.
+    scratch.write(
+        "e2e.lua",
+        &script.replace("max_rooms = 30", "max_rooms = 4"),
+    );
+    let reloaded = viewer.wait("the reload", |s| s.reloads == 1);
+    assert_eq!(reloaded.seed, 7);
+    assert_ne!(reloaded.hash, first.hash);
+
+    // A broken save keeps that map and shows the error.
+    scratch.write(
+        "e2e.lua",
+        "return { generate = function(map)\n  local x = = 1\nend }\n",
+    );
+    let broken = viewer.wait("the error", |s| s.error != "none");
+    assert!(broken.error.starts_with("e2e.lua:2:"), "{}", broken.error);
+    assert_eq!(
+        (broken.hash.as_str(), broken.reloads),
+        (reloaded.hash.as_str(), 1)
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let (width, pixels) = viewer.screenshot();
+    let at = |x: usize, y: usize| {
+        let i = (y * width + x) * 3;
+        (pixels[i], pixels[i + 1], pixels[i + 2])
+    };
+    let red = dunlua::view::draw::ERROR_BG;
+    assert_eq!(
+        at(4, 4),
+        (red.0, red.1, red.2),
+        "the error overlay is on screen"
+    );
+
+    // Fixing the script clears the overlay.
+    scratch.write("e2e.lua", &script);
+    let fixed = viewer.wait("the fixed reload", |s| s.reloads == 2);
+    assert_eq!(
+        (fixed.error.as_str(), fixed.hash.as_str()),
+        ("none", first.hash.as_str())
+    );
+
+    // Ctrl+S saves a PNG and a JSON of the map on screen.
+    viewer.x(&["windowfocus", "--sync", &viewer.window]);
+    viewer.x(&["key", "ctrl+s"]);
+    wait_for("the saved files", || {
+        (scratch.path().join("e2e-7.png").exists() && scratch.path().join("e2e-7.json").exists())
+            .then_some(())
+    });
+
+    viewer.tap("q");
+    let status = wait_for("the window to close", || {
+        viewer.child.try_wait().ok().flatten()
+    });
+    assert!(status.success());
+}
