@@ -230,19 +230,11 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
                     state.playing = false;
                     state.step_to(usize::MAX);
                 }
-                Action::PlayReplay => {
-                    state.step_to(0);
-                    state.playing = true;
-                }
+                Action::PlayReplay => state.play(),
             }
         }
 
-        if state.playing {
-            // About two seconds for the whole generation at 60 frames a second.
-            let per_frame = state.replay_len().div_ceil(120).max(1);
-            state.step_by(per_frame as i64);
-            state.playing = state.step < state.replay_len();
-        }
+        state.tick();
 
         if watch.changed() {
             pending_reload = Some(Instant::now());

@@ -169,6 +169,23 @@ impl ViewState {
             .map(|i| replay.steps()[i].label.as_str())
     }
 
+    /// Starts playing the generation from its first step.
+    pub fn play(&mut self) {
+        self.step_to(0);
+        self.playing = self.replay_len() > 0;
+    }
+
+    /// One animation frame: enough steps that a whole replay takes about
+    /// two seconds at 60 frames a second; stops at the end.
+    pub fn tick(&mut self) {
+        if !self.playing {
+            return;
+        }
+        let per_frame = self.replay_len().div_ceil(120).max(1);
+        self.step_by(per_frame as i64);
+        self.playing = self.step < self.replay_len();
+    }
+
     pub fn zoom_by(&mut self, delta: i64) {
         self.zoom = (self.zoom as i64 + delta).clamp(1, super::camera::MAX_ZOOM as i64) as usize;
     }
@@ -329,6 +346,14 @@ mod tests {
         s.step_by(5);
         assert_eq!(s.step, 2);
         assert_eq!(s.shown(4, 1), Tile::FLOOR);
+        s.play();
+        assert_eq!((s.step, s.playing), (0, true));
+        s.tick();
+        assert_eq!((s.step, s.playing), (1, true));
+        s.tick();
+        assert_eq!((s.step, s.playing), (2, false));
+        s.tick();
+        assert_eq!(s.step, 2, "stopped at the end");
     }
 
     #[test]
