@@ -42,6 +42,10 @@ pub enum MapError {
     TooManyCells { width: i64, height: i64 },
     #[error("marker name must not be empty")]
     EmptyMarker,
+    #[error("a selection of a {}x{} map used with a {}x{} one", a.0, a.1, b.0, b.1)]
+    SelectionSize { a: (i32, i32), b: (i32, i32) },
+    #[error("{0}")]
+    Invalid(String),
     #[error(transparent)]
     Tile(#[from] TileError),
     #[error("line {line} of the ASCII map: {message}")]

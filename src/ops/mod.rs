@@ -1,9 +1,19 @@
 //! Native primitives: plain Rust functions on [`Map`](crate::map::Map) that do
 //! every per-cell loop, so scripts only decide *where*. No Lua in here.
 
+mod analysis;
 mod carve;
+mod cellular;
+mod connect;
 mod flood;
 mod fov;
+mod selection;
+mod shapes;
+mod stamp;
 
+pub use analysis::{dijkstra, regions, DistanceMap, Region};
+pub use cellular::CellularRule;
 pub use flood::{flood, unreachable_walkable};
 pub use fov::{field_of_view, visible_mask};
+pub use selection::Selection;
+pub use stamp::StampCell;
