@@ -73,6 +73,11 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_INSTRUCTIONS)]
     pub max_instructions: u64,
 
+    /// Attempts a script that rejects its map (reject() or validate) gets.
+    #[arg(long, value_name = "N", default_value_t = script::DEFAULT_MAX_ATTEMPTS,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_attempts: u32,
+
     /// Megabytes the Lua heap may use before the run is stopped.
     #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB,
           value_parser = parse_megabytes)]
@@ -146,6 +151,7 @@ impl Cli {
                 max_memory: self.max_memory.saturating_mul(1 << 20),
             },
             record: false,
+            max_attempts: self.max_attempts,
         }
     }
 
@@ -201,6 +207,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     let started = std::time::Instant::now();
     let generated = script::run(&request)?;
     let took = started.elapsed();
+    report_rejections(&generated);
     let options = cli.export_options();
     for out in &cli.outs {
         export::write(out, &generated, &options).map_err(|e| Failure {
@@ -243,6 +250,20 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         print_stdout(&generated.map.to_string())?;
     }
     Ok(())
+}
+
+/// Says on stderr which attempt was accepted and why earlier ones were not.
+pub fn report_rejections(generated: &crate::Generated) {
+    if generated.rejections.is_empty() {
+        return;
+    }
+    eprintln!(
+        "dunlua: attempt {} accepted (seed {} with the attempt-{} stream)",
+        generated.provenance.attempt, generated.provenance.seed, generated.provenance.attempt
+    );
+    for (k, why) in &generated.rejections {
+        eprintln!("dunlua:   attempt {k} rejected: {why}");
+    }
 }
 
 fn print_stdout(text: &str) -> Result<(), Failure> {

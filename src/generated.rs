@@ -14,6 +14,9 @@ pub struct Provenance {
     /// The script's `name`.
     pub name: String,
     pub seed: u64,
+    /// Which attempt was accepted (0 unless the script rejected maps);
+    /// attempt k ran on `script::attempt_seed(seed, k)`.
+    pub attempt: u32,
     /// Every declared parameter with the value used.
     pub params: Params,
 }
@@ -27,4 +30,6 @@ pub struct Generated {
     pub modules: Vec<PathBuf>,
     /// The generation step by step, when it was recorded.
     pub replay: Option<Replay>,
+    /// The attempts the script rejected before this one, and why.
+    pub rejections: Vec<(u32, String)>,
 }

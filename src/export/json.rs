@@ -21,6 +21,8 @@ pub struct JsonMap {
     pub width: i32,
     pub height: i32,
     pub seed: u64,
+    /// Which attempt the script accepted (0 unless it rejected maps).
+    pub attempt: u32,
     pub script: String,
     pub name: String,
     /// [`Map::hash64`] as 16 hex digits (a string: JSON numbers lose bits).
@@ -81,6 +83,7 @@ pub fn to_json(generated: &Generated) -> JsonMap {
         width: map.width(),
         height: map.height(),
         seed: p.seed,
+        attempt: p.attempt,
         script: p.script.clone(),
         name: p.name.clone(),
         hash: format!("{:016x}", map.hash64()),
@@ -193,10 +196,12 @@ mod tests {
                 script: "scripts/x.lua".into(),
                 name: "X".into(),
                 seed: 9,
+                attempt: 0,
                 params: Params::new(vec![("n".into(), ParamValue::Integer(3))]),
             },
             modules: vec![],
             replay: None,
+            rejections: vec![],
         };
         let mut bytes = Vec::new();
         write(&generated, &mut bytes).unwrap();

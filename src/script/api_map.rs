@@ -1,12 +1,98 @@
 //! The `map` object a script's `generate` receives: thin bindings from Lua
 //! calls to the plain-Rust primitives on [`Map`], with checked arguments.
 
-use mlua::{Lua, MultiValue, UserData, UserDataFields, UserDataMethods};
+use mlua::{Lua, MultiValue, Table, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::api_rect::LuaRect;
-use super::args::Args;
+use super::api_selection::{LuaDistance, LuaSelection};
+use super::args::{show, Args};
 use crate::map::{Map, Tile};
+use crate::ops::{self, CellularRule, Selection, StampCell};
 use crate::replay::Journal;
+
+/// A tile named by an options field, or `default` when the field is absent.
+fn opt_tile(a: &Args, map: &Map, opts: &Table, key: &str, default: Tile) -> mlua::Result<Tile> {
+    match opts.get::<Value>(key)? {
+        Value::Nil => Ok(default),
+        Value::String(s) => map
+            .tiles()
+            .resolve(&s.to_string_lossy())
+            .map_err(|e| a.fail(e)),
+        other => Err(a.fail(format!("{key} must be a tile name, got {}", show(&other)))),
+    }
+}
+
+/// Points given as `x, y` or as a list of `{x, y}` / `{x = , y = }` tables.
+fn read_points(a: &Args) -> mlua::Result<Vec<(i64, i64)>> {
+    if !matches!(a.value(0), Value::Table(_)) {
+        return Ok(vec![(a.coord(0, "x")?, a.coord(1, "y")?)]);
+    }
+    let list = a.table(0, "sources")?;
+    let mut out = Vec::new();
+    for item in list.sequence_values::<Value>() {
+        let Value::Table(p) = item? else {
+            return Err(a.fail("sources must be a list of {x, y} points"));
+        };
+        let coord = |key: &str, index: i64| -> mlua::Result<i64> {
+            let v = match p.get::<Value>(key)? {
+                Value::Nil => p.get::<Value>(index)?,
+                v => v,
+            };
+            match v {
+                Value::Integer(i) => Ok(i),
+                Value::Number(f) if f.fract() == 0.0 && f.is_finite() => Ok(f as i64),
+                other => Err(a.fail(format!(
+                    "a source's {key} must be an integer, got {}",
+                    show(&other)
+                ))),
+            }
+        };
+        out.push((coord("x", 1)?, coord("y", 2)?));
+    }
+    if out.is_empty() {
+        return Err(a.fail("sources is empty"));
+    }
+    Ok(out)
+}
+
+/// A stamp legend: one-character keys to a tile name or `{tile =, mark =}`.
+fn read_legend(a: &Args, map: &Map, legend: &Table) -> mlua::Result<Vec<(char, StampCell)>> {
+    let mut out = Vec::new();
+    for pair in legend.pairs::<String, Value>() {
+        let (key, value) = pair.map_err(|_| a.fail("legend keys must be one-character strings"))?;
+        let mut chars = key.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return Err(a.fail(format!("legend key {key:?} must be one character")));
+        };
+        let cell = match value {
+            Value::String(s) => StampCell {
+                tile: Some(
+                    map.tiles()
+                        .resolve(&s.to_string_lossy())
+                        .map_err(|e| a.fail(e))?,
+                ),
+                mark: None,
+            },
+            Value::Table(t) => StampCell {
+                tile: match t.get::<Value>("tile")? {
+                    Value::Nil => None,
+                    _ => Some(opt_tile(a, map, &t, "tile", Tile::FLOOR)?),
+                },
+                mark: t.get::<Option<String>>("mark")?,
+            },
+            other => {
+                return Err(a.fail(format!(
+                    "legend '{c}' must be a tile name or {{tile =, mark =}}, got {}",
+                    show(&other)
+                )))
+            }
+        };
+        out.push((c, cell));
+    }
+    // Lua's pairs order is unspecified; sort so nothing depends on it.
+    out.sort_by_key(|(c, _)| *c);
+    Ok(out)
+}
 
 /// The map lent to Lua for one `generate` call; taken back afterwards.
 /// With a journal, every call that changes tiles closes a replay step.
@@ -139,6 +225,151 @@ impl UserData for LuaMap {
                 list.raw_set(i + 1, t)?;
             }
             Ok(list)
+        });
+        reader!(methods, "flood", |map, a| {
+            let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
+            map.index(x, y).map_err(|e| a.map_failed(e))?;
+            let mask = ops::flood(map, x, y);
+            Ok(LuaSelection(Selection::from_mask(
+                map.width(),
+                map.height(),
+                &mask,
+            )))
+        });
+        methods.add_method("regions", |lua, this, ()| {
+            let list = lua.create_table()?;
+            for (i, region) in ops::regions(&this.0).into_iter().enumerate() {
+                let t = lua.create_table()?;
+                t.set("size", region.size)?;
+                t.set("x", region.x)?;
+                t.set("y", region.y)?;
+                t.set("cells", LuaSelection(region.cells))?;
+                list.raw_set(i + 1, t)?;
+            }
+            Ok(list)
+        });
+        reader!(methods, "dijkstra", |map, a| {
+            let sources = read_points(&a)?;
+            ops::dijkstra(map, &sources)
+                .map(LuaDistance)
+                .map_err(|e| a.map_failed(e))
+        });
+        reader!(methods, "neighbors", |map, a| {
+            let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
+            let tile = a.tile(2, map.tiles())?;
+            map.neighbors(x, y, tile).map_err(|e| a.map_failed(e))
+        });
+        writer!(methods, "cellular", |map, a| {
+            let opts = a.table(0, "rules")?;
+            let list = |key: &str| -> mlua::Result<Vec<i64>> {
+                match opts.get::<Value>(key)? {
+                    Value::Table(t) => t.sequence_values::<i64>().collect(),
+                    other => Err(a.fail(format!(
+                        "{key} must be a list of neighbour counts, got {}",
+                        show(&other)
+                    ))),
+                }
+            };
+            let alive = opt_tile(&a, map, &opts, "tile", Tile::WALL)?;
+            let dead = opt_tile(&a, map, &opts, "dead", Tile::FLOOR)?;
+            let mut rule = CellularRule::new(alive, dead, &list("birth")?, &list("survive")?)
+                .map_err(|e| a.map_failed(e))?;
+            rule.edge_alive = match opts.get::<Value>("edge_alive")? {
+                Value::Nil => true,
+                Value::Boolean(b) => b,
+                other => {
+                    return Err(a.fail(format!(
+                        "edge_alive must be a boolean, got {}",
+                        show(&other)
+                    )))
+                }
+            };
+            let steps = match opts.get::<Value>("steps")? {
+                Value::Nil => 1,
+                Value::Integer(n) if (0..=10_000).contains(&n) => n as usize,
+                other => {
+                    return Err(a.fail(format!(
+                        "steps must be an integer 0..=10000, got {}",
+                        show(&other)
+                    )))
+                }
+            };
+            map.cellular(&rule, steps);
+            Ok(())
+        });
+        reader!(methods, "random_cell", |map, a| {
+            let tile = a.tile(0, map.tiles())?;
+            let rng = a.rng(1)?;
+            let cell = map.random_cell(tile, &mut rng.borrow_mut());
+            Ok(cell.map_or((None, None), |(x, y)| (Some(x), Some(y))))
+        });
+        writer!(methods, "connect_regions", |map, a| {
+            let rng = a.rng(0)?;
+            let tile = match a.options(1)? {
+                Some(opts) => opt_tile(&a, map, &opts, "tile", Tile::FLOOR)?,
+                None => Tile::FLOOR,
+            };
+            let dug = map.connect_regions(&mut rng.borrow_mut(), tile);
+            Ok(dug)
+        });
+        writer!(methods, "add_doors", |map, a| {
+            let tile = a.tile_or(0, map.tiles(), Tile::DOOR)?;
+            Ok(map.add_doors(tile))
+        });
+        writer!(methods, "stamp", |map, a| {
+            let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
+            let rows: Vec<String> = a
+                .table(2, "rows")?
+                .sequence_values::<String>()
+                .collect::<mlua::Result<_>>()
+                .map_err(|_| a.fail("rows must be a list of strings"))?;
+            let legend = read_legend(&a, map, &a.table(3, "legend")?)?;
+            map.stamp(x, y, &rows, &legend).map_err(|e| a.map_failed(e))
+        });
+        writer!(methods, "circle", |map, a| {
+            let (x, y, r) = (a.coord(0, "x")?, a.coord(1, "y")?, a.coord(2, "r")?);
+            let tile = a.tile(3, map.tiles())?;
+            map.circle(x, y, r, tile).map_err(|e| a.map_failed(e))
+        });
+        writer!(methods, "line", |map, a| {
+            let from = (a.coord(0, "x1")?, a.coord(1, "y1")?);
+            let to = (a.coord(2, "x2")?, a.coord(3, "y2")?);
+            let tile = a.tile(4, map.tiles())?;
+            map.line(from, to, tile).map_err(|e| a.map_failed(e))
+        });
+        writer!(methods, "walk", |map, a| {
+            let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
+            let steps = a.int(2, "steps")?;
+            let rng = a.rng(3)?;
+            let tile = a.tile_or(4, map.tiles(), Tile::FLOOR)?;
+            let walked = map.walk(x, y, steps, &mut rng.borrow_mut(), tile);
+            walked.map_err(|e| a.map_failed(e))
+        });
+        writer!(methods, "scatter", |map, a| {
+            let tile = a.tile(0, map.tiles())?;
+            let p = a.number(1, "p")?;
+            let rng = a.rng(2)?;
+            let area = if a.is_given(3) {
+                a.rect(3, "rect")?
+            } else {
+                crate::geom::Rect {
+                    x1: 0,
+                    y1: 0,
+                    x2: map.width() - 1,
+                    y2: map.height() - 1,
+                }
+            };
+            let scattered = map.scatter(tile, p, &area, &mut rng.borrow_mut());
+            scattered.map_err(|e| a.map_failed(e))
+        });
+        reader!(methods, "select", |map, a| {
+            let tile = a.tile(0, map.tiles())?;
+            Ok(LuaSelection(Selection::of_tile(map, tile)))
+        });
+        writer!(methods, "fill_selection", |map, a| {
+            let sel = a.selection(0, "selection")?;
+            let tile = a.tile(1, map.tiles())?;
+            map.fill_selection(&sel, tile).map_err(|e| a.map_failed(e))
         });
         methods.add_method_mut("snapshot", |lua, this, values: MultiValue| {
             let label = this.args(lua, "map:snapshot", values).string(0, "label")?;

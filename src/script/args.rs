@@ -172,6 +172,35 @@ impl<'lua> Args<'lua> {
         }
     }
 
+    /// The `rng` object (or a fork of it).
+    pub fn rng(&self, i: usize) -> mlua::Result<std::rc::Rc<std::cell::RefCell<crate::rng::Rng>>> {
+        if let Value::UserData(ud) = self.value(i) {
+            if let Ok(r) = ud.borrow::<super::api_rng::LuaRng>() {
+                return Ok(r.0.clone());
+            }
+        }
+        Err(self.bad("rng", "the rng object", i))
+    }
+
+    /// A selection made by `map:select`, `map:flood`, ...
+    pub fn selection(&self, i: usize, what: &str) -> mlua::Result<crate::ops::Selection> {
+        if let Value::UserData(ud) = self.value(i) {
+            if let Ok(s) = ud.borrow::<super::api_selection::LuaSelection>() {
+                return Ok(s.0.clone());
+            }
+        }
+        Err(self.bad(what, "a selection (from map:select)", i))
+    }
+
+    /// An optional table of options (nil for none).
+    pub fn options(&self, i: usize) -> mlua::Result<Option<mlua::Table>> {
+        match self.value(i) {
+            Value::Nil => Ok(None),
+            Value::Table(t) => Ok(Some(t.clone())),
+            _ => Err(self.bad("options", "a table", i)),
+        }
+    }
+
     /// A `Rect` made by `Rect.new`.
     pub fn rect(&self, i: usize, what: &str) -> mlua::Result<Rect> {
         if let Value::UserData(ud) = self.value(i) {

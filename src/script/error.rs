@@ -17,6 +17,8 @@ pub enum FailureKind {
     Contract,
     /// The instruction budget or the memory limit ran out.
     Limit,
+    /// Every attempt was rejected by the script (`reject` or `validate`).
+    Rejected,
 }
 
 /// A failed run, with everything needed to show it.

@@ -49,6 +49,8 @@ pub(crate) struct HostState {
     pub map: Option<AnyUserData>,
     /// Every file `require` loaded, for hot reload.
     pub modules: Vec<PathBuf>,
+    /// Why the script called `reject`, if it did (even if a `pcall` caught it).
+    pub rejected: Option<String>,
 }
 
 /// A fresh sandboxed VM for one run.
@@ -78,8 +80,10 @@ impl Vm {
             pending_tiles: TileSet::builtin(),
             map: None,
             modules: Vec::new(),
+            rejected: None,
         });
         sandbox(&lua)?;
+        install_reject(&lua)?;
         install_require(&lua, script)?;
         super::api_rect::register(&lua)?;
         super::api_tiles::register(&lua)?;
@@ -199,6 +203,34 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
             Ok(())
         })?,
     )
+}
+
+/// `reject("why")`: this attempt's map is not wanted; the host tries again
+/// with the next attempt's stream.
+fn install_reject(lua: &Lua) -> mlua::Result<()> {
+    let reject = lua.create_function(|lua, why: Value| -> mlua::Result<()> {
+        let why = match why {
+            Value::Nil => "rejected".to_string(),
+            Value::String(s) => s.to_string_lossy(),
+            other => {
+                return Err(located(
+                    lua,
+                    format!(
+                        "reject: reason must be a string, got {}",
+                        super::args::show(&other)
+                    ),
+                ))
+            }
+        };
+        let at = script_location(lua)
+            .map(|l| format!("{l}: "))
+            .unwrap_or_default();
+        if let Some(mut state) = lua.app_data_mut::<HostState>() {
+            state.rejected = Some(format!("{at}{why}"));
+        }
+        Err(mlua::Error::RuntimeError(format!("{at}rejected: {why}")))
+    })?;
+    lua.globals().set("reject", reject)
 }
 
 /// The folder `require` searches: the script's own.

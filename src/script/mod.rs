@@ -5,6 +5,7 @@
 mod api_map;
 mod api_rect;
 mod api_rng;
+mod api_selection;
 mod api_tiles;
 mod args;
 mod error;
@@ -42,6 +43,21 @@ pub struct Request {
     /// Record a replay step per primitive call (the window's replay); off
     /// for text and files, which then pay nothing for it.
     pub record: bool,
+    /// How many attempts a script that rejects its map gets (at least 1).
+    pub max_attempts: u32,
+}
+
+/// The default of `--max-attempts`.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 20;
+
+/// The seed of attempt `k`: the request's own for attempt 0, then
+/// `rng:fork("attempt-" .. k)` of it, so attempts never share a stream.
+pub fn attempt_seed(seed: u64, attempt: u32) -> u64 {
+    if attempt == 0 {
+        seed
+    } else {
+        Rng::new(seed).fork(&format!("attempt-{attempt}")).seed()
+    }
 }
 
 impl Request {
@@ -53,6 +69,7 @@ impl Request {
             params: Vec::new(),
             limits: Limits::default(),
             record: false,
+            max_attempts: DEFAULT_MAX_ATTEMPTS,
         }
     }
 }
@@ -71,18 +88,19 @@ struct Loaded {
     vm: Vm,
     rng: LuaRng,
     generate: Function,
+    validate: Option<Function>,
     info: ScriptInfo,
 }
 
 /// Reads the script, runs its chunk in a fresh VM and checks the table.
-fn load(request: &Request) -> Result<Loaded, ScriptError> {
+fn load(request: &Request, seed: u64) -> Result<Loaded, ScriptError> {
     let path = &request.script;
     let shown = path.display().to_string();
     let source = std::fs::read_to_string(path)
         .map_err(|e| ScriptError::usage(format!("cannot read script {shown}: {e}")))?;
     let vm = Vm::new(path, request.limits)
         .map_err(|e| ScriptError::new(FailureKind::Runtime, format!("cannot start Lua: {e}")))?;
-    let rng = LuaRng::new(Rng::new(request.seed));
+    let rng = LuaRng::new(Rng::new(seed));
     api_rng::route_math_random(&vm.lua, &rng).map_err(|e| vm.failure(e))?;
     let chunk = vm
         .lua
@@ -108,11 +126,23 @@ fn load(request: &Request) -> Result<Loaded, ScriptError> {
         }
         Err(e) => return Err(vm.failure(e)),
     };
+    let validate = match table.get::<Value>("validate") {
+        Ok(Value::Nil) => None,
+        Ok(Value::Function(f)) => Some(f),
+        Ok(other) => {
+            return Err(ScriptError::contract(format!(
+                "{shown}: validate must be a function(map), got {}",
+                args::show(&other)
+            )))
+        }
+        Err(e) => return Err(vm.failure(e)),
+    };
     let info = read_info(&table, path).map_err(ScriptError::contract)?;
     Ok(Loaded {
         vm,
         rng,
         generate,
+        validate,
         info,
     })
 }
@@ -197,13 +227,45 @@ fn read_params(table: &Table, shown: &str) -> Result<Params, String> {
 
 /// Loads a script and reports what it declares, without generating.
 pub fn inspect(request: &Request) -> Result<ScriptInfo, ScriptError> {
-    load(request).map(|loaded| loaded.info)
+    load(request, request.seed).map(|loaded| loaded.info)
 }
 
-/// Runs a script once: a fresh VM, the contract checked, `generate` called
-/// on a new map, and the start checked to be walkable.
+/// What one attempt gave.
+enum Attempt {
+    Accepted(Generated),
+    Rejected(String),
+}
+
+/// Runs a script: attempt 0 with the request's seed and, while the script
+/// rejects its map (`reject(...)` or `validate` returning false), further
+/// attempts on derived streams, up to `max_attempts`.
 pub fn run(request: &Request) -> Result<Generated, ScriptError> {
-    let loaded = load(request)?;
+    let mut rejections: Vec<(u32, String)> = Vec::new();
+    let attempts = request.max_attempts.max(1);
+    for k in 0..attempts {
+        match attempt(request, attempt_seed(request.seed, k))? {
+            Attempt::Accepted(mut generated) => {
+                generated.provenance.attempt = k;
+                generated.rejections = rejections;
+                return Ok(generated);
+            }
+            Attempt::Rejected(why) => rejections.push((k, why)),
+        }
+    }
+    let last = rejections.last().map(|(_, why)| why.as_str()).unwrap_or("");
+    Err(ScriptError::new(
+        FailureKind::Rejected,
+        format!(
+            "{}: all {attempts} attempts were rejected; the last because {last} (raise --max-attempts or loosen the script's checks)",
+            request.script.display()
+        ),
+    ))
+}
+
+/// One attempt: a fresh VM, the contract checked, `generate` called on a
+/// new map, the script's verdict, and the start checked to be walkable.
+fn attempt(request: &Request, seed: u64) -> Result<Attempt, ScriptError> {
+    let loaded = load(request, seed)?;
     let shown = request.script.display().to_string();
     let params = loaded
         .info
@@ -226,6 +288,7 @@ pub fn run(request: &Request) -> Result<Generated, ScriptError> {
         vm,
         rng,
         generate,
+        validate,
         info,
     } = loaded;
     let lua = &vm.lua;
@@ -254,28 +317,43 @@ pub fn run(request: &Request) -> Result<Generated, ScriptError> {
     if let Some(mut state) = lua.app_data_mut::<HostState>() {
         state.map = Some(map_ud.clone());
     }
-    let called = vm.call(generate, (map_ud.clone(), rng_ud, p));
-    let modules = match lua.app_data_mut::<HostState>() {
+    let mut called = vm.call(generate, (map_ud.clone(), rng_ud, p)).map(|_| true);
+    if let (Ok(true), Some(validate)) = (&called, validate) {
+        called = vm
+            .call(validate, map_ud.clone())
+            .map(|verdict| verdict.as_boolean() != Some(false) && !verdict.is_nil());
+    }
+    let (modules, rejected) = match lua.app_data_mut::<HostState>() {
         Some(mut state) => {
             state.map = None;
-            std::mem::take(&mut state.modules)
+            (std::mem::take(&mut state.modules), state.rejected.take())
         }
-        None => Vec::new(),
+        None => (Vec::new(), None),
     };
-    called?;
+    // A reject() wins even over the error it raised or a pcall that caught it.
+    if let Some(why) = rejected {
+        return Ok(Attempt::Rejected(why));
+    }
+    if !called? {
+        return Ok(Attempt::Rejected(format!(
+            "{shown}: validate returned false"
+        )));
+    }
     let LuaMap(map, journal) = map_ud.take().map_err(|e| vm.failure(e))?;
     check_start(&map, &shown)?;
-    Ok(Generated {
+    Ok(Attempt::Accepted(Generated {
         map,
         provenance: Provenance {
             script: shown,
             name: info.name,
             seed: request.seed,
+            attempt: 0,
             params,
         },
         modules,
         replay: journal.map(Journal::finish),
-    })
+        rejections: Vec::new(),
+    }))
 }
 
 /// A map must leave the player on a walkable cell, not in rock.

@@ -182,10 +182,12 @@ mod tests {
                 script: "x.lua".into(),
                 name: "X".into(),
                 seed: 1,
+                attempt: 0,
                 params: Params::default(),
             },
             modules: vec![],
             replay: None,
+            rejections: vec![],
         };
         ViewState::new(g, Duration::ZERO, zoom)
     }

@@ -274,10 +274,12 @@ mod tests {
                 script: "x.lua".into(),
                 name: "X".into(),
                 seed: 7,
+                attempt: 0,
                 params: Params::default(),
             },
             modules: vec![],
             replay: None,
+            rejections: vec![],
         }
     }
 
