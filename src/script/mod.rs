@@ -232,7 +232,7 @@ pub fn inspect(request: &Request) -> Result<ScriptInfo, ScriptError> {
 
 /// What one attempt gave.
 enum Attempt {
-    Accepted(Generated),
+    Accepted(Box<Generated>),
     Rejected(String),
 }
 
@@ -247,7 +247,7 @@ pub fn run(request: &Request) -> Result<Generated, ScriptError> {
             Attempt::Accepted(mut generated) => {
                 generated.provenance.attempt = k;
                 generated.rejections = rejections;
-                return Ok(generated);
+                return Ok(*generated);
             }
             Attempt::Rejected(why) => rejections.push((k, why)),
         }
@@ -341,7 +341,7 @@ fn attempt(request: &Request, seed: u64) -> Result<Attempt, ScriptError> {
     }
     let LuaMap(map, journal) = map_ud.take().map_err(|e| vm.failure(e))?;
     check_start(&map, &shown)?;
-    Ok(Attempt::Accepted(Generated {
+    Ok(Attempt::Accepted(Box::new(Generated {
         map,
         provenance: Provenance {
             script: shown,
@@ -353,7 +353,7 @@ fn attempt(request: &Request, seed: u64) -> Result<Attempt, ScriptError> {
         modules,
         replay: journal.map(Journal::finish),
         rejections: Vec::new(),
-    }))
+    })))
 }
 
 /// A map must leave the player on a walkable cell, not in rock.
