@@ -9,13 +9,18 @@
 --     row, then vertically along the previous room's column;
 --   * all rooms are placed first, then carved, then joined (the tutorial
 --     merges tile sets), which gives the same tiles as carving as you go.
--- The player starts at the centre of the first room.
+-- The player starts at the centre of the first room. With -p features=true,
+-- lib/features.lua adds doors and stairs (off by default: the seed's map).
+--
+-- floor ratio: 0.10..0.45 (walkable cells over all cells, defaults, 500 seeds)
+
+local features = require("lib.features")
 
 return {
   name = "Rooms and passages (jsrlt)",
   width = 80,
   height = 50,
-  params = { max_rooms = 30, min_size = 6, max_size = 12 },
+  params = { features = false, max_rooms = 30, min_size = 6, max_size = 12 },
 
   generate = function(map, rng, p)
     local W, H = map.width, map.height
@@ -58,5 +63,6 @@ return {
     end
 
     map:set_start(rooms[1]:center())
+    features.add(map, { doors = p.features, stairs = p.features })
   end,
 }

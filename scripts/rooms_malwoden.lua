@@ -11,13 +11,18 @@
 --   * each accepted room is dug at once and tunnelled to the previous one
 --     straight away, a coin flip (nextBoolean) picking the bend:
 --     horizontal along the previous room's row, or vertical first.
--- The player starts at the centre of the first room.
+-- The player starts at the centre of the first room. With -p features=true,
+-- lib/features.lua adds doors and stairs (off by default: the seed's map).
+--
+-- floor ratio: 0.15..0.50 (walkable cells over all cells, defaults, 500 seeds)
+
+local features = require("lib.features")
 
 return {
   name = "Rooms and corridors (malwoden)",
   width = 80,
   height = 50,
-  params = { max_rooms = 30, min_size = 6, max_size = 10 },
+  params = { features = false, max_rooms = 30, min_size = 6, max_size = 10 },
 
   generate = function(map, rng, p)
     local W, H = map.width, map.height
@@ -55,5 +60,6 @@ return {
     end
 
     map:set_start(rooms[1]:center())
+    features.add(map, { doors = p.features, stairs = p.features })
   end,
 }

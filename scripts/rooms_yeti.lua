@@ -12,7 +12,10 @@
 --   * part 5 has no corridors yet: here each room is joined to the
 --     previous one by an L-shaped tunnel, a d2 roll picking the bend
 --     (1 = horizontal first), so every room is reachable.
--- The player starts at the centre of the first room.
+-- The player starts at the centre of the first room. With -p features=true,
+-- lib/features.lua adds doors and stairs (off by default: the seed's map).
+--
+-- floor ratio: 0.10..0.40 (walkable cells over all cells, defaults, 500 seeds)
 
 local function dice(rng, sides)
   return rng:range(1, sides)
@@ -31,11 +34,13 @@ local function yeti_intersects(r, other)
   return r.x1 <= other.x2 and r.x2 >= other.x1 and r.y1 <= other.y1 and r.y2 >= other.y1
 end
 
+local features = require("lib.features")
+
 return {
   name = "Rooms by dice (Fat Old Yeti)",
   width = 80,
   height = 50,
-  params = { max_rooms = 30, min_size = 6, max_size = 10, buggy_intersection = false },
+  params = { features = false, max_rooms = 30, min_size = 6, max_size = 10, buggy_intersection = false },
 
   generate = function(map, rng, p)
     local W, H = map.width, map.height
@@ -83,5 +88,6 @@ return {
     end
 
     map:set_start(rooms[1]:center())
+    features.add(map, { doors = p.features, stairs = p.features })
   end,
 }

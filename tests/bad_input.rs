@@ -389,14 +389,14 @@ fn bad_parameters_are_usage_errors_listing_the_declared_ones() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        "dunlua: unknown parameter 'rooms'; declared: max_rooms (integer, default 30), \
-         max_size (integer, default 10), min_size (integer, default 6)\n"
+        "dunlua: unknown parameter 'rooms'; declared: features (boolean, default false), \
+         max_rooms (integer, default 30), max_size (integer, default 10), min_size (integer, default 6)\n"
     );
     let run = dunlua(&["scripts/rooms.lua", "--seed", "1", "-p", "max_rooms=abc"]);
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.starts_with(
-            "dunlua: parameter 'max_rooms' must be an integer, got 'abc'; declared: max_rooms"
+            "dunlua: parameter 'max_rooms' must be an integer, got 'abc'; declared: features"
         ),
         "{}",
         run.stderr

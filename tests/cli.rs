@@ -66,7 +66,7 @@ fn params_lists_the_declared_parameters() {
     assert_eq!(
         run.stdout,
         "Rooms by dice (Fat Old Yeti) (80x50)\nbuggy_intersection = false (boolean)\n\
-         max_rooms = 30 (integer)\nmax_size = 10 (integer)\nmin_size = 6 (integer)\n"
+         features = false (boolean)\nmax_rooms = 30 (integer)\nmax_size = 10 (integer)\nmin_size = 6 (integer)\n"
     );
 }
 

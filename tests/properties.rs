@@ -98,3 +98,127 @@ fn yeti_bug_lets_rooms_overlap_when_asked() {
         "the tutorial's intersection bug never let rooms overlap"
     );
 }
+
+/// Every script in scripts/, by file name.
+fn all_scripts() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(crate::util::root().join("scripts"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".lua"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The `-- floor ratio: A..B` line every script's header documents.
+fn documented_floor_ratio(script: &str) -> (f64, f64) {
+    let text = std::fs::read_to_string(crate::util::root().join("scripts").join(script)).unwrap();
+    let line = text
+        .lines()
+        .take_while(|l| l.starts_with("--") || l.is_empty())
+        .find_map(|l| l.strip_prefix("-- floor ratio: "))
+        .unwrap_or_else(|| panic!("{script}: no '-- floor ratio: A..B' line in the header"));
+    let range = line.split_whitespace().next().unwrap();
+    let (a, b) = range.split_once("..").unwrap();
+    (a.parse().unwrap(), b.parse().unwrap())
+}
+
+/// The parameters that switch a script's stairs on, if it has any.
+fn stairs_on(g: &dunlua::Generated) -> Vec<&'static str> {
+    let mut on = Vec::new();
+    for (name, set) in [("stairs", "stairs=true"), ("features", "features=true")] {
+        if g.provenance.params.get(name).is_some() {
+            on.push(set);
+        }
+    }
+    on
+}
+
+#[test]
+fn every_script_is_playable_on_500_seeds() {
+    let scripts = all_scripts();
+    assert!(scripts.len() >= 10, "{scripts:?}");
+    let mut off = Vec::new();
+    for script in &scripts {
+        let path = format!("scripts/{script}");
+        let (lo, hi) = documented_floor_ratio(script);
+        let (mut min, mut max) = (f64::MAX, f64::MIN);
+        let defaults = generate(&path, 0, &[]).unwrap_or_else(|e| panic!("{path}: {e}"));
+        // Stairs on, so their reachability is checked too (stairs and doors
+        // are walkable, so the floor ratio is the same as without them).
+        let params = stairs_on(&defaults);
+        for seed in 0..SEEDS {
+            let g = generate(&path, seed, &params)
+                .unwrap_or_else(|e| panic!("{path} seed {seed}: {e}"));
+            let map = &g.map;
+            let at = format!("{path} seed {seed}");
+            let (sx, sy) = map.start().unwrap();
+            assert!(map.is_walkable(sx as i64, sy as i64), "{at}: start in rock");
+            let unreachable = unreachable_walkable(map);
+            assert!(
+                unreachable.is_empty(),
+                "{at}: {} cells unreachable, first {:?}\n{map}",
+                unreachable.len(),
+                unreachable[0]
+            );
+            if !params.is_empty() {
+                let down = map.markers().iter().find(|m| m.name == "stairs_down");
+                let down = down.unwrap_or_else(|| panic!("{at}: no stairs down"));
+                assert_eq!(
+                    map.get(down.x as i64, down.y as i64).unwrap(),
+                    dunlua::Tile::STAIRS_DOWN
+                );
+            }
+            let walkable = map
+                .cells()
+                .iter()
+                .filter(|&&t| map.tiles().kind(t).walkable)
+                .count();
+            let ratio = walkable as f64 / map.cells().len() as f64;
+            min = min.min(ratio);
+            max = max.max(ratio);
+        }
+        if !(lo <= min && max <= hi) {
+            off.push(format!("{path}: floor ratios {min:.3}..{max:.3} over {SEEDS} seeds, the header says {lo}..{hi}"));
+        }
+    }
+    assert!(off.is_empty(), "{}", off.join("\n"));
+}
+
+/// Runs a script on a 400x400 map (160,000 cells) with 40,000 Lua
+/// instructions: enough for any decision-making, too few for a Lua loop
+/// that touches every cell (at least two instructions a cell).
+fn run_on_a_big_map(
+    path: std::path::PathBuf,
+) -> Result<dunlua::Generated, dunlua::script::ScriptError> {
+    let mut request = dunlua::script::Request::new(path, 1);
+    request.size = Some((400, 400));
+    request.limits.max_instructions = 40_000;
+    dunlua::script::run(&request)
+}
+
+#[test]
+fn every_scripts_hot_loop_is_native() {
+    for script in all_scripts() {
+        let path = crate::util::root().join("scripts").join(&script);
+        if let Err(e) = run_on_a_big_map(path) {
+            panic!("{script} on 400x400 with 40,000 instructions: {e}");
+        }
+    }
+    // The check can fail: the same script with a Lua loop over every cell.
+    let scratch = crate::util::Scratch::new();
+    let path = scratch.write(
+        "per_cell.lua",
+        "return { generate = function(map)\n\
+           for y = 0, map.height - 1 do for x = 0, map.width - 1 do map:set(x, y, \"floor\") end end\n\
+           map:set_start(1, 1)\n\
+         end }\n",
+    );
+    let err = run_on_a_big_map(path).unwrap_err();
+    assert!(
+        err.message.contains("instruction budget"),
+        "{}",
+        err.message
+    );
+}

@@ -211,6 +211,8 @@ fn walk_change_seeds_reload_and_survive_a_broken_save() {
     let original = std::fs::read_to_string(root().join("scripts/rooms.lua")).unwrap();
     let script = original.replace("Rooms and corridors (Grogue)", &token);
     scratch.write("e2e.lua", &script);
+    let features = std::fs::read_to_string(root().join("scripts/lib/features.lua")).unwrap();
+    scratch.write("lib/features.lua", &features);
 
     // The same map as text, to know where the walls are.
     let text = dunlua_in(scratch.path(), &["e2e.lua", "--seed", "7", "--ascii"]).stdout;

@@ -7,6 +7,7 @@ mod cellular;
 mod connect;
 mod flood;
 mod fov;
+mod maze;
 mod selection;
 mod shapes;
 mod stamp;

@@ -362,6 +362,24 @@ impl UserData for LuaMap {
             let scattered = map.scatter(tile, p, &area, &mut rng.borrow_mut());
             scattered.map_err(|e| a.map_failed(e))
         });
+        writer!(methods, "maze", |map, a| {
+            let area = a.rect(0, "rect")?;
+            let rng = a.rng(1)?;
+            let (mut loops, mut tile) = (0.0, Tile::FLOOR);
+            if let Some(opts) = a.options(2)? {
+                tile = opt_tile(&a, map, &opts, "tile", Tile::FLOOR)?;
+                loops = match opts.get::<Value>("loops")? {
+                    Value::Nil => 0.0,
+                    Value::Integer(i) => i as f64,
+                    Value::Number(f) if f.is_finite() => f,
+                    other => {
+                        return Err(a.fail(format!("loops must be a number, got {}", show(&other))))
+                    }
+                };
+            }
+            let carved = map.maze(&area, &mut rng.borrow_mut(), loops, tile);
+            carved.map_err(|e| a.map_failed(e))
+        });
         reader!(methods, "select", |map, a| {
             let tile = a.tile(0, map.tiles())?;
             Ok(LuaSelection(Selection::of_tile(map, tile)))

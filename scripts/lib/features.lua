@@ -1,0 +1,41 @@
+-- lib/features.lua: doors and stairs for any map, shared by the scripts.
+--
+--   local features = require("lib.features")
+--   features.add(map, { doors = true, stairs = true })
+--
+-- Doors go where a corridor enters a recorded room through a one-cell
+-- opening (map:add_doors, never two side by side). Stairs down go on the
+-- walkable cell farthest from the start by walking distance (map:dijkstra),
+-- marked "stairs_down"; the start becomes stairs up, marked "stairs_up".
+-- All the per-cell work is native.
+
+local M = {}
+
+function M.doors(map)
+  return map:add_doors()
+end
+
+function M.stairs(map)
+  local sx, sy = map:start()
+  local x, y = map:dijkstra(sx, sy):farthest()
+  if x == nil or (x == sx and y == sy) then
+    error("no room for stairs: the start reaches no other cell", 2)
+  end
+  map:set(x, y, "stairs_down")
+  map:mark(x, y, "stairs_down")
+  map:set(sx, sy, "stairs_up")
+  map:mark(sx, sy, "stairs_up")
+  return x, y
+end
+
+-- Adds what `opts` asks for (doors before stairs, so stairs never sit in a doorway).
+function M.add(map, opts)
+  if opts.doors then
+    M.doors(map)
+  end
+  if opts.stairs then
+    M.stairs(map)
+  end
+end
+
+return M

@@ -1,0 +1,73 @@
+-- mixed.lua: rooms and corridors with a drunkard's-walk cave in the middle,
+-- as jsrlt's live demo shows ("a natural cave in the middle of an
+-- artificial dungeon", part 3).
+--
+-- A cave area is kept free in the middle of the map; rooms are placed
+-- around it as in rooms.lua (tries, inclusive intersection, carved
+-- interiors, L-tunnels to the previous room with a coin flip). Then
+-- walkers dig the cave from its centre (map:walk), and map:connect_regions
+-- joins the cave and anything cut off to the rest by the shortest tunnels.
+-- The player starts in the first room; doors and stairs from lib/features.lua.
+--
+-- floor ratio: 0.10..0.40 (walkable cells over all cells, defaults, 500 seeds)
+
+local features = require("lib.features")
+
+return {
+  name = "Rooms around a cave",
+  width = 80,
+  height = 50,
+  params = { max_rooms = 30, min_size = 6, max_size = 10, cave = 0.3, cave_walk = 300, doors = true, stairs = true },
+
+  generate = function(map, rng, p)
+    local W, H = map.width, map.height
+    if p.min_size < 3 or p.min_size > p.max_size or p.max_size >= W or p.max_size >= H then
+      error(("rooms of %d..%d tiles do not fit a %dx%d map"):format(p.min_size, p.max_size, W, H))
+    end
+    map:fill("wall")
+    local cw, ch = math.max(3, math.floor(W * p.cave)), math.max(3, math.floor(H * p.cave))
+    local cave = Rect.new((W - cw) // 2, (H - ch) // 2, cw, ch)
+
+    local rooms = {}
+    for _ = 0, p.max_rooms do
+      local w = rng:range(p.min_size, p.max_size)
+      local h = rng:range(p.min_size, p.max_size)
+      local room = Rect.new(rng:int(W - w), rng:int(H - h), w, h)
+      local ok = not room:intersects(cave)
+      for _, other in ipairs(rooms) do
+        ok = ok and not room:intersects(other)
+      end
+      if ok then
+        rooms[#rooms + 1] = room
+      end
+    end
+    if #rooms == 0 then
+      reject("no room fits around the cave")
+    end
+    for i, room in ipairs(rooms) do
+      map:carve_room(room)
+      map:add_room(room)
+      if i > 1 then
+        local px, py = rooms[i - 1]:center()
+        local nx, ny = room:center()
+        map:l_tunnel(px, py, nx, ny, rng:coin())
+      end
+    end
+    map:snapshot("rooms")
+
+    -- Each walker starts at the cave's centre; longer walks on bigger maps
+    -- keep this loop short whatever the size.
+    local cx, cy = cave:center()
+    local target = cave.w * cave.h // 3
+    local steps = math.max(p.cave_walk, target)
+    local dug = 0
+    while dug < target do
+      local _, _, changed = map:walk(cx, cy, steps, rng)
+      dug = dug + changed
+    end
+    map:snapshot("cave")
+    map:connect_regions(rng)
+    map:set_start(rooms[1]:center())
+    features.add(map, p)
+  end,
+}

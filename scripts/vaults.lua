@@ -1,0 +1,111 @@
+-- vaults.lua: rooms and corridors with prefab vaults written as ASCII, in
+-- the way of DCSS's .des vaults and NetHack's special rooms.
+--
+-- Rooms are placed and joined as in rooms.lua. Then each room after the
+-- first whose interior is big enough gets, with probability `vault_chance`,
+-- one of the vaults below stamped into its interior (map:stamp): pillars,
+-- a moat, a treasure chamber behind a door. Vault legends can mark cells
+-- ("treasure", "altar"), which the JSON export lists as markers. A final
+-- map:connect_regions keeps every cell reachable whatever a vault walled
+-- off. Doors and stairs come from lib/features.lua.
+--
+-- floor ratio: 0.10..0.40 (walkable cells over all cells, defaults, 500 seeds)
+
+local features = require("lib.features")
+
+local LEGEND = {
+  ["."] = "floor",
+  ["#"] = "wall",
+  ["+"] = "door",
+  ["~"] = "water",
+  ["$"] = { tile = "floor", mark = "treasure" },
+  ["_"] = { tile = "floor", mark = "altar" },
+}
+
+local VAULTS = {
+  {
+    name = "pillars",
+    rows = {
+      ".......",
+      ".#.#.#.",
+      ".......",
+      ".#.#.#.",
+      ".......",
+    },
+  },
+  {
+    name = "moat",
+    rows = {
+      ".......",
+      ".~~~~~.",
+      ".~._.~.",
+      ".~...~.",
+      ".~~.~~.",
+      ".......",
+    },
+  },
+  {
+    name = "treasury",
+    rows = {
+      ".......",
+      ".##+##.",
+      ".#.$.#.",
+      ".#$.$#.",
+      ".#####.",
+      ".......",
+    },
+  },
+}
+
+return {
+  name = "Rooms with vaults",
+  width = 80,
+  height = 50,
+  params = { max_rooms = 30, min_size = 7, max_size = 12, vault_chance = 0.5, doors = true, stairs = true },
+
+  generate = function(map, rng, p)
+    local W, H = map.width, map.height
+    if p.min_size < 3 or p.min_size > p.max_size or p.max_size >= W or p.max_size >= H then
+      error(("rooms of %d..%d tiles do not fit a %dx%d map"):format(p.min_size, p.max_size, W, H))
+    end
+    map:fill("wall")
+    local rooms = {}
+    for _ = 0, p.max_rooms do
+      local w = rng:range(p.min_size, p.max_size)
+      local h = rng:range(p.min_size, p.max_size)
+      local room = Rect.new(rng:int(W - w), rng:int(H - h), w, h)
+      local ok = true
+      for _, other in ipairs(rooms) do
+        ok = ok and not room:intersects(other)
+      end
+      if ok then
+        rooms[#rooms + 1] = room
+      end
+    end
+    for i, room in ipairs(rooms) do
+      map:carve_room(room)
+      map:add_room(room)
+      if i > 1 then
+        local px, py = rooms[i - 1]:center()
+        local nx, ny = room:center()
+        map:l_tunnel(px, py, nx, ny, rng:coin())
+      end
+    end
+
+    for i = 2, #rooms do
+      local x1, y1, x2, y2 = rooms[i]:interior()
+      local iw, ih = x2 - x1 + 1, y2 - y1 + 1
+      if rng:chance(p.vault_chance) then
+        local vault = rng:pick(VAULTS)
+        local vw, vh = #vault.rows[1], #vault.rows
+        if vw <= iw and vh <= ih then
+          map:stamp(x1 + (iw - vw) // 2, y1 + (ih - vh) // 2, vault.rows, LEGEND)
+          map:snapshot("vault " .. vault.name)
+        end
+      end
+    end
+    map:connect_regions(rng)
+    map:set_start(rooms[1]:center())
+    features.add(map, p)
+  end,
+}
