@@ -6,6 +6,7 @@ mod bad_input;
 mod cli;
 mod equivalence;
 mod golden;
+mod library;
 mod properties;
 mod reference;
 mod replay;

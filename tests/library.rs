@@ -1,0 +1,261 @@
+//! The analysis primitives and rerolls as scripts use them, through Lua.
+
+use dunlua::script::{attempt_seed, FailureKind};
+
+use crate::util::{dunlua_in, Scratch};
+
+/// A script that stamps `rows` on a map of their size and then runs `body`.
+fn on_map(rows: &[&str], body: &str) -> String {
+    let list: Vec<String> = rows.iter().map(|r| format!("{r:?}")).collect();
+    format!(
+        "return {{ width = {w}, height = {h}, generate = function(map, rng)\n\
+           map:stamp(0, 0, {{ {rows} }}, {{ ['#'] = 'wall', ['.'] = 'floor', ['~'] = 'water', ['+'] = 'door' }})\n\
+           {body}\n\
+         end }}\n",
+        w = rows[0].len(),
+        h = rows.len(),
+        rows = list.join(", ")
+    )
+}
+
+#[test]
+fn analysis_primitives_answer_from_lua() {
+    let scratch = Scratch::new();
+    let text = on_map(
+        &["#######", "#..#..#", "#..#..#", "####..#", "#.#####"],
+        r#"
+        local regions = map:regions()
+        assert(#regions == 3, "regions: " .. #regions)
+        assert(regions[1].size == 6 and regions[1].x == 4 and regions[1].y == 1)
+        assert(regions[2].size == 4 and regions[3].size == 1)
+        assert(regions[1].cells:contains(5, 3) and not regions[1].cells:contains(1, 1))
+        assert(map:flood(1, 1):count() == 4 and #map:flood(0, 0) == 0)
+        local d = map:dijkstra(4, 1)
+        assert(d:get(5, 3) == 3 and d:get(1, 1) == nil)
+        local fx, fy, far = d:farthest()
+        assert(fx == 5 and fy == 3 and far == 3 and d:max() == 3)
+        local two = map:dijkstra({ {1, 1}, {x = 4, y = 1} })
+        assert(two:get(2, 2) == 2)
+        assert(map:neighbors(1, 1, "wall") == 5)
+        local floor = map:select("floor")
+        assert(floor:count() == 11)
+        local near = map:flood(1, 1):grow()
+        assert(near:intersect(floor):count() == 4 and near:count() == 16)
+        assert(floor:subtract(map:flood(1, 1)):count() == 7)
+        assert(floor:union(map:select("wall")):count() == 35)
+        local x, y = map:random_cell("floor", rng)
+        assert(map:get(x, y) == "floor")
+        assert(map:connect_regions(rng) == 2 and #map:regions() == 1)
+        map:set_start(1, 1)
+        "#,
+    );
+    scratch
+        .run("x.lua", &text)
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn shaping_primitives_from_lua() {
+    let scratch = Scratch::new();
+    let g = scratch
+        .run(
+            "x.lua",
+            "return { width = 9, height = 7, generate = function(map, rng)\n\
+               map:circle(4, 3, 2, 'floor')\n\
+               map:line(0, 6, 8, 6, 'water')\n\
+               map:stamp(7, 0, { '+.' }, { ['+'] = 'door', ['.'] = { tile = 'floor', mark = 'key' } })\n\
+               map:set_start(4, 3)\n\
+             end }\n",
+        )
+        .unwrap();
+    assert_eq!(
+        g.map.to_string(),
+        "#######+.\n####.####\n###...###\n##..@..##\n###...###\n####.####\n~~~~~~~~~\n"
+    );
+    assert_eq!(g.map.markers()[0].name, "key");
+}
+
+#[test]
+fn cellular_and_scatter_from_lua() {
+    let scratch = Scratch::new();
+    let g = scratch
+        .run(
+            "x.lua",
+            "return { width = 5, height = 5, generate = function(map, rng)\n\
+               map:stamp(0, 0, { '#####', '#...#', '#.#.#', '#...#', '#####' }, { ['#'] = 'wall', ['.'] = 'floor' })\n\
+               map:cellular({ birth = {5, 6, 7, 8}, survive = {4, 5, 6, 7, 8} })\n\
+               map:set_start(2, 2)\n\
+             end }\n",
+        )
+        .unwrap();
+    assert_eq!(g.map.to_string(), "#####\n##.##\n#.@.#\n##.##\n#####\n");
+}
+
+#[test]
+fn new_primitives_refuse_bad_arguments() {
+    let scratch = Scratch::new();
+    for (body, expected) in [
+        (
+            "map:circle(2, 2, 5, 'floor')",
+            "map:circle: cell (-3, 2) is outside the 80x50 map",
+        ),
+        (
+            "map:stamp(79, 0, { '..' }, { ['.'] = 'floor' })",
+            "map:stamp: the 2x1 stamp at (79, 0) reaches outside the 80x50 map",
+        ),
+        (
+            "map:stamp(0, 0, { '.?' }, { ['.'] = 'floor' })",
+            "map:stamp: stamp row 1 uses '?', which the legend does not define",
+        ),
+        (
+            "map:stamp(0, 0, { '..' }, { ['.'] = 'lava' })",
+            "map:stamp: unknown tile 'lava'",
+        ),
+        (
+            "map:cellular({ birth = {9}, survive = {} })",
+            "map:cellular: birth counts must be 0..=8, got 9",
+        ),
+        (
+            "map:cellular({ birth = 5, survive = {} })",
+            "map:cellular: birth must be a list of neighbour counts, got 5",
+        ),
+        (
+            "map:walk(1, 1, 10, 'rng')",
+            "map:walk: rng must be the rng object, got \"rng\"",
+        ),
+        ("map:dijkstra({})", "map:dijkstra: sources is empty"),
+        (
+            "map:dijkstra(90, 1)",
+            "map:dijkstra: cell (90, 1) is outside the 80x50 map",
+        ),
+        (
+            "map:maze(Rect.new(0, 0, 1, 1), rng)",
+            "map:maze: Rect(x1=0, y1=0, x2=1, y2=1) is too small for a maze",
+        ),
+        (
+            "map:fill_selection(5, 'floor')",
+            "map:fill_selection: selection must be a selection (from map:select), got 5",
+        ),
+        (
+            "map:scatter('wall', 0/0, rng)",
+            "map:scatter: p must be a finite number, got nan",
+        ),
+        ("reject(5)", "reject: reason must be a string, got 5"),
+    ] {
+        let text = format!("return {{ generate = function(map, rng)\n  {body}\nend }}\n");
+        let err = scratch.run("x.lua", &text).expect_err(body);
+        assert!(err.message.contains("x.lua:2: "), "{body}: {}", err.message);
+        assert!(
+            err.message.contains(expected),
+            "{body}: expected {expected:?} in {}",
+            err.message
+        );
+    }
+}
+
+#[test]
+fn rejected_attempts_reroll_on_derived_streams() {
+    let scratch = Scratch::new();
+    let script = "return { generate = function(map, rng)\n\
+                    map:fill('floor') ; map:set_start(1, 1)\n\
+                    map:mark(0, 0, tostring(rng.seed))\n\
+                    if rng:int(3) ~= 0 then reject('unlucky') end\n\
+                  end }\n";
+    let path = scratch.write("x.lua", script);
+    let mut request = dunlua::script::Request::new(&path, 11);
+    let g = dunlua::script::run(&request).unwrap();
+    let k = g.provenance.attempt;
+    assert_eq!(g.rejections.len(), k as usize);
+    assert!(g
+        .rejections
+        .iter()
+        .all(|(_, why)| why.ends_with("x.lua:4: unlucky")));
+    assert_eq!(
+        g.map.markers()[0].name,
+        (attempt_seed(11, k) as i64).to_string()
+    );
+    assert_eq!(
+        g.provenance.seed, 11,
+        "the user's seed is kept; the attempt says which stream"
+    );
+    let again = dunlua::script::run(&request).unwrap();
+    assert_eq!(
+        (again.provenance.attempt, again.map),
+        (k, g.map),
+        "rerolls are deterministic"
+    );
+
+    request.max_attempts = 1;
+    let seeds_rejected_first = (0..40u64).find(|&s| {
+        request.seed = s;
+        dunlua::script::run(&request).is_err()
+    });
+    let s = seeds_rejected_first.expect("some seed rejects its first attempt");
+    request.seed = s;
+    let err = dunlua::script::run(&request).unwrap_err();
+    assert_eq!(err.kind, FailureKind::Rejected);
+    assert!(
+        err.message
+            .contains("all 1 attempts were rejected; the last because"),
+        "{}",
+        err.message
+    );
+
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "x.lua",
+            "--seed",
+            &s.to_string(),
+            "--max-attempts",
+            "1",
+            "--ascii",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    let run = dunlua_in(
+        scratch.path(),
+        &["x.lua", "--seed", &s.to_string(), "--ascii"],
+    );
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stderr.contains("accepted")
+            && run.stderr.contains("attempt 0 rejected: x.lua:4: unlucky"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn validate_and_pcall_cannot_dodge_a_rejection() {
+    let scratch = Scratch::new();
+    let caught = scratch
+        .run(
+            "x.lua",
+            "return { generate = function(map, rng)\n\
+               map:fill('floor') ; map:set_start(1, 1)\n\
+               pcall(reject, 'caught')\n\
+             end }\n",
+        )
+        .unwrap_err();
+    assert_eq!(caught.kind, FailureKind::Rejected);
+    let refused = scratch
+        .run(
+            "y.lua",
+            "return { generate = function(map) map:fill('floor') ; map:set_start(1, 1) end,\n\
+               validate = function(map) return map:count('floor') < 10 end }\n",
+        )
+        .unwrap_err();
+    assert!(
+        refused.message.contains("validate returned false"),
+        "{}",
+        refused.message
+    );
+    scratch
+        .run(
+            "z.lua",
+            "return { generate = function(map) map:fill('floor') ; map:set_start(1, 1) end,\n\
+               validate = function(map) return map:count('floor') > 10 end }\n",
+        )
+        .unwrap();
+}
