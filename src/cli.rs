@@ -210,11 +210,13 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     report_rejections(&generated);
     let options = cli.export_options();
     for out in &cli.outs {
-        export::write(out, &generated, &options).map_err(|e| Failure {
+        let written = export::write(out, &generated, &options).map_err(|e| Failure {
             code: EXIT_SCRIPT,
             message: format!("{e:#}"),
         })?;
-        eprintln!("dunlua: wrote {}", out.display());
+        for path in written {
+            eprintln!("dunlua: wrote {}", path.display());
+        }
     }
     if cli.hash {
         print_stdout(&format!("{:016x}\n", generated.map.hash64()))?;

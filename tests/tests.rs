@@ -5,6 +5,7 @@ mod util;
 mod bad_input;
 mod cli;
 mod equivalence;
+mod exports;
 mod golden;
 mod library;
 mod properties;

@@ -5,9 +5,10 @@
 pub mod json;
 pub mod png;
 pub mod text;
+pub mod tiled;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
@@ -20,9 +21,10 @@ pub enum Format {
     Text,
     Json,
     Png,
+    Tiled,
 }
 
-const KNOWN: &str = ".txt, .json, .png";
+const KNOWN: &str = ".txt, .json, .png, .tmj";
 
 /// How image exports draw the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +63,7 @@ impl Format {
             Some("txt") => Ok(Format::Text),
             Some("json") => Ok(Format::Json),
             Some("png") => Ok(Format::Png),
+            Some("tmj") => Ok(Format::Tiled),
             _ => bail!(
                 "--out {}: unknown output format; use one of {KNOWN}",
                 path.display()
@@ -91,9 +94,15 @@ fn folder_of(path: &Path) -> &Path {
     }
 }
 
-/// Writes the map to `path` in the format its extension names, atomically.
-pub fn write(path: &Path, generated: &Generated, options: &Options) -> anyhow::Result<()> {
+/// Writes the map to `path` in the format its extension names, atomically;
+/// returns every file written (a Tiled map brings its tileset image).
+pub fn write(
+    path: &Path,
+    generated: &Generated,
+    options: &Options,
+) -> anyhow::Result<Vec<PathBuf>> {
     let format = Format::for_path(path)?;
+    let mut written = Vec::new();
     let mut bytes = Vec::new();
     match format {
         Format::Text => text::write(&generated.map, &mut bytes)?,
@@ -104,8 +113,26 @@ pub fn write(path: &Path, generated: &Generated, options: &Options) -> anyhow::R
             options.cell_size,
             &mut bytes,
         )?,
+        Format::Tiled => {
+            // The tileset image first, so the map never points at nothing.
+            let image_path = tiled::tileset_path(path);
+            let cell = options.cell_size.max(super::render::GLYPH);
+            let mut image = Vec::new();
+            png::write_frame(&tiled::tileset_image(generated, cell), &mut image)?;
+            write_atomically(&image_path, &image)?;
+            written.push(image_path.clone());
+            let name = image_path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            // Compact: the tile layer holds one number per cell.
+            serde_json::to_writer(&mut bytes, &tiled::to_tmj(generated, &name, cell))?;
+            bytes.push(b'\n');
+        }
     }
-    write_atomically(path, &bytes)
+    write_atomically(path, &bytes)?;
+    written.push(path.to_path_buf());
+    Ok(written)
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over
@@ -119,11 +146,32 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))?;
     file.write_all(bytes)
         .and_then(|()| file.as_file().sync_all())
+        .and_then(|()| keep_permissions(file.path(), path))
         .with_context(|| format!("cannot write {}", path.display()))?;
     file.persist(path)
         .map_err(|e| e.error)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
+}
+
+/// Temporary files are private (0600); give the new file the old file's
+/// permissions, or the usual 0644 for a new one.
+fn keep_permissions(temp: &Path, target: &Path) -> std::io::Result<()> {
+    let permissions = match std::fs::metadata(target) {
+        Ok(meta) => meta.permissions(),
+        Err(_) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::Permissions::from_mode(0o644)
+            }
+            #[cfg(not(unix))]
+            {
+                return Ok(());
+            }
+        }
+    };
+    std::fs::set_permissions(temp, permissions)
 }
 
 #[cfg(test)]
@@ -142,9 +190,10 @@ mod tests {
             .to_string();
         assert_eq!(
             err,
-            "--out a.bmp: unknown output format; use one of .txt, .json, .png"
+            "--out a.bmp: unknown output format; use one of .txt, .json, .png, .tmj"
         );
         assert_eq!(Format::for_path(Path::new("a.png")).unwrap(), Format::Png);
+        assert_eq!(Format::for_path(Path::new("a.tmj")).unwrap(), Format::Tiled);
     }
 
     #[test]
@@ -165,6 +214,12 @@ mod tests {
         write_atomically(&target, b"first").unwrap();
         write_atomically(&target, b"second").unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"second");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&target).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o644, "readable like any new file");
+        }
         let bad = dir.path().join("missing").join("map.txt");
         assert!(write_atomically(&bad, b"x").is_err());
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();

@@ -4,11 +4,15 @@
 use std::io::Write;
 
 use crate::map::Map;
-use crate::render::{render_map, Style};
+use crate::render::{render_map, Frame, Style};
 
 /// Encodes the map as an 8-bit RGB PNG with `cell` pixels per tile.
 pub fn write(map: &Map, style: Style, cell: usize, out: &mut impl Write) -> anyhow::Result<()> {
-    let frame = render_map(map, style, cell);
+    write_frame(&render_map(map, style, cell), out)
+}
+
+/// Encodes a framebuffer as an 8-bit RGB PNG.
+pub fn write_frame(frame: &Frame, out: &mut impl Write) -> anyhow::Result<()> {
     let mut encoder = png::Encoder::new(out, frame.width as u32, frame.height as u32);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);

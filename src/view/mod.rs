@@ -331,9 +331,11 @@ fn save(state: &ViewState, options: &Options) -> String {
     for ext in ["png", "json"] {
         let path = PathBuf::from(format!("{stem}-{}.{ext}", state.seed()));
         match export::write(&path, &state.generated, options) {
-            Ok(()) => {
-                eprintln!("dunlua: saved {}", path.display());
-                saved.push(path.display().to_string());
+            Ok(written) => {
+                for path in written {
+                    eprintln!("dunlua: saved {}", path.display());
+                    saved.push(path.display().to_string());
+                }
             }
             Err(e) => {
                 eprintln!("dunlua: {e:#}");
