@@ -44,6 +44,35 @@ fn diff(want: &str, got: &str) -> String {
     out
 }
 
+/// Map hashes are pinned too, one `script seed hash` line per golden map,
+/// so the hash itself can never change silently.
+#[test]
+fn map_hashes_match_their_goldens() {
+    let bless = std::env::var_os("DUNLUA_BLESS").is_some();
+    let path = root().join("tests").join("golden").join("hashes.txt");
+    let mut lines = Vec::new();
+    for (script, seeds) in SCRIPTS {
+        for &seed in seeds {
+            let run = dunlua(&[
+                &format!("scripts/{script}.lua"),
+                "--seed",
+                &seed.to_string(),
+                "--hash",
+            ]);
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            lines.push(format!("{script} {seed} {}", run.stdout.trim()));
+        }
+    }
+    let got = lines.join("\n") + "\n";
+    if bless {
+        std::fs::write(&path, &got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (bless with DUNLUA_BLESS=1)", path.display()));
+    assert!(want == got, "map hashes changed:\n{}", diff(&want, &got));
+}
+
 #[test]
 fn reference_scripts_match_their_goldens() {
     let bless = std::env::var_os("DUNLUA_BLESS").is_some();
