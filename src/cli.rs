@@ -2,11 +2,12 @@
 //! then the run and its sinks. Errors come back as one `dunlua: ...` line
 //! (plus a Lua traceback for script failures) and an exit code.
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 use clap::Parser;
 
+use crate::check::{self, CheckOptions};
 use crate::export::{self, Options};
 use crate::map;
 use crate::render::Style;
@@ -23,25 +24,36 @@ pub const EXIT_USAGE: i32 = 2;
     name = "dunlua",
     version,
     about = "Scriptable roguelike dungeon generator: a Lua script decides the layout, Rust does the per-tile work.",
-    after_help = "Exit codes: 0 ok, 1 the script failed, 2 bad usage.\nExample: dunlua scripts/rooms.lua --seed 7 --out map.json"
+    after_help = "Commands: dunlua check SCRIPT --seeds 0..1000 runs a script over many seeds (see dunlua check --help).\nExit codes: 0 ok, 1 the script failed, 2 bad usage.\nExample: dunlua scripts/rooms.lua --seed 7 --out map.json",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
 )]
 pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Run a script over many seeds in parallel and report failures and map statistics.
+    Check(CheckArgs),
+}
+
+/// Generating one map: `dunlua SCRIPT ...`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
     /// The generation script: a Lua file returning {name, width, height, params, generate}.
-    pub script: PathBuf,
+    #[arg(required = true)]
+    pub script: Option<PathBuf>,
 
     /// The seed; the same seed gives the same map. Random (and printed) when absent.
     #[arg(long)]
     pub seed: Option<u64>,
 
-    /// Map size, overriding the script's width and height.
-    #[arg(long, value_name = "WxH", value_parser = parse_size)]
-    pub size: Option<(i64, i64)>,
-
-    /// Override a declared parameter (repeatable); see --params.
-    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
-    pub params: Vec<String>,
-
-    /// Write the map to FILE; the format follows the extension (.txt, .json, .png). Repeatable.
+    /// Write the map to FILE; the format follows the extension (.txt, .json, .png, .tmj). Repeatable.
     #[arg(long = "out", value_name = "FILE")]
     pub outs: Vec<PathBuf>,
 
@@ -57,17 +69,56 @@ pub struct Cli {
     #[arg(long)]
     pub hash: bool,
 
-    /// How a .png output draws tiles: glyph (the tile's character) or cells (solid colour).
-    #[arg(long, value_enum, default_value_t = PngStyle::Glyph)]
-    pub png_style: PngStyle,
-
-    /// Pixels per tile in a .png output (default 16 for glyph, 8 for cells).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
-    pub cell_size: Option<u16>,
-
     /// List the script's parameters with their defaults and exit.
     #[arg(long = "params")]
     pub list_params: bool,
+
+    #[command(flatten)]
+    pub script_args: ScriptArgs,
+
+    #[command(flatten)]
+    pub export: ExportArgs,
+}
+
+/// `dunlua check SCRIPT --seeds A..B ...`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The generation script to check.
+    pub script: PathBuf,
+
+    /// The seeds: A..B (B excluded), A..=B (B included) or N (0..N).
+    #[arg(long, value_name = "RANGE", default_value = "0..100", value_parser = crate::check::parse_seeds)]
+    pub seeds: std::ops::Range<u64>,
+
+    /// Worker threads, each running its own Lua VMs (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Write the PNG and JSON of each failing seed (or its error as .txt) into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub save_failures: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub script_args: ScriptArgs,
+
+    #[command(flatten)]
+    pub export: ExportArgs,
+}
+
+/// How a script runs: size, parameters, limits.
+#[derive(clap::Args, Debug)]
+pub struct ScriptArgs {
+    /// Map size, overriding the script's width and height.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<(i64, i64)>,
+
+    /// Override a declared parameter (repeatable); see --params.
+    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
 
     /// Lua instructions a run may execute before it is stopped.
     #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_INSTRUCTIONS)]
@@ -82,6 +133,18 @@ pub struct Cli {
     #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB,
           value_parser = parse_megabytes)]
     pub max_memory: usize,
+}
+
+/// How image exports look.
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// How a .png output draws tiles: glyph (the tile's character) or cells (solid colour).
+    #[arg(long, value_enum, default_value_t = PngStyle::Glyph)]
+    pub png_style: PngStyle,
+
+    /// Pixels per tile in a .png output (default 16 for glyph, 8 for cells).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub cell_size: Option<u16>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -139,10 +202,10 @@ impl From<ScriptError> for Failure {
     }
 }
 
-impl Cli {
-    fn request(&self, seed: u64) -> Request {
+impl ScriptArgs {
+    fn request(&self, script: &Path, seed: u64) -> Request {
         Request {
-            script: self.script.clone(),
+            script: script.to_path_buf(),
             seed,
             size: self.size,
             params: self.params.clone(),
@@ -154,8 +217,10 @@ impl Cli {
             max_attempts: self.max_attempts,
         }
     }
+}
 
-    fn export_options(&self) -> Options {
+impl ExportArgs {
+    fn options(&self) -> Options {
         let png_style = match self.png_style {
             PngStyle::Glyph => Style::Glyph,
             PngStyle::Cells => Style::Cells,
@@ -171,8 +236,72 @@ impl Cli {
 
 /// Runs the parsed command line.
 pub fn run(cli: &Cli) -> Result<(), Failure> {
+    match &cli.command {
+        Some(Command::Check(args)) => run_check(args),
+        None => run_one(&cli.run),
+    }
+}
+
+/// `dunlua check`: exit 1 when any seed failed.
+fn run_check(args: &CheckArgs) -> Result<(), Failure> {
+    let jobs = args
+        .jobs
+        .map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let options = CheckOptions {
+        request: args.script_args.request(&args.script, 0),
+        seeds: args.seeds.clone(),
+        jobs,
+        save_failures: args.save_failures.clone(),
+        export: args.export.options(),
+        progress: std::io::stderr().is_terminal(),
+    };
+    // A bad script, parameter or size is a usage error, not 1000 failures.
+    let info = script::inspect(&options.request)?;
+    info.params
+        .with_overrides(&options.request.params)
+        .map_err(Failure::usage)?;
+    if let Some((w, h)) = options.request.size {
+        map::check_size(w, h).map_err(|e| Failure::usage(e.to_string()))?;
+    }
+    let started = std::time::Instant::now();
+    let report = check::check(&options).map_err(|e| Failure {
+        code: EXIT_SCRIPT,
+        message: format!("{e:#}"),
+    })?;
+    let elapsed = started.elapsed().as_secs_f64();
+    if args.json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| Failure {
+            code: EXIT_SCRIPT,
+            message: e.to_string(),
+        })?;
+        print_stdout(&format!("{text}\n"))?;
+    } else {
+        print_stdout(&report.text())?;
+    }
+    eprintln!(
+        "dunlua: {} seeds in {elapsed:.2} s on {jobs} thread{} ({:.0} maps/s)",
+        report.total,
+        if jobs == 1 { "" } else { "s" },
+        report.total as f64 / elapsed.max(1e-9)
+    );
+    if report.failed > 0 {
+        return Err(Failure {
+            code: EXIT_SCRIPT,
+            message: format!("{} of {} seeds failed", report.failed, report.total),
+        });
+    }
+    Ok(())
+}
+
+/// `dunlua SCRIPT ...`: one map, to the window, stdout or files.
+fn run_one(cli: &RunArgs) -> Result<(), Failure> {
+    let script_path = cli
+        .script
+        .as_deref()
+        .ok_or_else(|| Failure::usage("no SCRIPT given"))?;
     if cli.list_params {
-        let info = script::inspect(&cli.request(0))?;
+        let info = script::inspect(&cli.script_args.request(script_path, 0))?;
         print_stdout(&format!(
             "{} ({}x{})\n{}",
             info.name,
@@ -202,13 +331,13 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     // The window is the default when nothing else was asked for.
     let wants_window = cli.window || (!cli.ascii && !cli.hash && cli.outs.is_empty());
     let windowed = wants_window && (cli.window || view::display_available());
-    let mut request = cli.request(seed);
+    let mut request = cli.script_args.request(script_path, seed);
     request.record = windowed;
     let started = std::time::Instant::now();
     let generated = script::run(&request)?;
     let took = started.elapsed();
     report_rejections(&generated);
-    let options = cli.export_options();
+    let options = cli.export.options();
     for out in &cli.outs {
         let written = export::write(out, &generated, &options).map_err(|e| Failure {
             code: EXIT_SCRIPT,
@@ -294,11 +423,18 @@ pub fn main() -> i32 {
                 let _ = err.print();
                 return EXIT_OK;
             }
-            // clap's first line is the error; the rest is a usage reminder.
+            // clap's first line is the error (continued on the next line
+            // when it ends with a colon); the rest is a usage reminder.
             let text = err.render().to_string();
-            let first = text.lines().next().unwrap_or("bad usage");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("dunlua: {first} (see dunlua --help)");
+            let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+            let first = lines.next().unwrap_or("bad usage");
+            let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+            if message.ends_with(':') {
+                if let Some(next) = lines.next() {
+                    message = format!("{message} {}", next.trim());
+                }
+            }
+            eprintln!("dunlua: {message} (see dunlua --help)");
             return EXIT_USAGE;
         }
     };

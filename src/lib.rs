@@ -40,5 +40,6 @@ pub mod view;
 pub mod watch;
 
 pub use generated::{Generated, Provenance};
+pub mod check;
 pub mod cli;
 pub mod export;

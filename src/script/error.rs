@@ -19,6 +19,8 @@ pub enum FailureKind {
     Limit,
     /// Every attempt was rejected by the script (`reject` or `validate`).
     Rejected,
+    /// `generate` set no start, or left it on a cell that is not walkable.
+    BadStart,
 }
 
 /// A failed run, with everything needed to show it.

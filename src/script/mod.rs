@@ -359,17 +359,21 @@ fn attempt(request: &Request, seed: u64) -> Result<Attempt, ScriptError> {
 /// A map must leave the player on a walkable cell, not in rock.
 fn check_start(map: &Map, shown: &str) -> Result<(), ScriptError> {
     match map.start() {
-        None => Err(ScriptError::contract(format!(
-            "{shown}: generate set no start; call map:set_start(x, y) on a walkable cell"
-        ))),
+        None => Err(ScriptError::new(
+            FailureKind::BadStart,
+            format!("{shown}: generate set no start; call map:set_start(x, y) on a walkable cell"),
+        )),
         Some((x, y)) if !map.is_walkable(x as i64, y as i64) => {
             let tile = map
                 .get(x as i64, y as i64)
                 .map(|t| map.tiles().kind(t).name.clone());
-            Err(ScriptError::contract(format!(
-                "{shown}: generate left the start at ({x}, {y}) on '{}', which is not walkable",
-                tile.unwrap_or_default()
-            )))
+            Err(ScriptError::new(
+                FailureKind::BadStart,
+                format!(
+                    "{shown}: generate left the start at ({x}, {y}) on '{}', which is not walkable",
+                    tile.unwrap_or_default()
+                ),
+            ))
         }
         Some(_) => Ok(()),
     }

@@ -1,0 +1,435 @@
+//! `dunlua check`: a script over thousands of seeds, in parallel, with the
+//! failures grouped by kind and the distribution of what the maps look
+//! like. Every seed is generated in its own fresh Lua VM on a worker
+//! thread; results are gathered in seed order, so the report is the same
+//! whatever the number of threads (only the timings vary).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::export::{self, Options};
+use crate::generated::Generated;
+use crate::map::Map;
+use crate::ops::{dijkstra, regions, unreachable_walkable};
+use crate::script::{self, FailureKind, Request};
+
+/// What `check` should do.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// The script and its parameters; the seed is replaced for each run.
+    pub request: Request,
+    pub seeds: Range<u64>,
+    pub jobs: usize,
+    /// Where to write the PNG and JSON (or the error) of each failing seed.
+    pub save_failures: Option<PathBuf>,
+    pub export: Options,
+    /// Show a progress bar (only on a terminal).
+    pub progress: bool,
+}
+
+/// Why a seed failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Problem {
+    ScriptError,
+    Rejected,
+    StartNotWalkable,
+    Unreachable,
+}
+
+impl Problem {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Problem::ScriptError => "script error",
+            Problem::Rejected => "rejected after all attempts",
+            Problem::StartNotWalkable => "start not walkable",
+            Problem::Unreachable => "walkable cells unreachable from the start",
+        }
+    }
+}
+
+/// What one good map measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Metrics {
+    pub rooms: f64,
+    pub floor_ratio: f64,
+    pub regions: f64,
+    pub longest_path: f64,
+    pub dead_ends: f64,
+}
+
+/// A metric's name and how to read it off [`Metrics`].
+type Column = (&'static str, fn(&Metrics) -> f64);
+
+/// One seed's outcome.
+struct SeedResult {
+    seed: u64,
+    outcome: Result<Metrics, (Problem, String)>,
+    time_ms: f64,
+    /// Kept only for failures that have a map, when they are to be saved.
+    map: Option<Box<Generated>>,
+}
+
+/// min, median, 95th percentile and max (nearest rank).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Spread {
+    pub min: f64,
+    pub median: f64,
+    pub p95: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    fn of(mut values: Vec<f64>) -> Option<Spread> {
+        if values.is_empty() {
+            return None;
+        }
+        values.sort_by(f64::total_cmp);
+        let n = values.len();
+        let rank = |q: f64| values[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
+        Some(Spread {
+            min: values[0],
+            median: values[(n - 1) / 2],
+            p95: rank(0.95),
+            max: values[n - 1],
+        })
+    }
+}
+
+/// The seeds of one kind of failure.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FailureGroup {
+    pub kind: Problem,
+    pub seeds: Vec<u64>,
+    /// The first failing seed's message, as an example.
+    pub example: String,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub script: String,
+    pub seeds: [u64; 2],
+    pub total: u64,
+    pub ok: u64,
+    pub failed: u64,
+    pub failures: Vec<FailureGroup>,
+    /// Metric name -> spread over the maps that passed.
+    pub metrics: BTreeMap<&'static str, Spread>,
+    /// Generation time in milliseconds; the one part that varies run to run.
+    pub time_ms: Option<Spread>,
+}
+
+/// Cells walkable with exactly one walkable 4-neighbour.
+pub fn dead_ends(map: &Map) -> usize {
+    let walk = |x: i32, y: i32| map.is_walkable(x as i64, y as i64);
+    let mut n = 0;
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            if walk(x, y) {
+                let exits = [(0, -1), (1, 0), (0, 1), (-1, 0)]
+                    .iter()
+                    .filter(|(dx, dy)| walk(x + dx, y + dy))
+                    .count();
+                n += (exits == 1) as usize;
+            }
+        }
+    }
+    n
+}
+
+fn measure(g: &Generated) -> Result<Metrics, (Problem, String)> {
+    let map = &g.map;
+    let unreachable = unreachable_walkable(map);
+    if let Some(&(x, y)) = unreachable.first() {
+        return Err((
+            Problem::Unreachable,
+            format!(
+                "{} walkable cells unreachable from the start, e.g. ({x}, {y})",
+                unreachable.len()
+            ),
+        ));
+    }
+    let walkable = map
+        .cells()
+        .iter()
+        .filter(|&&t| map.tiles().kind(t).walkable)
+        .count();
+    let (sx, sy) = map.start().unwrap_or((0, 0));
+    let longest = dijkstra(map, &[(sx as i64, sy as i64)])
+        .ok()
+        .and_then(|d| d.max())
+        .unwrap_or(0);
+    Ok(Metrics {
+        rooms: map.rooms().len() as f64,
+        floor_ratio: walkable as f64 / map.cells().len() as f64,
+        regions: regions(map).len() as f64,
+        longest_path: longest as f64,
+        dead_ends: dead_ends(map) as f64,
+    })
+}
+
+fn run_seed(options: &CheckOptions, seed: u64) -> SeedResult {
+    let mut request = options.request.clone();
+    request.seed = seed;
+    request.record = false;
+    let started = Instant::now();
+    let result = script::run(&request);
+    let time_ms = started.elapsed().as_secs_f64() * 1000.0;
+    match result {
+        Ok(g) => {
+            let outcome = measure(&g);
+            let keep = outcome.is_err() && options.save_failures.is_some();
+            SeedResult {
+                seed,
+                outcome,
+                time_ms,
+                map: keep.then(|| Box::new(g)),
+            }
+        }
+        Err(e) => {
+            let problem = match e.kind {
+                FailureKind::Rejected => Problem::Rejected,
+                FailureKind::BadStart => Problem::StartNotWalkable,
+                _ => Problem::ScriptError,
+            };
+            SeedResult {
+                seed,
+                outcome: Err((problem, e.to_string())),
+                time_ms,
+                map: None,
+            }
+        }
+    }
+}
+
+/// Runs every seed and builds the report (and saves failures if asked).
+pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
+    let seeds: Vec<u64> = options.seeds.clone().collect();
+    let bar = options.progress.then(|| {
+        let bar = indicatif::ProgressBar::new(seeds.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} seeds {elapsed} (eta {eta})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .build()?;
+    let results: Vec<SeedResult> = pool.install(|| {
+        seeds
+            .par_iter()
+            .map(|&seed| {
+                let r = run_seed(options, seed);
+                if let Some(bar) = &bar {
+                    bar.inc(1);
+                }
+                r
+            })
+            .collect()
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if let Some(dir) = &options.save_failures {
+        save_failures(dir, &options.request, &results, &options.export)?;
+    }
+    Ok(report(options, &results))
+}
+
+fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
+    let mut groups: BTreeMap<Problem, FailureGroup> = BTreeMap::new();
+    let mut good: Vec<Metrics> = Vec::new();
+    for r in results {
+        match &r.outcome {
+            Ok(m) => good.push(*m),
+            Err((kind, message)) => {
+                groups
+                    .entry(*kind)
+                    .or_insert_with(|| FailureGroup {
+                        kind: *kind,
+                        seeds: Vec::new(),
+                        example: message.lines().next().unwrap_or("").to_string(),
+                    })
+                    .seeds
+                    .push(r.seed);
+            }
+        }
+    }
+    let mut metrics = BTreeMap::new();
+    let columns: [Column; 5] = [
+        ("rooms", |m| m.rooms),
+        ("floor_ratio", |m| m.floor_ratio),
+        ("regions", |m| m.regions),
+        ("longest_path", |m| m.longest_path),
+        ("dead_ends", |m| m.dead_ends),
+    ];
+    for (name, get) in columns {
+        if let Some(spread) = Spread::of(good.iter().map(get).collect()) {
+            metrics.insert(name, spread);
+        }
+    }
+    let failed = results.len() - good.len();
+    Report {
+        script: options.request.script.display().to_string(),
+        seeds: [options.seeds.start, options.seeds.end],
+        total: results.len() as u64,
+        ok: good.len() as u64,
+        failed: failed as u64,
+        failures: groups.into_values().collect(),
+        metrics,
+        time_ms: Spread::of(results.iter().map(|r| r.time_ms).collect()),
+    }
+}
+
+fn save_failures(
+    dir: &std::path::Path,
+    request: &Request,
+    results: &[SeedResult],
+    options: &Options,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let stem = request
+        .script
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "map".into());
+    for r in results {
+        let Err((_, message)) = &r.outcome else {
+            continue;
+        };
+        let base = dir.join(format!("{stem}-{}", r.seed));
+        match &r.map {
+            Some(g) => {
+                for ext in ["png", "json"] {
+                    export::write(&base.with_extension(ext), g, options)?;
+                }
+            }
+            None => export::write_atomically(
+                &base.with_extension("txt"),
+                format!("{message}\n").as_bytes(),
+            )?,
+        }
+    }
+    Ok(())
+}
+
+impl Report {
+    /// The report as text for a terminal.
+    pub fn text(&self) -> String {
+        let mut out = format!(
+            "check {}: seeds {}..{} ({}): {} ok, {} failed\n",
+            self.script, self.seeds[0], self.seeds[1], self.total, self.ok, self.failed
+        );
+        if !self.failures.is_empty() {
+            out.push_str("failures:\n");
+            for g in &self.failures {
+                let seeds: Vec<String> = g.seeds.iter().take(20).map(|s| s.to_string()).collect();
+                let more = if g.seeds.len() > 20 {
+                    format!(" and {} more", g.seeds.len() - 20)
+                } else {
+                    String::new()
+                };
+                out.push_str(&format!(
+                    "  {} ({}): seeds {}{more}\n    e.g. {}\n",
+                    g.kind.describe(),
+                    g.seeds.len(),
+                    seeds.join(" "),
+                    g.example
+                ));
+            }
+        }
+        if !self.metrics.is_empty() || self.time_ms.is_some() {
+            out.push_str(&format!(
+                "{:<14}{:>10}{:>10}{:>10}{:>10}\n",
+                "over ok maps", "min", "median", "p95", "max"
+            ));
+            let row = |name: &str, s: &Spread, digits: usize| {
+                format!(
+                    "{:<14}{:>10.d$}{:>10.d$}{:>10.d$}{:>10.d$}\n",
+                    name,
+                    s.min,
+                    s.median,
+                    s.p95,
+                    s.max,
+                    d = digits
+                )
+            };
+            for (name, spread) in &self.metrics {
+                out.push_str(&row(
+                    name,
+                    spread,
+                    if *name == "floor_ratio" { 3 } else { 0 },
+                ));
+            }
+            if let Some(t) = &self.time_ms {
+                out.push_str(&row("time_ms", t, 2));
+            }
+        }
+        out
+    }
+}
+
+/// Parses `A..B` (B excluded), `A..=B` (B included) or `N` (0..N).
+pub fn parse_seeds(text: &str) -> Result<Range<u64>, String> {
+    let bad = || format!("expected seeds as A..B, A..=B or N, got '{text}'");
+    let number = |s: &str| s.trim().parse::<u64>().map_err(|_| bad());
+    let range = if let Some((a, b)) = text.split_once("..=") {
+        number(a)?..number(b)?.checked_add(1).ok_or_else(bad)?
+    } else if let Some((a, b)) = text.split_once("..") {
+        number(a)?..number(b)?
+    } else {
+        0..number(text)?
+    };
+    if range.is_empty() {
+        return Err(format!("the seed range '{text}' is empty"));
+    }
+    if range.end - range.start > 100_000_000 {
+        return Err(format!(
+            "the seed range '{text}' is too long: at most 100000000 seeds"
+        ));
+    }
+    Ok(range)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_ranges() {
+        assert_eq!(parse_seeds("0..200"), Ok(0..200));
+        assert_eq!(parse_seeds("5..=9"), Ok(5..10));
+        assert_eq!(parse_seeds("50"), Ok(0..50));
+        assert!(parse_seeds("9..3").is_err());
+        assert!(parse_seeds("a..b").is_err());
+        assert!(parse_seeds("0..1000000000").is_err());
+    }
+
+    #[test]
+    fn spreads_use_nearest_rank() {
+        let s = Spread::of((1..=20).map(|v| v as f64).collect()).unwrap();
+        assert_eq!((s.min, s.median, s.p95, s.max), (1.0, 10.0, 19.0, 20.0));
+        assert_eq!(Spread::of(vec![]), None);
+        let one = Spread::of(vec![3.0]).unwrap();
+        assert_eq!(
+            (one.min, one.median, one.p95, one.max),
+            (3.0, 3.0, 3.0, 3.0)
+        );
+    }
+
+    #[test]
+    fn dead_ends_are_cells_with_one_way_out() {
+        let map = Map::from_ascii("#######\n#@....#\n###.###\n#######\n").unwrap();
+        assert_eq!(dead_ends(&map), 3);
+    }
+}

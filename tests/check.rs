@@ -1,0 +1,193 @@
+//! `dunlua check`: failures found on the exact seeds, the same report
+//! whatever the number of threads, and every reference script clean.
+
+use crate::util::{dunlua, dunlua_in, Scratch};
+
+/// Fails in a known way on known seeds (by the last digit).
+const FLAKY: &str = r#"
+return { generate = function(map, rng)
+  local s = rng.seed
+  map:fill("wall")
+  map:fill_rect(Rect.new(1, 1, 5, 3), "floor")
+  map:add_room(Rect.new(0, 0, 6, 4))
+  map:set_start(2, 2)
+  if s % 10 == 3 then error("boom on " .. s) end
+  if s % 10 == 5 then map:set(20, 20, "floor") end
+  if s % 10 == 7 then map:set_start(0, 0) end
+  if s % 10 == 9 then reject("nine") end
+end }
+"#;
+
+fn without_timing(json: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v.as_object_mut().unwrap().remove("time_ms");
+    v
+}
+
+#[test]
+fn reports_the_exact_failing_seeds_by_kind() {
+    let scratch = Scratch::new();
+    scratch.write("flaky.lua", FLAKY);
+    let args = |jobs: &'static str| {
+        vec![
+            "check",
+            "flaky.lua",
+            "--seeds",
+            "0..20",
+            "--max-attempts",
+            "1",
+            "--json",
+            "--jobs",
+            jobs,
+            "--size",
+            "30x30",
+        ]
+    };
+    let one = dunlua_in(scratch.path(), &args("1"));
+    assert_eq!(one.code, 1, "{}", one.stderr);
+    assert!(
+        one.stderr.contains("dunlua: 8 of 20 seeds failed"),
+        "{}",
+        one.stderr
+    );
+    let report = without_timing(&one.stdout);
+    let seeds_of = |kind: &str| -> Vec<u64> {
+        report["failures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["kind"] == kind)
+            .map(|g| {
+                g["seeds"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_u64().unwrap())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(seeds_of("script_error"), [3, 13]);
+    assert_eq!(seeds_of("unreachable"), [5, 15]);
+    assert_eq!(seeds_of("start_not_walkable"), [7, 17]);
+    assert_eq!(seeds_of("rejected"), [9, 19]);
+    assert_eq!(
+        (report["ok"].as_u64(), report["failed"].as_u64()),
+        (Some(12), Some(8))
+    );
+    assert_eq!(report["metrics"]["rooms"]["max"], 1.0);
+
+    let two = dunlua_in(scratch.path(), &args("2"));
+    assert_eq!(two.code, 1);
+    assert_eq!(
+        without_timing(&two.stdout),
+        report,
+        "--jobs 1 and --jobs 2 agree"
+    );
+}
+
+#[test]
+fn text_report_and_saved_failures() {
+    let scratch = Scratch::new();
+    scratch.write("flaky.lua", FLAKY);
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "flaky.lua",
+            "--seeds",
+            "0..=9",
+            "--max-attempts",
+            "1",
+            "--size",
+            "30x30",
+            "--save-failures",
+            "fails",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .starts_with("check flaky.lua: seeds 0..10 (10): 6 ok, 4 failed\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("  script error (1): seeds 3\n    e.g. flaky.lua:8: boom on 3"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("walkable cells unreachable from the start (1): seeds 5"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("floor_ratio"), "{}", run.stdout);
+    let dir = scratch.path().join("fails");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "flaky-3.txt",
+            "flaky-5.json",
+            "flaky-5.png",
+            "flaky-7.txt",
+            "flaky-9.txt"
+        ]
+    );
+    let error = std::fs::read_to_string(dir.join("flaky-3.txt")).unwrap();
+    assert!(error.starts_with("flaky.lua:8: boom on 3"), "{error}");
+}
+
+#[test]
+fn every_reference_script_passes_200_seeds() {
+    let mut scripts: Vec<String> = std::fs::read_dir(crate::util::root().join("scripts"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".lua"))
+        .collect();
+    scripts.sort();
+    for script in scripts {
+        let run = dunlua(&[
+            "check",
+            &format!("scripts/{script}"),
+            "--seeds",
+            "0..200",
+            "--jobs",
+            "2",
+        ]);
+        assert_eq!(run.code, 0, "{script}:\n{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains("(200): 200 ok, 0 failed"),
+            "{}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn check_usage_errors() {
+    let run = dunlua(&["check", "scripts/rooms.lua", "--seeds", "5..2"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("the seed range '5..2' is empty"),
+        "{}",
+        run.stderr
+    );
+    let run = dunlua(&["check", "scripts/rooms.lua", "-p", "nope=1"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with("dunlua: unknown parameter 'nope'"),
+        "{}",
+        run.stderr
+    );
+    let run = dunlua(&["check", "scripts/missing.lua"]);
+    assert_eq!(run.code, 2);
+}
