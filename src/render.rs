@@ -115,6 +115,13 @@ impl Frame {
     }
 }
 
+/// Whether a marker only repeats what its cell's tile shows (stairs marked
+/// on stairs), so the tile's own glyph is the better picture.
+pub fn marker_is_tile(map: &Map, marker: &crate::map::Marker) -> bool {
+    map.get(marker.x as i64, marker.y as i64)
+        .is_ok_and(|t| map.tiles().kind(t).name == marker.name)
+}
+
 /// How the PNG export draws a tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
@@ -137,6 +144,9 @@ pub fn render_map(map: &Map, style: Style, cell: usize) -> Frame {
         }
     }
     for m in map.markers() {
+        if marker_is_tile(map, m) {
+            continue;
+        }
         let (x, y) = ((m.x as usize * cell) as i64, (m.y as usize * cell) as i64);
         let letter = m.name.chars().next().unwrap_or('*').to_ascii_uppercase();
         match style {

@@ -4,7 +4,7 @@
 use super::camera::follow;
 use super::state::{Sight, ViewState, HELP};
 use crate::map::Rgb;
-use crate::render::{dim, Frame, GLYPH, MARKER_COLOR, START_COLOR};
+use crate::render::{dim, marker_is_tile, Frame, GLYPH, MARKER_COLOR, START_COLOR};
 
 pub const STATUS_BG: Rgb = Rgb(0x20, 0x20, 0x30);
 pub const STATUS_FG: Rgb = Rgb(0xdd, 0xdd, 0xdd);
@@ -47,6 +47,7 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
     let markers: Vec<(i32, i32, char)> = map
         .markers()
         .iter()
+        .filter(|m| !marker_is_tile(map, m))
         .map(|m| {
             (
                 m.x,
