@@ -16,7 +16,7 @@ use crate::export::{self, Options};
 use crate::generated::Generated;
 use crate::map::Map;
 use crate::ops::{dijkstra, regions, unreachable_walkable};
-use crate::script::{self, FailureKind, Request};
+use crate::script::{FailureKind, Request, ScriptError, Session};
 
 /// What `check` should do.
 #[derive(Clone, Debug)]
@@ -174,12 +174,16 @@ fn measure(g: &Generated) -> Result<Metrics, (Problem, String)> {
     })
 }
 
-fn run_seed(options: &CheckOptions, seed: u64) -> SeedResult {
-    let mut request = options.request.clone();
-    request.seed = seed;
-    request.record = false;
+fn run_seed(
+    options: &CheckOptions,
+    session: &Result<Session, ScriptError>,
+    seed: u64,
+) -> SeedResult {
     let started = Instant::now();
-    let result = script::run(&request);
+    let result = match session {
+        Ok(session) => session.run(seed),
+        Err(e) => Err(e.clone()),
+    };
     let time_ms = started.elapsed().as_secs_f64() * 1000.0;
     match result {
         Ok(g) => {
@@ -224,16 +228,22 @@ pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
         .build()?;
+    let mut request = options.request.clone();
+    request.record = false;
     let results: Vec<SeedResult> = pool.install(|| {
         seeds
             .par_iter()
-            .map(|&seed| {
-                let r = run_seed(options, seed);
-                if let Some(bar) = &bar {
-                    bar.inc(1);
-                }
-                r
-            })
+            // One VM per worker, reset between seeds, never shared.
+            .map_init(
+                || Session::new(&request),
+                |session, &seed| {
+                    let r = run_seed(options, session, seed);
+                    if let Some(bar) = &bar {
+                        bar.inc(1);
+                    }
+                    r
+                },
+            )
             .collect()
     });
     if let Some(bar) = bar {

@@ -40,6 +40,23 @@ pub struct Cli {
 pub enum Command {
     /// Run a script over many seeds in parallel and report failures and map statistics.
     Check(CheckArgs),
+    /// Generate seeds 0..N-1 in one process and print one line of throughput and checksums.
+    Bench(BenchArgs),
+}
+
+/// `dunlua bench SCRIPT --count N ...`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The generation script to time.
+    pub script: PathBuf,
+
+    /// How many maps: seeds 0..N-1.
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub count: u64,
+
+    #[command(flatten)]
+    pub script_args: ScriptArgs,
 }
 
 /// Generating one map: `dunlua SCRIPT ...`.
@@ -238,6 +255,7 @@ impl ExportArgs {
 pub fn run(cli: &Cli) -> Result<(), Failure> {
     match &cli.command {
         Some(Command::Check(args)) => run_check(args),
+        Some(Command::Bench(args)) => run_bench(args),
         None => run_one(&cli.run),
     }
 }
@@ -292,6 +310,37 @@ fn run_check(args: &CheckArgs) -> Result<(), Failure> {
         });
     }
     Ok(())
+}
+
+/// `dunlua bench`: seeds 0..N-1 through one reused VM, on one thread; the
+/// floor and room totals are checksums any other implementation of the
+/// specified RNG and algorithm can compare with.
+fn run_bench(args: &BenchArgs) -> Result<(), Failure> {
+    let request = args.script_args.request(&args.script, 0);
+    let session = script::Session::new(&request)?;
+    let info = session.inspect()?;
+    info.params
+        .with_overrides(&request.params)
+        .map_err(Failure::usage)?;
+    let (w, h) = request.size.unwrap_or((info.width, info.height));
+    let (mut floors, mut rooms) = (0u64, 0u64);
+    let started = std::time::Instant::now();
+    for seed in 0..args.count {
+        let generated = session.run(seed).map_err(|e| Failure {
+            code: EXIT_SCRIPT,
+            message: format!("seed {seed}: {e}"),
+        })?;
+        floors += generated.map.count(crate::map::Tile::FLOOR) as u64;
+        rooms += generated.map.rooms().len() as u64;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    print_stdout(&format!(
+        "maps={} size={w}x{h} floors={floors} rooms={rooms} elapsed_ms={:.1} maps_per_s={:.1} us_per_map={:.2}\n",
+        args.count,
+        elapsed * 1000.0,
+        args.count as f64 / elapsed.max(1e-9),
+        elapsed * 1e6 / args.count as f64
+    ))
 }
 
 /// `dunlua SCRIPT ...`: one map, to the window, stdout or files.

@@ -12,4 +12,5 @@ mod library;
 mod properties;
 mod reference;
 mod replay;
+mod session;
 mod window;

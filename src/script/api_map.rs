@@ -1,11 +1,11 @@
 //! The `map` object a script's `generate` receives: thin bindings from Lua
 //! calls to the plain-Rust primitives on [`Map`], with checked arguments.
 
-use mlua::{Lua, MultiValue, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::api_rect::LuaRect;
 use super::api_selection::{LuaDistance, LuaSelection};
-use super::args::{show, Args};
+use super::args::{show, Args, Six};
 use crate::map::{Map, Tile};
 use crate::ops::{self, CellularRule, Selection, StampCell};
 use crate::replay::Journal;
@@ -99,7 +99,7 @@ fn read_legend(a: &Args, map: &Map, legend: &Table) -> mlua::Result<Vec<(char, S
 pub(crate) struct LuaMap(pub Map, pub Option<Journal>);
 
 impl LuaMap {
-    fn args<'lua>(&self, lua: &'lua Lua, name: &'static str, values: MultiValue) -> Args<'lua> {
+    fn args<'lua>(&self, lua: &'lua Lua, name: &'static str, values: Six) -> Args<'lua> {
         Args::new(lua, name, values).on_map(self.0.width(), self.0.height())
     }
 }
@@ -107,7 +107,7 @@ impl LuaMap {
 /// Adds a method that reads the map: `$body(map, args)`.
 macro_rules! reader {
     ($methods:ident, $name:literal, |$map:ident, $args:ident| $body:expr) => {
-        $methods.add_method($name, |lua, this, values: MultiValue| {
+        $methods.add_method($name, |lua, this, values: Six| {
             let $args = this.args(lua, concat!("map:", $name), values);
             let $map = &this.0;
             $body
@@ -119,7 +119,7 @@ macro_rules! reader {
 /// the tiles it changed become a replay step named after it.
 macro_rules! writer {
     ($methods:ident, $name:literal, |$map:ident, $args:ident| $body:expr) => {
-        $methods.add_method_mut($name, |lua, this, values: MultiValue| {
+        $methods.add_method_mut($name, |lua, this, values: Six| {
             let $args = this.args(lua, concat!("map:", $name), values);
             let result = {
                 let $map = &mut this.0;
@@ -389,7 +389,7 @@ impl UserData for LuaMap {
             let tile = a.tile(1, map.tiles())?;
             map.fill_selection(&sel, tile).map_err(|e| a.map_failed(e))
         });
-        methods.add_method_mut("snapshot", |lua, this, values: MultiValue| {
+        methods.add_method_mut("snapshot", |lua, this, values: Six| {
             let label = this.args(lua, "map:snapshot", values).string(0, "label")?;
             if let Some(journal) = &mut this.1 {
                 journal.capture(&mut this.0, &label, true);

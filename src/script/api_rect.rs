@@ -3,9 +3,9 @@
 //!
 //! [`geom::Rect`]: crate::geom::Rect
 
-use mlua::{Lua, MetaMethod, MultiValue, UserData, UserDataFields, UserDataMethods};
+use mlua::{Lua, MetaMethod, UserData, UserDataFields, UserDataMethods};
 
-use super::args::Args;
+use super::args::{Args, Six};
 use crate::geom::Rect;
 
 /// A rect lent to Lua by value.
@@ -25,11 +25,11 @@ impl UserData for LuaRect {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method("center", |_, r, ()| Ok(r.0.center()));
         methods.add_method("interior", |_, r, ()| Ok(r.0.interior()));
-        methods.add_method("intersects", |lua, r, args: MultiValue| {
+        methods.add_method("intersects", |lua, r, args: Six| {
             let other = Args::new(lua, "Rect:intersects", args).rect(0, "other")?;
             Ok(r.0.intersects(&other))
         });
-        methods.add_method("contains", |lua, r, args: MultiValue| {
+        methods.add_method("contains", |lua, r, args: Six| {
             let args = Args::new(lua, "Rect:contains", args);
             Ok(r.0.contains(args.coord(0, "x")? as i32, args.coord(1, "y")? as i32))
         });
@@ -45,7 +45,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let rect = lua.create_table()?;
     rect.set(
         "new",
-        lua.create_function(|lua, args: MultiValue| {
+        lua.create_function(|lua, args: Six| {
             let args = Args::new(lua, "Rect.new", args);
             let x = args.coord(0, "x")?;
             let y = args.coord(1, "y")?;

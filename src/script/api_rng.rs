@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, UserData, UserDataFields, UserDataMethods, Value};
 
-use super::args::{located, Args};
+use super::args::{located, Args, Six};
 use crate::rng::Rng;
 
 /// A stream shared by the `rng` object and `math.random`.
@@ -31,24 +31,24 @@ impl UserData for LuaRng {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("range", |lua, r, args: MultiValue| {
+        methods.add_method("range", |lua, r, args: Six| {
             let args = Args::new(lua, "rng:range", args);
             let (lo, hi) = (args.int(0, "lo")?, args.int(1, "hi")?);
             r.range(&args, lo, hi)
         });
-        methods.add_method("int", |lua, r, args: MultiValue| {
+        methods.add_method("int", |lua, r, args: Six| {
             let args = Args::new(lua, "rng:int", args);
             let n = args.int(0, "n")?;
             let v = r.0.borrow_mut().int_checked(n).map_err(|e| args.fail(e))?;
             Ok(v as i64)
         });
         methods.add_method("float", |_, r, ()| Ok(r.0.borrow_mut().float()));
-        methods.add_method("chance", |lua, r, args: MultiValue| {
+        methods.add_method("chance", |lua, r, args: Six| {
             let p = Args::new(lua, "rng:chance", args).number(0, "p")?;
             Ok(r.0.borrow_mut().chance(p))
         });
         methods.add_method("coin", |_, r, ()| Ok(r.0.borrow_mut().coin()));
-        methods.add_method("pick", |lua, r, args: MultiValue| {
+        methods.add_method("pick", |lua, r, args: Six| {
             let args = Args::new(lua, "rng:pick", args);
             let list = args.table(0, "list")?;
             let len = list.raw_len();
@@ -58,7 +58,7 @@ impl UserData for LuaRng {
             let i = r.0.borrow_mut().int(len as u64) as usize + 1;
             list.raw_get::<Value>(i)
         });
-        methods.add_method("shuffle", |lua, r, args: MultiValue| {
+        methods.add_method("shuffle", |lua, r, args: Six| {
             let args = Args::new(lua, "rng:shuffle", args);
             let list = args.table(0, "list")?;
             let mut rng = r.0.borrow_mut();
@@ -70,7 +70,7 @@ impl UserData for LuaRng {
             }
             Ok(list)
         });
-        methods.add_method("fork", |lua, r, args: MultiValue| {
+        methods.add_method("fork", |lua, r, args: Six| {
             let name = Args::new(lua, "rng:fork", args).string(0, "name")?;
             Ok(LuaRng::new(r.0.borrow().fork(&name)))
         });
@@ -87,7 +87,7 @@ pub(crate) fn route_math_random(lua: &Lua, rng: &LuaRng) -> mlua::Result<()> {
     let stream = rng.clone();
     math.set(
         "random",
-        lua.create_function(move |lua, args: MultiValue| {
+        lua.create_function(move |lua, args: Six| {
             let args = Args::new(lua, "math.random", args);
             match (args.is_given(0), args.is_given(1)) {
                 (false, false) => Ok(Value::Number(stream.0.borrow_mut().float())),

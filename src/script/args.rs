@@ -48,21 +48,45 @@ pub(crate) fn show(value: &Value) -> String {
     }
 }
 
+/// Up to six arguments taken straight off the Lua stack (mlua reads tuples
+/// without allocating), the hot path; or any number, for the rest.
+pub(crate) type Six = (Value, Value, Value, Value, Value, Value);
+
+// Lives on the stack for one call; boxing the array would bring back the
+// allocation it exists to avoid.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum ArgValues {
+    Few([Value; 6]),
+    Many(Vec<Value>),
+}
+
+impl From<Six> for ArgValues {
+    fn from((a, b, c, d, e, f): Six) -> Self {
+        ArgValues::Few([a, b, c, d, e, f])
+    }
+}
+
+impl From<MultiValue> for ArgValues {
+    fn from(values: MultiValue) -> Self {
+        ArgValues::Many(values.into_vec())
+    }
+}
+
 /// The arguments of one API call, with what its errors must mention.
 pub(crate) struct Args<'lua> {
     lua: &'lua Lua,
     name: &'static str,
-    values: Vec<Value>,
+    values: ArgValues,
     /// The map size for error messages, on map primitives only.
     size: Option<(i32, i32)>,
 }
 
 impl<'lua> Args<'lua> {
-    pub fn new(lua: &'lua Lua, name: &'static str, values: MultiValue) -> Args<'lua> {
+    pub fn new(lua: &'lua Lua, name: &'static str, values: impl Into<ArgValues>) -> Args<'lua> {
         Args {
             lua,
             name,
-            values: values.into_vec(),
+            values: values.into(),
             size: None,
         }
     }
@@ -73,7 +97,10 @@ impl<'lua> Args<'lua> {
     }
 
     pub fn value(&self, i: usize) -> &Value {
-        self.values.get(i).unwrap_or(&Value::Nil)
+        match &self.values {
+            ArgValues::Few(few) => few.get(i).unwrap_or(&Value::Nil),
+            ArgValues::Many(many) => many.get(i).unwrap_or(&Value::Nil),
+        }
     }
 
     pub fn is_given(&self, i: usize) -> bool {

@@ -3,6 +3,7 @@
 //! instruction budget and a memory limit.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -51,7 +52,54 @@ pub(crate) struct HostState {
     pub modules: Vec<PathBuf>,
     /// Why the script called `reject`, if it did (even if a `pcall` caught it).
     pub rejected: Option<String>,
+    /// `require`'s cache of loaded modules.
+    pub loaded: Option<Table>,
 }
+
+impl HostState {
+    fn fresh() -> HostState {
+        HostState {
+            pending_tiles: TileSet::builtin(),
+            map: None,
+            modules: Vec::new(),
+            rejected: None,
+            loaded: None,
+        }
+    }
+}
+
+/// Puts the globals back as the host set them up: every top-level name and
+/// every field of the library tables, and no metatables on them. Written in
+/// Lua because it is a few hundred table writes, which cost far less inside
+/// the VM than across the Rust boundary; it keeps its own copies (and its
+/// own `pairs`, `rawset`, ...) in upvalues no script can reach.
+const RESTORE: &str = r#"
+local G, pairs, next, rawset, setmetatable, type = _G, pairs, next, rawset, setmetatable, type
+local function copy(t)
+  local c = {}
+  for k, v in pairs(t) do c[k] = v end
+  return c
+end
+local top = copy(G)
+local libraries = {}
+for _, v in pairs(top) do
+  if type(v) == "table" and v ~= G then libraries[v] = copy(v) end
+end
+local function restore(t, saved)
+  -- Without a metatable, plain indexing is raw and stays inside the VM.
+  setmetatable(t, nil)
+  for k in next, t do
+    if saved[k] == nil then t[k] = nil end
+  end
+  for k, v in next, saved do
+    if t[k] ~= v then t[k] = v end
+  end
+end
+return function()
+  restore(G, top)
+  for t, saved in next, libraries do restore(t, saved) end
+end
+"#;
 
 /// A fresh sandboxed VM for one run.
 pub(crate) struct Vm {
@@ -60,6 +108,8 @@ pub(crate) struct Vm {
     script: String,
     limits: Limits,
     budget: Rc<Budget>,
+    /// `RESTORE`'s function, made once the host's globals are in place.
+    restore: Function,
 }
 
 /// The instruction budget shared by every call of one run.
@@ -76,24 +126,36 @@ impl Vm {
     pub fn new(script: &Path, limits: Limits) -> mlua::Result<Vm> {
         let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
         let lua = Lua::new_with(libs, LuaOptions::default())?;
-        lua.set_app_data(HostState {
-            pending_tiles: TileSet::builtin(),
-            map: None,
-            modules: Vec::new(),
-            rejected: None,
-        });
+        lua.set_app_data(HostState::fresh());
         sandbox(&lua)?;
         install_reject(&lua)?;
         install_require(&lua, script)?;
         super::api_rect::register(&lua)?;
         super::api_tiles::register(&lua)?;
         lua.set_memory_limit(limits.max_memory)?;
+        let restore: Function = lua.load(RESTORE).set_name("=restore").eval()?;
         Ok(Vm {
             lua,
             script: script.display().to_string(),
             limits,
             budget: Rc::default(),
+            restore,
         })
+    }
+
+    /// Makes a used VM as good as new for the next run: the globals and
+    /// library tables as the host set them up, an empty module cache, no
+    /// script tiles, a full instruction budget. What a script did to them
+    /// in an earlier run cannot reach the next one.
+    pub fn reset(&self) -> mlua::Result<()> {
+        self.restore.call::<()>(())?;
+        if let Some(mut state) = self.lua.app_data_mut::<HostState>() {
+            *state = HostState::fresh();
+        }
+        self.budget.used.set(0);
+        self.budget.stuck.set(0);
+        *self.budget.spent_at.borrow_mut() = None;
+        Ok(())
     }
 
     /// Calls `func` as a coroutine under the instruction budget. When the
@@ -252,7 +314,7 @@ fn valid_module_name(name: &str) -> bool {
 /// folder only, once per run, and records the file for hot reload.
 fn install_require(lua: &Lua, script: &Path) -> mlua::Result<()> {
     let root = script_folder(script);
-    let loaded: Table = lua.create_table()?;
+    let compiled_modules: RefCell<HashMap<PathBuf, Function>> = RefCell::default();
     let require = lua.create_function(move |lua, name: Value| {
         let name = match &name {
             Value::String(s) => s.to_string_lossy(),
@@ -269,6 +331,17 @@ fn install_require(lua: &Lua, script: &Path) -> mlua::Result<()> {
                 format!("require: bad module name {name:?}: use names like \"lib.doors\" (letters, digits, _ and dots)"),
             ));
         }
+        let cached = lua.app_data_ref::<HostState>().and_then(|s| s.loaded.clone());
+        let loaded = match cached {
+            Some(t) => t,
+            None => {
+                let t = lua.create_table()?;
+                if let Some(mut state) = lua.app_data_mut::<HostState>() {
+                    state.loaded = Some(t.clone());
+                }
+                t
+            }
+        };
         match loaded.raw_get::<Value>(name.as_str())? {
             Value::Nil => {}
             Value::Boolean(false) => {
@@ -277,20 +350,31 @@ fn install_require(lua: &Lua, script: &Path) -> mlua::Result<()> {
             value => return Ok(value),
         }
         let path = root.join(format!("{}.lua", name.replace('.', "/")));
-        let source = std::fs::read_to_string(&path).map_err(|e| {
-            located(
-                lua,
-                format!("require: module '{name}' not found: cannot read {}: {e}", path.display()),
-            )
-        })?;
+        // Compiled once per VM: a VM reused across seeds runs the module's
+        // code afresh each run but reads and parses the file only once.
+        let compiled = compiled_modules.borrow().get(&path).cloned();
+        let chunk = match compiled {
+            Some(f) => f,
+            None => {
+                let source = std::fs::read_to_string(&path).map_err(|e| {
+                    located(
+                        lua,
+                        format!("require: module '{name}' not found: cannot read {}: {e}", path.display()),
+                    )
+                })?;
+                let f = lua
+                    .load(source)
+                    .set_name(format!("@{}", path.display()))
+                    .set_mode(mlua::chunk::ChunkMode::Text)
+                    .into_function()?;
+                compiled_modules.borrow_mut().insert(path.clone(), f.clone());
+                f
+            }
+        };
         loaded.raw_set(name.as_str(), false)?;
         if let Some(mut state) = lua.app_data_mut::<HostState>() {
             state.modules.push(path.clone());
         }
-        let chunk = lua
-            .load(source)
-            .set_name(format!("@{}", path.display()))
-            .set_mode(mlua::chunk::ChunkMode::Text);
         let result: Value = chunk.call(name.as_str())?;
         let value = if result.is_nil() { Value::Boolean(true) } else { result };
         loaded.raw_set(name.as_str(), value.clone())?;

@@ -83,68 +83,123 @@ pub struct ScriptInfo {
     pub params: Params,
 }
 
-/// A loaded script: its VM, its returned table and what it declares.
-struct Loaded {
+/// A script compiled into a VM that is reused run after run (each run
+/// starts from a reset VM, so runs cannot see each other): what `check`,
+/// `bench` and batch callers use to avoid paying for a new VM per seed.
+pub struct Session {
+    request: Request,
     vm: Vm,
+    chunk: Function,
+}
+
+/// One run's view of the script: its returned table and what it declares.
+struct Loaded {
     rng: LuaRng,
     generate: Function,
     validate: Option<Function>,
     info: ScriptInfo,
 }
 
-/// Reads the script, runs its chunk in a fresh VM and checks the table.
-fn load(request: &Request, seed: u64) -> Result<Loaded, ScriptError> {
-    let path = &request.script;
-    let shown = path.display().to_string();
-    let source = std::fs::read_to_string(path)
-        .map_err(|e| ScriptError::usage(format!("cannot read script {shown}: {e}")))?;
-    let vm = Vm::new(path, request.limits)
-        .map_err(|e| ScriptError::new(FailureKind::Runtime, format!("cannot start Lua: {e}")))?;
-    let rng = LuaRng::new(Rng::new(seed));
-    api_rng::route_math_random(&vm.lua, &rng).map_err(|e| vm.failure(e))?;
-    let chunk = vm
-        .lua
-        .load(source)
-        .set_name(format!("@{shown}"))
-        .set_mode(mlua::chunk::ChunkMode::Text)
-        .into_function()
-        .map_err(|e| vm.failure(e))?;
-    let returned = vm.call(chunk, ())?;
-    let Value::Table(table) = returned else {
-        return Err(ScriptError::contract(format!(
-            "{shown}: the script must return a table with a generate function, got {}",
-            args::show(&returned)
-        )));
-    };
-    let generate = match table.get::<Value>("generate") {
-        Ok(Value::Function(f)) => f,
-        Ok(other) => {
+impl Session {
+    /// Reads and compiles the script in a new sandboxed VM.
+    pub fn new(request: &Request) -> Result<Session, ScriptError> {
+        let path = &request.script;
+        let shown = path.display().to_string();
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| ScriptError::usage(format!("cannot read script {shown}: {e}")))?;
+        let vm = Vm::new(path, request.limits).map_err(|e| {
+            ScriptError::new(FailureKind::Runtime, format!("cannot start Lua: {e}"))
+        })?;
+        let chunk = vm
+            .lua
+            .load(source)
+            .set_name(format!("@{shown}"))
+            .set_mode(mlua::chunk::ChunkMode::Text)
+            .into_function()
+            .map_err(|e| vm.failure(e))?;
+        Ok(Session {
+            request: request.clone(),
+            vm,
+            chunk,
+        })
+    }
+
+    /// Resets the VM, runs the chunk with a stream for `seed` and checks
+    /// the table it returns.
+    fn load(&self, seed: u64) -> Result<Loaded, ScriptError> {
+        let vm = &self.vm;
+        let shown = self.request.script.display().to_string();
+        vm.reset().map_err(|e| vm.failure(e))?;
+        let rng = LuaRng::new(Rng::new(seed));
+        api_rng::route_math_random(&vm.lua, &rng).map_err(|e| vm.failure(e))?;
+        let returned = vm.call(self.chunk.clone(), ())?;
+        let Value::Table(table) = returned else {
             return Err(ScriptError::contract(format!(
+                "{shown}: the script must return a table with a generate function, got {}",
+                args::show(&returned)
+            )));
+        };
+        let generate = match table.get::<Value>("generate") {
+            Ok(Value::Function(f)) => f,
+            Ok(other) => {
+                return Err(ScriptError::contract(format!(
                 "{shown}: the returned table needs generate = function(map, rng, params), got {}",
                 args::show(&other)
             )))
+            }
+            Err(e) => return Err(vm.failure(e)),
+        };
+        let validate = match table.get::<Value>("validate") {
+            Ok(Value::Nil) => None,
+            Ok(Value::Function(f)) => Some(f),
+            Ok(other) => {
+                return Err(ScriptError::contract(format!(
+                    "{shown}: validate must be a function(map), got {}",
+                    args::show(&other)
+                )))
+            }
+            Err(e) => return Err(vm.failure(e)),
+        };
+        let info = read_info(&table, &self.request.script).map_err(ScriptError::contract)?;
+        Ok(Loaded {
+            rng,
+            generate,
+            validate,
+            info,
+        })
+    }
+
+    /// What the script declares, without generating.
+    pub fn inspect(&self) -> Result<ScriptInfo, ScriptError> {
+        self.load(self.request.seed).map(|loaded| loaded.info)
+    }
+
+    /// Generates the map for `seed` with the session's parameters and size:
+    /// attempt 0 on the seed and, while the script rejects its map
+    /// (`reject(...)` or `validate` returning false), further attempts on
+    /// derived streams, up to `max_attempts`.
+    pub fn run(&self, seed: u64) -> Result<Generated, ScriptError> {
+        let mut rejections: Vec<(u32, String)> = Vec::new();
+        let attempts = self.request.max_attempts.max(1);
+        for k in 0..attempts {
+            match self.attempt(seed, attempt_seed(seed, k))? {
+                Attempt::Accepted(mut generated) => {
+                    generated.provenance.attempt = k;
+                    generated.rejections = rejections;
+                    return Ok(*generated);
+                }
+                Attempt::Rejected(why) => rejections.push((k, why)),
+            }
         }
-        Err(e) => return Err(vm.failure(e)),
-    };
-    let validate = match table.get::<Value>("validate") {
-        Ok(Value::Nil) => None,
-        Ok(Value::Function(f)) => Some(f),
-        Ok(other) => {
-            return Err(ScriptError::contract(format!(
-                "{shown}: validate must be a function(map), got {}",
-                args::show(&other)
-            )))
-        }
-        Err(e) => return Err(vm.failure(e)),
-    };
-    let info = read_info(&table, path).map_err(ScriptError::contract)?;
-    Ok(Loaded {
-        vm,
-        rng,
-        generate,
-        validate,
-        info,
-    })
+        let last = rejections.last().map(|(_, why)| why.as_str()).unwrap_or("");
+        Err(ScriptError::new(
+            FailureKind::Rejected,
+            format!(
+                "{}: all {attempts} attempts were rejected; the last because {last} (raise --max-attempts or loosen the script's checks)",
+                self.request.script.display()
+            ),
+        ))
+    }
 }
 
 fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
@@ -227,7 +282,7 @@ fn read_params(table: &Table, shown: &str) -> Result<Params, String> {
 
 /// Loads a script and reports what it declares, without generating.
 pub fn inspect(request: &Request) -> Result<ScriptInfo, ScriptError> {
-    load(request, request.seed).map(|loaded| loaded.info)
+    Session::new(request)?.inspect()
 }
 
 /// What one attempt gave.
@@ -236,124 +291,108 @@ enum Attempt {
     Rejected(String),
 }
 
-/// Runs a script: attempt 0 with the request's seed and, while the script
-/// rejects its map (`reject(...)` or `validate` returning false), further
-/// attempts on derived streams, up to `max_attempts`.
+/// Runs a script once, in a VM of its own.
 pub fn run(request: &Request) -> Result<Generated, ScriptError> {
-    let mut rejections: Vec<(u32, String)> = Vec::new();
-    let attempts = request.max_attempts.max(1);
-    for k in 0..attempts {
-        match attempt(request, attempt_seed(request.seed, k))? {
-            Attempt::Accepted(mut generated) => {
-                generated.provenance.attempt = k;
-                generated.rejections = rejections;
-                return Ok(*generated);
-            }
-            Attempt::Rejected(why) => rejections.push((k, why)),
-        }
-    }
-    let last = rejections.last().map(|(_, why)| why.as_str()).unwrap_or("");
-    Err(ScriptError::new(
-        FailureKind::Rejected,
-        format!(
-            "{}: all {attempts} attempts were rejected; the last because {last} (raise --max-attempts or loosen the script's checks)",
-            request.script.display()
-        ),
-    ))
+    Session::new(request)?.run(request.seed)
 }
 
-/// One attempt: a fresh VM, the contract checked, `generate` called on a
-/// new map, the script's verdict, and the start checked to be walkable.
-fn attempt(request: &Request, seed: u64) -> Result<Attempt, ScriptError> {
-    let loaded = load(request, seed)?;
-    let shown = request.script.display().to_string();
-    let params = loaded
-        .info
-        .params
-        .with_overrides(&request.params)
-        .map_err(ScriptError::usage)?;
-    let (width, height) = match request.size {
-        Some((w, h)) => {
-            map::check_size(w, h)
-                .map_err(|e| ScriptError::usage(format!("--size {w}x{h}: {e}")))?;
-            (w, h)
-        }
-        None => {
-            let (w, h) = (loaded.info.width, loaded.info.height);
-            map::check_size(w, h).map_err(|e| ScriptError::contract(format!("{shown}: {e}")))?;
-            (w, h)
-        }
-    };
-    let Loaded {
-        vm,
-        rng,
-        generate,
-        validate,
-        info,
-    } = loaded;
-    let lua = &vm.lua;
-    let tiles = lua
-        .app_data_mut::<HostState>()
-        .map(|mut s| std::mem::take(&mut s.pending_tiles))
-        .unwrap_or_default();
-    let mut map =
-        Map::with_tiles(width, height, tiles).map_err(|e| ScriptError::usage(e.to_string()))?;
-    let journal = request.record.then(|| Journal::new(&mut map));
-    let handed = (|| -> mlua::Result<_> {
-        let ud = lua.create_userdata(LuaMap(map, journal))?;
-        let p = lua.create_table()?;
-        for (k, v) in params.iter() {
-            match v {
-                ParamValue::Integer(i) => p.set(k, *i)?,
-                ParamValue::Number(n) => p.set(k, *n)?,
-                ParamValue::Boolean(b) => p.set(k, *b)?,
-                ParamValue::Text(s) => p.set(k, s.as_str())?,
+impl Session {
+    /// One attempt: a reset VM, the contract checked, `generate` called on a
+    /// new map, the script's verdict, and the start checked to be walkable.
+    /// `seed` is the user's; `stream` the attempt's.
+    fn attempt(&self, seed: u64, stream: u64) -> Result<Attempt, ScriptError> {
+        let request = &self.request;
+        let vm = &self.vm;
+        let loaded = self.load(stream)?;
+        let shown = request.script.display().to_string();
+        let params = loaded
+            .info
+            .params
+            .with_overrides(&request.params)
+            .map_err(ScriptError::usage)?;
+        let (width, height) = match request.size {
+            Some((w, h)) => {
+                map::check_size(w, h)
+                    .map_err(|e| ScriptError::usage(format!("--size {w}x{h}: {e}")))?;
+                (w, h)
             }
+            None => {
+                let (w, h) = (loaded.info.width, loaded.info.height);
+                map::check_size(w, h)
+                    .map_err(|e| ScriptError::contract(format!("{shown}: {e}")))?;
+                (w, h)
+            }
+        };
+        let Loaded {
+            rng,
+            generate,
+            validate,
+            info,
+        } = loaded;
+        let lua = &vm.lua;
+        let tiles = lua
+            .app_data_mut::<HostState>()
+            .map(|mut s| std::mem::take(&mut s.pending_tiles))
+            .unwrap_or_default();
+        let mut map =
+            Map::with_tiles(width, height, tiles).map_err(|e| ScriptError::usage(e.to_string()))?;
+        let journal = request.record.then(|| Journal::new(&mut map));
+        let handed = (|| -> mlua::Result<_> {
+            let ud = lua.create_userdata(LuaMap(map, journal))?;
+            let p = lua.create_table()?;
+            for (k, v) in params.iter() {
+                match v {
+                    ParamValue::Integer(i) => p.set(k, *i)?,
+                    ParamValue::Number(n) => p.set(k, *n)?,
+                    ParamValue::Boolean(b) => p.set(k, *b)?,
+                    ParamValue::Text(s) => p.set(k, s.as_str())?,
+                }
+            }
+            Ok((ud, lua.create_userdata(rng)?, p))
+        })()
+        .map_err(|e| vm.failure(e))?;
+        let (map_ud, rng_ud, p) = handed;
+        if let Some(mut state) = lua.app_data_mut::<HostState>() {
+            state.map = Some(map_ud.clone());
         }
-        Ok((ud, lua.create_userdata(rng)?, p))
-    })()
-    .map_err(|e| vm.failure(e))?;
-    let (map_ud, rng_ud, p) = handed;
-    if let Some(mut state) = lua.app_data_mut::<HostState>() {
-        state.map = Some(map_ud.clone());
-    }
-    let mut called = vm.call(generate, (map_ud.clone(), rng_ud, p)).map(|_| true);
-    if let (Ok(true), Some(validate)) = (&called, validate) {
-        called = vm
-            .call(validate, map_ud.clone())
-            .map(|verdict| verdict.as_boolean() != Some(false) && !verdict.is_nil());
-    }
-    let (modules, rejected) = match lua.app_data_mut::<HostState>() {
-        Some(mut state) => {
-            state.map = None;
-            (std::mem::take(&mut state.modules), state.rejected.take())
+        let mut called = vm.call(generate, (map_ud.clone(), rng_ud, p)).map(|_| true);
+        if let (Ok(true), Some(validate)) = (&called, validate) {
+            called = vm
+                .call(validate, map_ud.clone())
+                .map(|verdict| verdict.as_boolean() != Some(false) && !verdict.is_nil());
         }
-        None => (Vec::new(), None),
-    };
-    // A reject() wins even over the error it raised or a pcall that caught it.
-    if let Some(why) = rejected {
-        return Ok(Attempt::Rejected(why));
+        let (modules, rejected) = match lua.app_data_mut::<HostState>() {
+            Some(mut state) => {
+                state.map = None;
+                (std::mem::take(&mut state.modules), state.rejected.take())
+            }
+            None => (Vec::new(), None),
+        };
+        // A reject() wins even over the error it raised or a pcall that caught it.
+        if let Some(why) = rejected {
+            return Ok(Attempt::Rejected(why));
+        }
+        if !called? {
+            return Ok(Attempt::Rejected(format!(
+                "{shown}: validate returned false"
+            )));
+        }
+        let LuaMap(map, journal) = map_ud.take().map_err(|e| vm.failure(e))?;
+        check_start(&map, &shown)?;
+        Ok(Attempt::Accepted(Box::new(Generated {
+            map,
+            provenance: Provenance {
+                script: shown,
+                name: info.name,
+                seed,
+                attempt: 0,
+                params,
+            },
+            modules,
+            replay: journal.map(Journal::finish),
+            rejections: Vec::new(),
+        })))
     }
-    if !called? {
-        return Ok(Attempt::Rejected(format!(
-            "{shown}: validate returned false"
-        )));
-    }
-    let LuaMap(map, journal) = map_ud.take().map_err(|e| vm.failure(e))?;
-    check_start(&map, &shown)?;
-    Ok(Attempt::Accepted(Box::new(Generated {
-        map,
-        provenance: Provenance {
-            script: shown,
-            name: info.name,
-            seed: request.seed,
-            attempt: 0,
-            params,
-        },
-        modules,
-        replay: journal.map(Journal::finish),
-        rejections: Vec::new(),
-    })))
 }
 
 /// A map must leave the player on a walkable cell, not in rock.

@@ -1,0 +1,73 @@
+//! Reusing one VM across seeds (check, bench, batches) gives exactly the
+//! maps fresh VMs give, and nothing a script does leaks into the next run.
+
+use dunlua::script::{Request, Session};
+
+use crate::util::{generate, root, Scratch};
+
+#[test]
+fn a_reused_session_makes_the_same_maps_as_fresh_runs() {
+    for script in ["rooms", "caves", "vaults", "bsp", "rooms_yeti"] {
+        let path = format!("scripts/{script}.lua");
+        let session = Session::new(&Request::new(root().join(&path), 0)).unwrap();
+        for seed in 0..40 {
+            let reused = session.run(seed).unwrap();
+            let fresh = generate(&path, seed, &[]).unwrap();
+            assert_eq!(reused.map, fresh.map, "{path} seed {seed}");
+            assert_eq!(reused.provenance.seed, seed);
+        }
+    }
+}
+
+#[test]
+fn nothing_leaks_from_one_run_to_the_next() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "lib/counter.lua",
+        "local M = { n = 0 }\nfunction M.bump() M.n = M.n + 1 return M.n end\nreturn M\n",
+    );
+    let path = scratch.write(
+        "leaky.lua",
+        r#"
+        local counter = require("lib.counter")
+        return { generate = function(map, rng)
+          -- Everything a careless script might leave behind.
+          assert(LEAK == nil, "a global survived")
+          assert(math.leak == nil, "a library field survived")
+          assert(getmetatable(string) == nil, "a metatable survived")
+          assert(counter.bump() == 1, "a module's state survived")
+          assert(#tiles.names() == 6, "a tile kind survived")
+          LEAK = true
+          math.leak = true
+          math.floor = nil
+          setmetatable(string, {})
+          tiles.define("moss", { glyph = "\"", walkable = true })
+          map:fill("moss")
+          map:set_start(1, 1)
+        end }
+        "#,
+    );
+    let session = Session::new(&Request::new(path, 0)).unwrap();
+    for seed in 0..5 {
+        session
+            .run(seed)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}
+
+#[test]
+fn the_budget_is_per_run() {
+    let scratch = Scratch::new();
+    let path = scratch.write(
+        "busy.lua",
+        "return { generate = function(map) local n = 0 for i = 1, 300000 do n = n + i end map:fill('floor') map:set_start(0, 0) end }\n",
+    );
+    let mut request = Request::new(path, 0);
+    request.limits.max_instructions = 2_000_000;
+    let session = Session::new(&request).unwrap();
+    for seed in 0..10 {
+        session
+            .run(seed)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}
