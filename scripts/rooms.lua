@@ -37,20 +37,16 @@ return {
 
     map:fill("wall")
 
-    local rooms = {}
+    -- `placed:intersects_any(room)` is the tutorial's loop over every
+    -- accepted room, answered natively from a spatial index.
+    local rooms, placed = {}, Rect.index()
     for _ = 0, p.max_rooms do
       local w = rng:range(p.min_size, p.max_size)
       local h = rng:range(p.min_size, p.max_size)
       local room = Rect.new(rng:int(W - w), rng:int(H - h), w, h)
-      local ok = true
-      for _, other in ipairs(rooms) do
-        if room:intersects(other) then
-          ok = false
-          break
-        end
-      end
-      if ok then
+      if not placed:intersects_any(room) then
         rooms[#rooms + 1] = room
+        placed:insert(room)
       end
     end
 

@@ -10,6 +10,7 @@ mod exports;
 mod golden;
 mod library;
 mod properties;
+mod pure_lua;
 mod reference;
 mod replay;
 mod session;

@@ -7,6 +7,7 @@ use mlua::{Lua, MetaMethod, UserData, UserDataFields, UserDataMethods};
 
 use super::args::{Args, Six};
 use crate::geom::Rect;
+use crate::ops::RectIndex;
 
 /// A rect lent to Lua by value.
 #[derive(Clone, Copy, Debug)]
@@ -40,6 +41,25 @@ impl UserData for LuaRect {
     }
 }
 
+/// `Rect.index()`: a native spatial index for "does this room touch any
+/// placed one?" without a Lua loop over every room.
+pub(crate) struct LuaRectIndex(pub RectIndex);
+
+impl UserData for LuaRectIndex {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("intersects_any", |lua, ix, args: Six| {
+            let r = Args::new(lua, "index:intersects_any", args).rect(0, "rect")?;
+            Ok(ix.0.intersects_any(&r))
+        });
+        methods.add_method_mut("insert", |lua, ix, args: Six| {
+            let r = Args::new(lua, "index:insert", args).rect(0, "rect")?;
+            ix.0.insert(r);
+            Ok(())
+        });
+        methods.add_method("count", |_, ix, ()| Ok(ix.0.len()));
+    }
+}
+
 /// Registers the global `Rect` table.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let rect = lua.create_table()?;
@@ -62,6 +82,10 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             }
             Ok(LuaRect(Rect::new(x as i32, y as i32, w as i32, h as i32)))
         })?,
+    )?;
+    rect.set(
+        "index",
+        lua.create_function(|_, ()| Ok(LuaRectIndex(RectIndex::new())))?,
     )?;
     lua.globals().set("Rect", rect)
 }
