@@ -42,3 +42,25 @@ fn params_change_both_the_same_way() {
         assert_eq!(got.map.to_string(), grogue(seed, 80, 50, 50, 4, 7).text());
     }
 }
+
+#[test]
+fn bench_checksums_match_the_reference() {
+    let run = crate::util::dunlua(&["bench", "scripts/rooms.lua", "--count", "100"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (mut floors, mut rooms) = (0usize, 0usize);
+    for seed in 0..100 {
+        let level = grogue(seed, 80, 50, 30, 6, 10);
+        floors += level.floor.iter().filter(|&&f| f).count();
+        rooms += level.rooms.len();
+    }
+    let line = run.stdout.trim();
+    assert!(
+        line.starts_with(&format!(
+            "maps=100 size=80x50 floors={floors} rooms={rooms} elapsed_ms="
+        )),
+        "{line}"
+    );
+    for key in ["maps_per_s=", "us_per_map="] {
+        assert!(line.contains(key), "{line}");
+    }
+}
