@@ -42,6 +42,29 @@ pub enum Command {
     Check(CheckArgs),
     /// Generate seeds 0..N-1 in one process and print one line of throughput and checksums.
     Bench(BenchArgs),
+    /// Print the Lua API reference (or, with --luals, the editor annotations of types/dunlua.lua).
+    Api(ApiArgs),
+    /// Write NAME.lua, a commented starting script (from a template or a reference script).
+    New(NewArgs),
+}
+
+/// `dunlua api [--luals]`.
+#[derive(clap::Args, Debug)]
+pub struct ApiArgs {
+    /// Print LuaLS annotations (what types/dunlua.lua holds) instead of the reference.
+    #[arg(long)]
+    pub luals: bool,
+}
+
+/// `dunlua new NAME [--from SCRIPT]`.
+#[derive(clap::Args, Debug)]
+pub struct NewArgs {
+    /// The script to write: NAME.lua (a path may come first).
+    pub name: PathBuf,
+
+    /// Start from a reference script instead of the template.
+    #[arg(long, value_name = "SCRIPT", value_parser = clap::builder::PossibleValuesParser::new(crate::templates::NAMES))]
+    pub from: Option<String>,
 }
 
 /// `dunlua bench SCRIPT --count N ...`.
@@ -256,6 +279,12 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     match &cli.command {
         Some(Command::Check(args)) => run_check(args),
         Some(Command::Bench(args)) => run_bench(args),
+        Some(Command::Api(args)) => print_stdout(&if args.luals {
+            script::api_doc::luals()
+        } else {
+            script::api_doc::reference()
+        }),
+        Some(Command::New(args)) => run_new(args),
         None => run_one(&cli.run),
     }
 }
@@ -309,6 +338,28 @@ fn run_check(args: &CheckArgs) -> Result<(), Failure> {
             message: format!("{} of {} seeds failed", report.failed, report.total),
         });
     }
+    Ok(())
+}
+
+/// `dunlua new`: a starting script that runs at once; never overwrites.
+fn run_new(args: &NewArgs) -> Result<(), Failure> {
+    let mut path = args.name.clone();
+    if path.extension().is_none_or(|e| e != "lua") {
+        path.set_extension("lua");
+    }
+    let written =
+        crate::templates::write_new(&path, args.from.as_deref()).map_err(|e| Failure {
+            code: if e.to_string().contains("already exists") {
+                EXIT_USAGE
+            } else {
+                EXIT_SCRIPT
+            },
+            message: format!("{e:#}"),
+        })?;
+    for file in written {
+        eprintln!("dunlua: wrote {}", file.display());
+    }
+    eprintln!("dunlua: try it: dunlua {} --seed 1", path.display());
     Ok(())
 }
 

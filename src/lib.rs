@@ -36,6 +36,7 @@ pub use rng::Rng;
 pub mod generated;
 pub mod params;
 pub mod script;
+pub mod templates;
 pub mod view;
 pub mod watch;
 

@@ -14,4 +14,5 @@ mod pure_lua;
 mod reference;
 mod replay;
 mod session;
+mod toolkit;
 mod window;

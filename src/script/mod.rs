@@ -2,6 +2,7 @@
 //! fresh sandboxed VM, checks the returned table against the contract,
 //! resolves parameters and runs `generate(map, rng, params)` on a lent map.
 
+pub mod api_doc;
 mod api_map;
 mod api_rect;
 mod api_rng;

@@ -1,0 +1,84 @@
+//! `dunlua new`: starting scripts, built into the binary so they work from
+//! any folder: a commented template, or a copy of a reference script (with
+//! the shared `lib/features.lua` it requires).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+use crate::export::write_atomically;
+
+/// The names `--from` accepts.
+pub const NAMES: &[&str] = &[
+    "template",
+    "rooms",
+    "rooms_jsrlt",
+    "rooms_malwoden",
+    "rooms_yeti",
+    "bsp",
+    "caves",
+    "drunkard",
+    "maze",
+    "mixed",
+    "vaults",
+];
+
+const FEATURES: &str = include_str!("../scripts/lib/features.lua");
+
+fn source(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "template" => include_str!("templates/starter.lua"),
+        "rooms" => include_str!("../scripts/rooms.lua"),
+        "rooms_jsrlt" => include_str!("../scripts/rooms_jsrlt.lua"),
+        "rooms_malwoden" => include_str!("../scripts/rooms_malwoden.lua"),
+        "rooms_yeti" => include_str!("../scripts/rooms_yeti.lua"),
+        "bsp" => include_str!("../scripts/bsp.lua"),
+        "caves" => include_str!("../scripts/caves.lua"),
+        "drunkard" => include_str!("../scripts/drunkard.lua"),
+        "maze" => include_str!("../scripts/maze.lua"),
+        "mixed" => include_str!("../scripts/mixed.lua"),
+        "vaults" => include_str!("../scripts/vaults.lua"),
+        _ => return None,
+    })
+}
+
+/// Writes `path` from the template or reference script `from` (default the
+/// template), plus `lib/features.lua` beside it when the script needs it
+/// and it is not there. Refuses to overwrite anything. Returns what it wrote.
+pub fn write_new(path: &Path, from: Option<&str>) -> anyhow::Result<Vec<PathBuf>> {
+    let name = from.unwrap_or("template");
+    let Some(text) = source(name) else {
+        bail!(
+            "unknown starting script '{name}'; choose one of {}",
+            NAMES.join(", ")
+        );
+    };
+    if path.exists() {
+        bail!(
+            "{} already exists; choose another name (dunlua new never overwrites)",
+            path.display()
+        );
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !folder.is_dir() {
+        bail!("folder {} does not exist", folder.display());
+    }
+    let shown = path.display().to_string();
+    let text = text.replace("THIS_FILE", &shown);
+    let mut written = Vec::new();
+    if text.contains("require(\"lib.features\")") {
+        let lib = folder.join("lib").join("features.lua");
+        if !lib.exists() {
+            std::fs::create_dir_all(folder.join("lib"))
+                .with_context(|| format!("cannot create {}", folder.join("lib").display()))?;
+            write_atomically(&lib, FEATURES.as_bytes())?;
+            written.push(lib);
+        }
+    }
+    write_atomically(path, text.as_bytes())?;
+    written.push(path.to_path_buf());
+    Ok(written)
+}

@@ -1,0 +1,73 @@
+//! The script author's toolkit: `dunlua new`, `dunlua api`, the editor
+//! annotations.
+
+use crate::util::{dunlua, dunlua_in, root, Scratch};
+
+#[test]
+fn new_scripts_run_at_once_and_pass_check() {
+    let scratch = Scratch::new();
+    for from in ["template", "rooms", "caves", "vaults", "maze"] {
+        let name = format!("my_{from}");
+        let run = dunlua_in(scratch.path(), &["new", &name, "--from", from]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let file = format!("{name}.lua");
+        assert!(scratch.path().join(&file).exists());
+        let check = dunlua_in(scratch.path(), &["check", &file, "--seeds", "50"]);
+        assert_eq!(check.code, 0, "{from}: {}{}", check.stdout, check.stderr);
+        assert!(
+            check.stdout.contains("(50): 50 ok, 0 failed"),
+            "{}",
+            check.stdout
+        );
+    }
+    // Without --from: the template.
+    let run = dunlua_in(scratch.path(), &["new", "plain"]);
+    assert_eq!(run.code, 0);
+    let text = std::fs::read_to_string(scratch.path().join("plain.lua")).unwrap();
+    assert!(
+        text.contains("---@type Script") && text.contains("dunlua plain.lua --seed 1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn new_never_overwrites() {
+    let scratch = Scratch::new();
+    let mine = scratch.write("mine.lua", "-- my precious script\n");
+    let run = dunlua_in(scratch.path(), &["new", "mine"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("mine.lua already exists"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(mine).unwrap(),
+        "-- my precious script\n"
+    );
+    let run = dunlua_in(scratch.path(), &["new", "x", "--from", "nonsense"]);
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn api_prints_the_reference_and_the_annotations() {
+    let run = dunlua(&["api"]);
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout.contains("map:carve_room(r: Rect, t?: TileName)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run
+        .stdout
+        .contains("rng:range(lo: integer, hi: integer) -> integer"));
+    let luals = dunlua(&["api", "--luals"]);
+    let committed = std::fs::read_to_string(root().join("types/dunlua.lua")).unwrap();
+    assert_eq!(
+        luals.stdout, committed,
+        "types/dunlua.lua is what `dunlua api --luals` prints"
+    );
+    let luarc = std::fs::read_to_string(root().join(".luarc.json")).unwrap();
+    let luarc: serde_json::Value = serde_json::from_str(&luarc).unwrap();
+    assert_eq!(luarc["workspace.library"][0], "types");
+}
