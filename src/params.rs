@@ -42,6 +42,18 @@ impl ParamValue {
     }
 }
 
+impl ParamValue {
+    /// The value as `-p key=value` takes it back.
+    pub fn to_arg(&self) -> String {
+        match self {
+            ParamValue::Integer(v) => v.to_string(),
+            ParamValue::Number(v) => v.to_string(),
+            ParamValue::Boolean(v) => v.to_string(),
+            ParamValue::Text(v) => v.clone(),
+        }
+    }
+}
+
 impl fmt::Display for ParamValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -75,6 +87,23 @@ impl Params {
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The `i`-th parameter in name order.
+    pub fn nth(&self, i: usize) -> Option<(&str, &ParamValue)> {
+        self.0.get(i).map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// Replaces a declared parameter's value (the type is the caller's
+    /// business); unknown names are ignored.
+    pub fn set(&mut self, name: &str, value: ParamValue) {
+        if let Some(slot) = self.0.iter_mut().find(|(k, _)| k == name) {
+            slot.1 = value;
+        }
     }
 
     /// One line per parameter: `name = default (type)`.

@@ -151,6 +151,7 @@ struct State {
     reloads: u64,
     error: String,
     fov: bool,
+    params: String,
     step: (usize, usize),
 }
 
@@ -173,6 +174,7 @@ impl State {
             reloads: field("reloads").parse().unwrap(),
             error: field("error"),
             fov: field("fov") == "true",
+            params: field("params"),
             step: field("step")
                 .split_once('/')
                 .map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap()))
@@ -345,6 +347,21 @@ fn walk_change_seeds_reload_and_survive_a_broken_save() {
         (fixed.error.as_str(), fixed.hash.as_str()),
         ("none", first.hash.as_str())
     );
+
+    // Live parameters: Tab picks the first (features), '.' raises it, the
+    // map regenerates with the same seed; Ctrl+R restores the defaults.
+    viewer.tap("Tab");
+    viewer.tap("period");
+    let tuned = viewer.wait("a tuned parameter", |s| s.params != "default");
+    assert_eq!(tuned.params, "features=true");
+    let tuned = viewer.wait("the tuned map", |s| s.hash != first.hash);
+    assert_eq!(tuned.seed, 7);
+    viewer.x(&["windowfocus", "--sync", &viewer.window]);
+    viewer.x(&["key", "ctrl+r"]);
+    let reset = viewer.wait("the defaults", |s| {
+        s.params == "default" && s.hash == first.hash
+    });
+    assert_eq!(reset.seed, 7);
 
     // Ctrl+S saves a PNG and a JSON of the map on screen.
     viewer.x(&["windowfocus", "--sync", &viewer.window]);

@@ -24,6 +24,10 @@ pub enum Action {
     FirstStep,
     LastStep,
     PlayReplay,
+    NextParam,
+    ParamDown,
+    ParamUp,
+    ResetParams,
 }
 
 /// The action of a key pressed (with Ctrl held or not). Letters are read
@@ -35,6 +39,7 @@ pub fn key_action(key: Key, ctrl: bool) -> Option<Action> {
         return match key {
             Key::S => Some(Save),
             Key::Q => Some(Quit),
+            Key::R => Some(ResetParams),
             _ => None,
         };
     }
@@ -55,6 +60,7 @@ pub fn key_action(key: Key, ctrl: bool) -> Option<Action> {
         Key::Home => FirstStep,
         Key::End => LastStep,
         Key::Enter | Key::NumPadEnter => PlayReplay,
+        Key::Tab => NextParam,
         _ => return None,
     })
 }
@@ -68,6 +74,8 @@ pub fn char_action(c: char) -> Option<Action> {
         '[' => StepBack,
         ']' => StepForward,
         '?' => ToggleHelp,
+        ',' | '<' => ParamDown,
+        '.' | '>' => ParamUp,
         _ => return None,
     })
 }
@@ -167,6 +175,10 @@ mod tests {
         assert_eq!(char_action('+'), Some(Action::ZoomIn));
         assert_eq!(char_action('-'), Some(Action::ZoomOut));
         assert_eq!(char_action('?'), Some(Action::ToggleHelp));
+        assert_eq!(key_action(Key::Tab, false), Some(Action::NextParam));
+        assert_eq!(key_action(Key::R, true), Some(Action::ResetParams));
+        assert_eq!(char_action(','), Some(Action::ParamDown));
+        assert_eq!(char_action('>'), Some(Action::ParamUp));
         assert_eq!(char_action('h'), None, "letters are handled as keys");
     }
 

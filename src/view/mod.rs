@@ -6,6 +6,7 @@ pub mod camera;
 pub mod draw;
 pub mod input;
 pub mod state;
+pub mod tuning;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -24,6 +25,7 @@ use crate::script::{self, Request, ScriptError};
 use crate::watch::FileWatch;
 use input::{char_action, key_action, Action, Repeater};
 use state::ViewState;
+use tuning::Tuning;
 
 /// Everything the window needs besides the first map.
 pub struct ViewConfig {
@@ -141,7 +143,13 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
     let (mw, mh) = (first.map.width() as usize, first.map.height() as usize);
     let zoom = camera::fit_zoom(mw, mh, camera::MAX_WINDOW, status_h);
     let (w, h) = camera::window_size(mw, mh, zoom, camera::MAX_WINDOW, status_h);
+    // The script's own defaults, to tell tuned parameters from them.
+    let defaults = script::inspect(&config.request)
+        .map(|info| info.params)
+        .unwrap_or_default();
+    let values = first.provenance.params.clone();
     let mut state = ViewState::new(first, gen_time, zoom);
+    state.tuning = Some(Tuning::new(defaults, values));
     let mut window = Window::new(&state.title(), w, h, WindowOptions::default())
         .map_err(|e| ViewError::NoWindow(e.to_string()))?;
     window.set_target_fps(60);
@@ -210,6 +218,7 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
                         _ => rand::random::<u32>() as u64,
                     };
                     config.request.seed = seed;
+                    eprintln!("dunlua: {}", command_line(&config.request));
                     state.notice = Some(format!("generating seed {seed}"));
                     generator.start(config.request.clone(), Why::Seed);
                 }
@@ -231,6 +240,24 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
                     state.step_to(usize::MAX);
                 }
                 Action::PlayReplay => state.play(),
+                Action::NextParam => {
+                    if let Some(t) = &mut state.tuning {
+                        t.select_next();
+                    }
+                }
+                Action::ParamDown | Action::ParamUp | Action::ResetParams => {
+                    let changed = state.tuning.as_mut().is_some_and(|t| match action {
+                        Action::ResetParams => t.reset(),
+                        _ => t.step(action == Action::ParamUp),
+                    });
+                    if changed {
+                        config.request.params = state.changed_params();
+                        config.request.seed = state.seed();
+                        eprintln!("dunlua: {}", command_line(&config.request));
+                        state.notice = Some("generating".into());
+                        generator.start(config.request.clone(), Why::Seed);
+                    }
+                }
             }
         }
 
@@ -318,6 +345,19 @@ fn watch_files(
     let mut files = vec![request.script.clone()];
     files.extend(generated.modules.iter().cloned());
     watch.set_files(&files)
+}
+
+/// The command that reproduces the current view.
+fn command_line(request: &Request) -> String {
+    let mut line = format!(
+        "dunlua {} --seed {}",
+        request.script.display(),
+        request.seed
+    );
+    for p in &request.params {
+        line.push_str(&format!(" -p {p}"));
+    }
+    line
 }
 
 /// Ctrl+S: `SCRIPT-SEED.png` and `.json` in the working folder, through the

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use super::tuning::Tuning;
 use crate::generated::Generated;
 use crate::map::{Map, Tile};
 use crate::ops::field_of_view;
@@ -42,6 +43,8 @@ pub struct ViewState {
     pub reloads: u64,
     /// The map's hash, computed once per map.
     hash: u64,
+    /// The script's parameters as the keys tune them.
+    pub tuning: Option<Tuning>,
 }
 
 impl ViewState {
@@ -61,6 +64,7 @@ impl ViewState {
             playing: false,
             notice: None,
             reloads: 0,
+            tuning: None,
             hash: generated.map.hash64(),
             generated,
             gen_time,
@@ -75,10 +79,12 @@ impl ViewState {
     pub fn replace(&mut self, generated: Generated, gen_time: Duration) {
         let (zoom, fov, help) = (self.zoom, self.fov, self.help);
         let reloads = self.reloads;
+        let tuning = self.tuning.take();
         *self = ViewState::new(generated, gen_time, zoom);
         self.fov = fov;
         self.help = help;
         self.reloads = reloads;
+        self.tuning = tuning;
         self.look();
     }
 
@@ -190,10 +196,24 @@ impl ViewState {
         self.zoom = (self.zoom as i64 + delta).clamp(1, super::camera::MAX_ZOOM as i64) as usize;
     }
 
+    /// Parameters that differ from the script's defaults, as `k=v`.
+    pub fn changed_params(&self) -> Vec<String> {
+        self.tuning
+            .as_ref()
+            .map(Tuning::overrides)
+            .unwrap_or_default()
+    }
+
     pub fn title(&self) -> String {
         let map = self.map();
+        let changed = self.changed_params();
+        let params = if changed.is_empty() {
+            String::new()
+        } else {
+            format!(" - {}", changed.join(" "))
+        };
         format!(
-            "dunlua - {} - seed {} - {}x{} - {:.1} ms",
+            "dunlua - {} - seed {}{params} - {}x{} - {:.1} ms",
             self.generated.provenance.name,
             self.seed(),
             map.width(),
@@ -214,6 +234,9 @@ impl ViewState {
         if self.fov {
             parts.push("fov".into());
         }
+        if let Some(param) = self.tuning.as_ref().and_then(Tuning::selected_text) {
+            parts.push(format!("param {param} (, .)"));
+        }
         parts.push(format!("x{}", self.zoom));
         if let Some(notice) = &self.notice {
             parts.push(notice.clone());
@@ -229,7 +252,7 @@ impl ViewState {
             None => "none".into(),
         };
         format!(
-            "seed={} player={},{} hash={:016x} step={}/{} fov={} zoom={} reloads={} error={}",
+            "seed={} player={},{} hash={:016x} step={}/{} fov={} zoom={} reloads={} params={} error={}",
             self.seed(),
             self.player.0,
             self.player.1,
@@ -239,6 +262,7 @@ impl ViewState {
             self.fov,
             self.zoom,
             self.reloads,
+            if self.changed_params().is_empty() { "default".to_string() } else { self.changed_params().join(",") },
             error
         )
     }
@@ -254,6 +278,8 @@ pub const HELP: &[&str] = &[
     "[ ]                      replay step back / forward",
     "Home End                 first / last step",
     "Enter                    play the generation",
+    "Tab  , .                 pick a parameter, lower / raise it",
+    "Ctrl+R                   parameters back to defaults",
     "Ctrl+S                   save PNG and JSON",
     "?                        this help",
     "Esc q                    quit",
