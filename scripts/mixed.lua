@@ -12,6 +12,7 @@
 -- floor ratio: 0.10..0.40 (walkable cells over all cells, defaults, 500 seeds)
 
 local features = require("lib.features")
+local rooms_lib = require("lib.rooms")
 
 return {
   name = "Rooms around a cave",
@@ -28,31 +29,11 @@ return {
     local cw, ch = math.max(3, math.floor(W * p.cave)), math.max(3, math.floor(H * p.cave))
     local cave = Rect.new((W - cw) // 2, (H - ch) // 2, cw, ch)
 
-    local rooms = {}
-    for _ = 0, p.max_rooms do
-      local w = rng:range(p.min_size, p.max_size)
-      local h = rng:range(p.min_size, p.max_size)
-      local room = Rect.new(rng:int(W - w), rng:int(H - h), w, h)
-      local ok = not room:intersects(cave)
-      for _, other in ipairs(rooms) do
-        ok = ok and not room:intersects(other)
-      end
-      if ok then
-        rooms[#rooms + 1] = room
-      end
-    end
+    local rooms = rooms_lib.place(map, rng, p, cave)
     if #rooms == 0 then
       reject("no room fits around the cave")
     end
-    for i, room in ipairs(rooms) do
-      map:carve_room(room)
-      map:add_room(room)
-      if i > 1 then
-        local px, py = rooms[i - 1]:center()
-        local nx, ny = room:center()
-        map:l_tunnel(px, py, nx, ny, rng:coin())
-      end
-    end
+    rooms_lib.carve_and_join(map, rng, rooms)
     map:snapshot("rooms")
 
     -- Each walker starts at the cave's centre; longer walks on bigger maps

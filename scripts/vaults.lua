@@ -12,6 +12,7 @@
 -- floor ratio: 0.10..0.40 (walkable cells over all cells, defaults, 500 seeds)
 
 local features = require("lib.features")
+local rooms_lib = require("lib.rooms")
 
 local LEGEND = {
   ["."] = "floor",
@@ -69,28 +70,8 @@ return {
       error(("rooms of %d..%d tiles do not fit a %dx%d map"):format(p.min_size, p.max_size, W, H))
     end
     map:fill("wall")
-    local rooms = {}
-    for _ = 0, p.max_rooms do
-      local w = rng:range(p.min_size, p.max_size)
-      local h = rng:range(p.min_size, p.max_size)
-      local room = Rect.new(rng:int(W - w), rng:int(H - h), w, h)
-      local ok = true
-      for _, other in ipairs(rooms) do
-        ok = ok and not room:intersects(other)
-      end
-      if ok then
-        rooms[#rooms + 1] = room
-      end
-    end
-    for i, room in ipairs(rooms) do
-      map:carve_room(room)
-      map:add_room(room)
-      if i > 1 then
-        local px, py = rooms[i - 1]:center()
-        local nx, ny = room:center()
-        map:l_tunnel(px, py, nx, ny, rng:coin())
-      end
-    end
+    local rooms = rooms_lib.place(map, rng, p)
+    rooms_lib.carve_and_join(map, rng, rooms)
 
     for i = 2, #rooms do
       local x1, y1, x2, y2 = rooms[i]:interior()

@@ -23,7 +23,11 @@ pub const NAMES: &[&str] = &[
     "vaults",
 ];
 
-const FEATURES: &str = include_str!("../scripts/lib/features.lua");
+/// The shared modules a copied script may require, written beside it.
+const LIBS: &[(&str, &str)] = &[
+    ("features", include_str!("../scripts/lib/features.lua")),
+    ("rooms", include_str!("../scripts/lib/rooms.lua")),
+];
 
 fn source(name: &str) -> Option<&'static str> {
     Some(match name {
@@ -69,12 +73,13 @@ pub fn write_new(path: &Path, from: Option<&str>) -> anyhow::Result<Vec<PathBuf>
     let shown = path.display().to_string();
     let text = text.replace("THIS_FILE", &shown);
     let mut written = Vec::new();
-    if text.contains("require(\"lib.features\")") {
-        let lib = folder.join("lib").join("features.lua");
-        if !lib.exists() {
-            std::fs::create_dir_all(folder.join("lib"))
-                .with_context(|| format!("cannot create {}", folder.join("lib").display()))?;
-            write_atomically(&lib, FEATURES.as_bytes())?;
+    for (module, source) in LIBS {
+        let lib = folder.join("lib").join(format!("{module}.lua"));
+        if text.contains(&format!("require(\"lib.{module}\")")) && !lib.exists() {
+            let dir = folder.join("lib");
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            write_atomically(&lib, source.as_bytes())?;
             written.push(lib);
         }
     }

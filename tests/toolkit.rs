@@ -6,7 +6,7 @@ use crate::util::{dunlua, dunlua_in, root, Scratch};
 #[test]
 fn new_scripts_run_at_once_and_pass_check() {
     let scratch = Scratch::new();
-    for from in ["template", "rooms", "caves", "vaults", "maze"] {
+    for from in ["template", "rooms", "caves", "vaults", "mixed", "maze"] {
         let name = format!("my_{from}");
         let run = dunlua_in(scratch.path(), &["new", &name, "--from", from]);
         assert_eq!(run.code, 0, "{}", run.stderr);
