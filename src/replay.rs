@@ -45,7 +45,7 @@ impl Journal {
     /// when `keep_empty` (a script's own labelled snapshot).
     pub fn capture(&mut self, map: &mut Map, label: &str, keep_empty: bool) {
         let mut changes = Vec::new();
-        if let Some(dirty) = map.take_dirty() {
+        for dirty in map.take_dirty() {
             let width = map.width() as usize;
             let cells = map.cells();
             for y in dirty.y1 as usize..=dirty.y2 as usize {
@@ -176,6 +176,17 @@ mod tests {
             "only the new tunnel cells"
         );
         assert_eq!(replay.change_count(), 7);
+    }
+
+    #[test]
+    fn an_l_tunnel_dirties_its_two_legs_not_its_bounding_box() {
+        let mut map = Map::new(100, 100).unwrap();
+        map.l_tunnel((1, 1), (98, 98), true, Tile::FLOOR).unwrap();
+        let boxes = map.take_dirty();
+        assert_eq!(boxes.len(), 2);
+        let cells: i32 = boxes.iter().map(|b| (b.w() + 1) * (b.h() + 1)).sum();
+        assert_eq!(cells, 98 + 98, "two thin legs, not 98x98 cells");
+        assert!(map.take_dirty().is_empty());
     }
 
     #[test]

@@ -63,15 +63,19 @@ pub struct Map {
     rooms: Vec<Rect>,
     start: Option<(i32, i32)>,
     markers: Vec<Marker>,
-    /// The box of cells written since the last [`Map::take_dirty`], so a
+    /// The boxes of cells written since the last [`Map::take_dirty`], so a
     /// replay journal diffs only what a primitive touched.
     dirty: DirtyBox,
 }
 
 /// Bookkeeping, not content: two maps with the same cells are equal
 /// whatever was last written.
-#[derive(Clone, Copy, Debug, Default)]
-struct DirtyBox(Option<Rect>);
+#[derive(Clone, Debug, Default)]
+struct DirtyBox(Vec<Rect>);
+
+/// More boxes than this are merged into their bounding box: a few thin
+/// boxes (an L-tunnel's two legs) stay thin, many small writes stay cheap.
+const DIRTY_BOXES: usize = 8;
 
 impl PartialEq for DirtyBox {
     fn eq(&self, _: &Self) -> bool {
@@ -133,24 +137,33 @@ impl Map {
         &self.cells
     }
 
-    /// The cells for writing, after widening the dirty box by the inclusive
-    /// box the caller is about to write.
+    /// The cells for writing, after noting the inclusive box the caller is
+    /// about to write as dirty.
     pub(crate) fn cells_to_write(&mut self, x1: i32, y1: i32, x2: i32, y2: i32) -> &mut [Tile] {
-        self.dirty.0 = Some(match self.dirty.0 {
-            None => Rect { x1, y1, x2, y2 },
-            Some(d) => Rect {
-                x1: d.x1.min(x1),
-                y1: d.y1.min(y1),
-                x2: d.x2.max(x2),
-                y2: d.y2.max(y2),
-            },
-        });
+        let boxes = &mut self.dirty.0;
+        let new = Rect { x1, y1, x2, y2 };
+        if !boxes
+            .iter()
+            .any(|b| b.x1 <= x1 && b.y1 <= y1 && b.x2 >= x2 && b.y2 >= y2)
+        {
+            boxes.push(new);
+            if boxes.len() > DIRTY_BOXES {
+                let all = boxes.iter().fold(new, |a, b| Rect {
+                    x1: a.x1.min(b.x1),
+                    y1: a.y1.min(b.y1),
+                    x2: a.x2.max(b.x2),
+                    y2: a.y2.max(b.y2),
+                });
+                boxes.clear();
+                boxes.push(all);
+            }
+        }
         &mut self.cells
     }
 
-    /// The box of cells written since the last call, if any.
-    pub fn take_dirty(&mut self) -> Option<Rect> {
-        self.dirty.0.take()
+    /// The boxes of cells written since the last call (possibly overlapping).
+    pub fn take_dirty(&mut self) -> Vec<Rect> {
+        std::mem::take(&mut self.dirty.0)
     }
 
     pub fn in_bounds(&self, x: i64, y: i64) -> bool {
