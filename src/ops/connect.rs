@@ -1,18 +1,68 @@
 //! Making any map playable: tunnels that join every walkable region to the
 //! largest, and doors where corridors enter rooms.
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use super::analysis::regions;
 use crate::map::{Map, Tile};
 use crate::rng::Rng;
 
+/// The multi-source search `connect_regions` keeps across tunnels.
+struct Search {
+    dist: Vec<u32>,
+    parent: Vec<u32>,
+    /// (distance, push order, cell), popped smallest first; the push order
+    /// breaks ties so the result never depends on the heap's internals.
+    heap: BinaryHeap<Reverse<(u32, u64, u32)>>,
+    pushes: u64,
+}
+
+impl Search {
+    fn new(n: usize) -> Search {
+        Search {
+            dist: vec![u32::MAX; n],
+            parent: vec![u32::MAX; n],
+            heap: BinaryHeap::new(),
+            pushes: 0,
+        }
+    }
+
+    fn push(&mut self, d: u32, i: usize) {
+        self.pushes += 1;
+        self.heap.push(Reverse((d, self.pushes, i as u32)));
+    }
+
+    /// Makes a cell a source: distance 0, its own parent.
+    fn source(&mut self, i: usize) {
+        self.dist[i] = 0;
+        self.parent[i] = i as u32;
+        self.push(0, i);
+    }
+
+    /// Reaches `j` from `i` at distance `d` if that is closer than before.
+    fn relax(&mut self, i: usize, j: usize, d: u32) {
+        if d < self.dist[j] {
+            self.dist[j] = d;
+            self.parent[j] = i as u32;
+            self.push(d, j);
+        }
+    }
+}
+
 impl Map {
     /// Joins every walkable region to the largest one with the shortest
     /// tunnel of `tile`, nearest region first, until one region is left.
     /// Tunnels never cut the map's outer ring. `rng` shuffles the search's
-    /// direction order once per tunnel, so tunnels do not all bend alike.
-    /// Returns how many tunnels were dug.
+    /// direction order at the start and after each tunnel, so tunnels do not
+    /// all bend alike. Returns how many tunnels were dug.
+    ///
+    /// One search serves every tunnel: a multi-source Dijkstra from the
+    /// joined cells; when it reaches an unjoined region, the path back is
+    /// dug and that region and the tunnel become sources at distance 0, and
+    /// the search goes on, re-relaxing whatever they bring closer. So the
+    /// next region found is always the nearest to everything joined so far,
+    /// without starting over for each region.
     pub fn connect_regions(&mut self, rng: &mut Rng, tile: Tile) -> usize {
         let found = regions(self);
         if found.len() <= 1 {
@@ -20,7 +70,7 @@ impl Map {
         }
         let (w, h) = (self.width(), self.height());
         let n = (w * h) as usize;
-        // The region each walkable cell belongs to; 0 is the connected set.
+        // The region each walkable cell belongs to.
         let mut owner = vec![usize::MAX; n];
         for (id, region) in found.iter().enumerate() {
             for &i in region.cells.indices() {
@@ -28,66 +78,61 @@ impl Map {
             }
         }
         let mut joined = vec![false; found.len()];
+        let mut left = found.len();
+        let mut search = Search::new(n);
         joined[0] = true;
-        let mut tunnels = 0;
+        left -= 1;
+        for &i in found[0].cells.indices() {
+            search.source(i as usize);
+        }
         let mut dirs = [(0i32, -1i32), (1, 0), (0, 1), (-1, 0)];
-        loop {
-            rng.shuffle(&mut dirs);
-            let mut parent = vec![u32::MAX; n];
-            let mut queue = VecDeque::new();
-            for (i, &o) in owner.iter().enumerate() {
-                if o != usize::MAX && joined[o] {
-                    parent[i] = i as u32;
-                    queue.push_back(i);
-                }
+        rng.shuffle(&mut dirs);
+        let mut tunnels = 0;
+        while let Some(Reverse((d, _, cell))) = search.heap.pop() {
+            let i = cell as usize;
+            if d > search.dist[i] {
+                continue; // a stale entry: a closer route was found since
             }
-            let mut target = None;
-            'search: while let Some(i) = queue.pop_front() {
-                let (x, y) = (i as i32 % w, i as i32 / w);
-                for (dx, dy) in dirs {
-                    let (nx, ny) = (x + dx, y + dy);
-                    if nx < 0 || ny < 0 || nx >= w || ny >= h {
-                        continue;
+            let region = owner[i];
+            if region != usize::MAX && !joined[region] {
+                // The nearest unjoined region: dig the way back to a source.
+                joined[region] = true;
+                left -= 1;
+                tunnels += 1;
+                let mut j = search.parent[i] as usize;
+                while search.dist[j] != 0 {
+                    let next = search.parent[j] as usize;
+                    if owner[j] == usize::MAX {
+                        let _ = self.set((j as i32 % w) as i64, (j as i32 / w) as i64, tile);
+                        owner[j] = 0;
                     }
-                    let j = (ny * w + nx) as usize;
-                    if parent[j] != u32::MAX {
-                        continue;
-                    }
-                    let on_ring = nx == 0 || ny == 0 || nx == w - 1 || ny == h - 1;
-                    let walkable = owner[j] != usize::MAX;
-                    if on_ring && !walkable {
-                        continue;
-                    }
-                    parent[j] = i as u32;
-                    if walkable && !joined[owner[j]] {
-                        target = Some(j);
-                        break 'search;
-                    }
-                    queue.push_back(j);
+                    search.source(j);
+                    j = next;
                 }
-            }
-            let Some(end) = target else {
-                return tunnels;
-            };
-            let region = owner[end];
-            joined[region] = true;
-            let mut i = parent[end] as usize;
-            while owner[i] == usize::MAX || !joined[owner[i]] || owner[i] == region {
-                if owner[i] == usize::MAX {
-                    let (x, y) = (i as i32 % w, i as i32 / w);
-                    let _ = self.set(x as i64, y as i64, tile);
-                    owner[i] = 0;
+                for &k in found[region].cells.indices() {
+                    search.source(k as usize);
                 }
-                if parent[i] as usize == i {
+                if left == 0 {
                     break;
                 }
-                i = parent[i] as usize;
+                rng.shuffle(&mut dirs);
+                continue;
             }
-            tunnels += 1;
-            if joined.iter().all(|&j| j) {
-                return tunnels;
+            let (x, y) = (i as i32 % w, i as i32 / w);
+            for (dx, dy) in dirs {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || nx >= w || ny >= h {
+                    continue;
+                }
+                let j = (ny * w + nx) as usize;
+                let on_ring = nx == 0 || ny == 0 || nx == w - 1 || ny == h - 1;
+                if on_ring && owner[j] == usize::MAX {
+                    continue;
+                }
+                search.relax(i, j, d + 1);
             }
         }
+        tunnels
     }
 
     /// Puts a door (`door`) in each single-cell opening where a corridor
