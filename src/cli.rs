@@ -231,6 +231,14 @@ impl Failure {
             message: message.into(),
         }
     }
+
+    /// A failure of the run itself (exit 1), with the whole error chain.
+    fn run(err: impl Into<anyhow::Error>) -> Failure {
+        Failure {
+            code: EXIT_SCRIPT,
+            message: format!("{:#}", err.into()),
+        }
+    }
 }
 
 impl From<ScriptError> for Failure {
@@ -312,16 +320,10 @@ fn run_check(args: &CheckArgs) -> Result<(), Failure> {
         map::check_size(w, h).map_err(|e| Failure::usage(e.to_string()))?;
     }
     let started = std::time::Instant::now();
-    let report = check::check(&options).map_err(|e| Failure {
-        code: EXIT_SCRIPT,
-        message: format!("{e:#}"),
-    })?;
+    let report = check::check(&options).map_err(Failure::run)?;
     let elapsed = started.elapsed().as_secs_f64();
     if args.json {
-        let text = serde_json::to_string_pretty(&report).map_err(|e| Failure {
-            code: EXIT_SCRIPT,
-            message: e.to_string(),
-        })?;
+        let text = serde_json::to_string_pretty(&report).map_err(Failure::run)?;
         print_stdout(&format!("{text}\n"))?;
     } else {
         print_stdout(&report.text())?;
@@ -439,10 +441,7 @@ fn run_one(cli: &RunArgs) -> Result<(), Failure> {
     report_rejections(&generated);
     let options = cli.export.options();
     for out in &cli.outs {
-        let written = export::write(out, &generated, &options).map_err(|e| Failure {
-            code: EXIT_SCRIPT,
-            message: format!("{e:#}"),
-        })?;
+        let written = export::write(out, &generated, &options).map_err(Failure::run)?;
         for path in written {
             eprintln!("dunlua: wrote {}", path.display());
         }
@@ -468,10 +467,7 @@ fn run_one(cli: &RunArgs) -> Result<(), Failure> {
                 code: EXIT_SCRIPT,
                 message: format!("cannot open a window: {why}"),
             }),
-            Err(ViewError::Other(e)) => Err(Failure {
-                code: EXIT_SCRIPT,
-                message: format!("{e:#}"),
-            }),
+            Err(ViewError::Other(e)) => Err(Failure::run(e)),
         };
     }
     if wants_window {

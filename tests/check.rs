@@ -147,14 +147,7 @@ fn text_report_and_saved_failures() {
 
 #[test]
 fn every_reference_script_passes_200_seeds() {
-    let mut scripts: Vec<String> = std::fs::read_dir(crate::util::root().join("scripts"))
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".lua"))
-        .collect();
-    scripts.sort();
-    for script in scripts {
+    for script in crate::util::reference_scripts() {
         let run = dunlua(&[
             "check",
             &format!("scripts/{script}"),

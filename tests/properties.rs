@@ -99,18 +99,6 @@ fn yeti_bug_lets_rooms_overlap_when_asked() {
     );
 }
 
-/// Every script in scripts/, by file name.
-fn all_scripts() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(crate::util::root().join("scripts"))
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".lua"))
-        .collect();
-    names.sort();
-    names
-}
-
 /// The `-- floor ratio: A..B` line every script's header documents.
 fn documented_floor_ratio(script: &str) -> (f64, f64) {
     let text = std::fs::read_to_string(crate::util::root().join("scripts").join(script)).unwrap();
@@ -137,7 +125,7 @@ fn stairs_on(g: &dunlua::Generated) -> Vec<&'static str> {
 
 #[test]
 fn every_script_is_playable_on_500_seeds() {
-    let scripts = all_scripts();
+    let scripts = crate::util::reference_scripts();
     assert!(scripts.len() >= 10, "{scripts:?}");
     let mut off = Vec::new();
     for script in &scripts {
@@ -200,7 +188,7 @@ fn run_on_a_big_map(
 
 #[test]
 fn every_scripts_hot_loop_is_native() {
-    for script in all_scripts() {
+    for script in crate::util::reference_scripts() {
         let path = crate::util::root().join("scripts").join(&script);
         if let Err(e) = run_on_a_big_map(path) {
             panic!("{script} on 400x400 with 40,000 instructions: {e}");

@@ -12,6 +12,18 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Every script in scripts/ (not lib/), by file name, sorted.
+pub fn reference_scripts() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("scripts"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".lua"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// What one run of the binary produced.
 pub struct Run {
     pub code: i32,

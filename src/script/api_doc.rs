@@ -494,14 +494,7 @@ pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
     out.extend(registered::<LuaDistance>(Owner::DistanceMap));
     out.extend(registered::<LuaRng>(Owner::Rng));
     let vm = super::host::Vm::new(std::path::Path::new("x.lua"), super::Limits::default())?;
-    let plain = Lua::new_with(
-        mlua::StdLib::TABLE
-            | mlua::StdLib::STRING
-            | mlua::StdLib::MATH
-            | mlua::StdLib::UTF8
-            | mlua::StdLib::COROUTINE,
-        mlua::LuaOptions::default(),
-    )?;
+    let plain = Lua::new_with(super::host::safe_libs(), mlua::LuaOptions::default())?;
     let mut names: Vec<(String, mlua::Value)> = vm
         .lua
         .globals()

@@ -39,6 +39,11 @@ impl Default for Limits {
     }
 }
 
+/// The standard libraries a script gets (the base library always comes).
+pub(crate) fn safe_libs() -> StdLib {
+    StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE
+}
+
 /// How often the budget hook runs; the budget is counted in these steps.
 const HOOK_EVERY: u32 = 1000;
 
@@ -124,8 +129,7 @@ struct Budget {
 
 impl Vm {
     pub fn new(script: &Path, limits: Limits) -> mlua::Result<Vm> {
-        let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
-        let lua = Lua::new_with(libs, LuaOptions::default())?;
+        let lua = Lua::new_with(safe_libs(), LuaOptions::default())?;
         lua.set_app_data(HostState::fresh());
         sandbox(&lua)?;
         install_reject(&lua)?;

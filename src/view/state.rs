@@ -247,6 +247,12 @@ impl ViewState {
 
     /// One line for the state file tests read: `key=value` pairs.
     pub fn state_line(&self) -> String {
+        let changed = self.changed_params();
+        let params = if changed.is_empty() {
+            "default".to_string()
+        } else {
+            changed.join(",")
+        };
         let error = match &self.error {
             Some(e) => e.lines().next().unwrap_or("").replace(' ', "_"),
             None => "none".into(),
@@ -262,7 +268,7 @@ impl ViewState {
             self.fov,
             self.zoom,
             self.reloads,
-            if self.changed_params().is_empty() { "default".to_string() } else { self.changed_params().join(",") },
+            params,
             error
         )
     }
