@@ -263,6 +263,7 @@ impl ScriptArgs {
             },
             record: false,
             max_attempts: self.max_attempts,
+            fast_paths: true,
         }
     }
 }

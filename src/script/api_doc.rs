@@ -493,7 +493,11 @@ pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
     out.extend(registered::<LuaSelection>(Owner::Selection));
     out.extend(registered::<LuaDistance>(Owner::DistanceMap));
     out.extend(registered::<LuaRng>(Owner::Rng));
-    let vm = super::host::Vm::new(std::path::Path::new("x.lua"), super::Limits::default())?;
+    let vm = super::host::Vm::new(
+        std::path::Path::new("x.lua"),
+        super::Limits::default(),
+        true,
+    )?;
     let plain = Lua::new_with(super::host::safe_libs(), mlua::LuaOptions::default())?;
     let mut names: Vec<(String, mlua::Value)> = vm
         .lua

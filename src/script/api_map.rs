@@ -1,11 +1,13 @@
 //! The `map` object a script's `generate` receives: thin bindings from Lua
 //! calls to the plain-Rust primitives on [`Map`], with checked arguments.
 
+use std::cell::{Ref, RefCell, RefMut};
+
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::api_rect::LuaRect;
 use super::api_selection::{LuaDistance, LuaSelection};
-use super::args::{show, Args, Six};
+use super::args::{located, show, Args, Six};
 use crate::map::{Map, Tile};
 use crate::ops::{self, CellularRule, Selection, StampCell};
 use crate::replay::Journal;
@@ -96,20 +98,74 @@ fn read_legend(a: &Args, map: &Map, legend: &Table) -> mlua::Result<Vec<(char, S
 
 /// The map lent to Lua for one `generate` call; taken back afterwards.
 /// With a journal, every call that changes tiles closes a replay step.
-pub(crate) struct LuaMap(pub Map, pub Option<Journal>);
+///
+/// Lua only ever borrows this shared (every method is `add_method`); the
+/// map inside is a `RefCell`, so the raw fast paths in [`super::fast`] can
+/// borrow it too and a re-entrant call (a metamethod calling back into the
+/// map from inside a primitive) is refused instead of aliased.
+pub(crate) struct LuaMap {
+    map: RefCell<Map>,
+    journal: RefCell<Option<Journal>>,
+}
 
 impl LuaMap {
-    fn args<'lua>(&self, lua: &'lua Lua, name: &'static str, values: Six) -> Args<'lua> {
-        Args::new(lua, name, values).on_map(self.0.width(), self.0.height())
+    pub fn new(map: Map, journal: Option<Journal>) -> LuaMap {
+        LuaMap {
+            map: RefCell::new(map),
+            journal: RefCell::new(journal),
+        }
     }
+
+    pub fn into_parts(self) -> (Map, Option<Journal>) {
+        (self.map.into_inner(), self.journal.into_inner())
+    }
+
+    /// Whether tile changes are being recorded for the replay.
+    pub fn is_recording(&self) -> bool {
+        self.journal.try_borrow().map_or(true, |j| j.is_some())
+    }
+
+    /// The map, unless a primitive is using it right now.
+    pub fn map(&self, lua: &Lua) -> mlua::Result<Ref<'_, Map>> {
+        self.map.try_borrow().map_err(|_| busy(lua))
+    }
+
+    pub fn map_mut(&self, lua: &Lua) -> mlua::Result<RefMut<'_, Map>> {
+        self.map.try_borrow_mut().map_err(|_| busy(lua))
+    }
+
+    /// For the fast paths: the map if nobody is using it.
+    pub(crate) fn try_map_mut(&self) -> Option<RefMut<'_, Map>> {
+        self.map.try_borrow_mut().ok()
+    }
+
+    fn args<'lua>(
+        &self,
+        lua: &'lua Lua,
+        name: &'static str,
+        values: Six,
+    ) -> mlua::Result<Args<'lua>> {
+        let (w, h) = {
+            let map = self.map(lua)?;
+            (map.width(), map.height())
+        };
+        Ok(Args::new(lua, name, values).on_map(w, h))
+    }
+}
+
+fn busy(lua: &Lua) -> mlua::Error {
+    located(
+        lua,
+        "map: called from inside another map primitive (from a metamethod?); call it after that one returns",
+    )
 }
 
 /// Adds a method that reads the map: `$body(map, args)`.
 macro_rules! reader {
     ($methods:ident, $name:literal, |$map:ident, $args:ident| $body:expr) => {
         $methods.add_method($name, |lua, this, values: Six| {
-            let $args = this.args(lua, concat!("map:", $name), values);
-            let $map = &this.0;
+            let $args = this.args(lua, concat!("map:", $name), values)?;
+            let $map = &*this.map(lua)?;
             $body
         });
     };
@@ -119,14 +175,15 @@ macro_rules! reader {
 /// the tiles it changed become a replay step named after it.
 macro_rules! writer {
     ($methods:ident, $name:literal, |$map:ident, $args:ident| $body:expr) => {
-        $methods.add_method_mut($name, |lua, this, values: Six| {
-            let $args = this.args(lua, concat!("map:", $name), values);
+        $methods.add_method($name, |lua, this, values: Six| {
+            let $args = this.args(lua, concat!("map:", $name), values)?;
+            let mut guard = this.map_mut(lua)?;
             let result = {
-                let $map = &mut this.0;
+                let $map = &mut *guard;
                 $body
             };
-            if let Some(journal) = &mut this.1 {
-                journal.capture(&mut this.0, $name, false);
+            if let Some(journal) = this.journal.borrow_mut().as_mut() {
+                journal.capture(&mut guard, $name, false);
             }
             result
         });
@@ -135,8 +192,8 @@ macro_rules! writer {
 
 impl UserData for LuaMap {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get("width", |_, this| Ok(this.0.width()));
-        fields.add_field_method_get("height", |_, this| Ok(this.0.height()));
+        fields.add_field_method_get("width", |lua, this| Ok(this.map(lua)?.width()));
+        fields.add_field_method_get("height", |lua, this| Ok(this.map(lua)?.height()));
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
@@ -200,13 +257,14 @@ impl UserData for LuaMap {
             map.add_room(rect).map_err(|e| a.map_failed(e))
         });
         methods.add_method("rooms", |lua, this, ()| {
-            lua.create_sequence_from(this.0.rooms().iter().map(|&r| LuaRect(r)))
+            let rooms: Vec<_> = this.map(lua)?.rooms().iter().map(|&r| LuaRect(r)).collect();
+            lua.create_sequence_from(rooms)
         });
         writer!(methods, "set_start", |map, a| {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
             map.set_start(x, y).map_err(|e| a.map_failed(e))
         });
-        methods.add_method("start", |_, this, ()| match this.0.start() {
+        methods.add_method("start", |lua, this, ()| match this.map(lua)?.start() {
             Some((x, y)) => Ok((Some(x), Some(y))),
             None => Ok((None, None)),
         });
@@ -217,7 +275,7 @@ impl UserData for LuaMap {
         });
         methods.add_method("markers", |lua, this, ()| {
             let list = lua.create_table()?;
-            for (i, m) in this.0.markers().iter().enumerate() {
+            for (i, m) in this.map(lua)?.markers().iter().enumerate() {
                 let t = lua.create_table()?;
                 t.set("x", m.x)?;
                 t.set("y", m.y)?;
@@ -238,7 +296,8 @@ impl UserData for LuaMap {
         });
         methods.add_method("regions", |lua, this, ()| {
             let list = lua.create_table()?;
-            for (i, region) in ops::regions(&this.0).into_iter().enumerate() {
+            let regions = ops::regions(&*this.map(lua)?);
+            for (i, region) in regions.into_iter().enumerate() {
                 let t = lua.create_table()?;
                 t.set("size", region.size)?;
                 t.set("x", region.x)?;
@@ -389,15 +448,16 @@ impl UserData for LuaMap {
             let tile = a.tile(1, map.tiles())?;
             map.fill_selection(&sel, tile).map_err(|e| a.map_failed(e))
         });
-        methods.add_method_mut("snapshot", |lua, this, values: Six| {
-            let label = this.args(lua, "map:snapshot", values).string(0, "label")?;
-            if let Some(journal) = &mut this.1 {
-                journal.capture(&mut this.0, &label, true);
+        methods.add_method("snapshot", |lua, this, values: Six| {
+            let label = this.args(lua, "map:snapshot", values)?.string(0, "label")?;
+            if let Some(journal) = this.journal.borrow_mut().as_mut() {
+                journal.capture(&mut *this.map_mut(lua)?, &label, true);
             }
             Ok(())
         });
-        methods.add_meta_method(mlua::MetaMethod::ToString, |_, this, ()| {
-            Ok(format!("map({}x{})", this.0.width(), this.0.height()))
+        methods.add_meta_method(mlua::MetaMethod::ToString, |lua, this, ()| {
+            let map = this.map(lua)?;
+            Ok(format!("map({}x{})", map.width(), map.height()))
         });
     }
 }

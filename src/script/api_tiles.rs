@@ -24,7 +24,11 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             // exists they go straight into its tile set.
             let map = lua.app_data_ref::<HostState>().and_then(|s| s.map.clone());
             let defined = match map {
-                Some(ud) => ud.borrow_mut::<LuaMap>()?.0.tiles_mut().define(kind),
+                Some(ud) => ud
+                    .borrow::<LuaMap>()?
+                    .map_mut(lua)?
+                    .tiles_mut()
+                    .define(kind),
                 None => match lua.app_data_mut::<HostState>() {
                     Some(mut state) => state.pending_tiles.define(kind),
                     None => return Err(args.fail("no host state")),
@@ -40,7 +44,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             let names: Vec<String> = match map {
                 Some(ud) => ud
                     .borrow::<LuaMap>()?
-                    .0
+                    .map(lua)?
                     .tiles()
                     .names()
                     .iter()

@@ -12,9 +12,13 @@ use mlua::{
     Value, VmState,
 };
 
+use super::api_map::LuaMap;
+use super::api_rng::LuaRng;
 use super::args::{located, script_location};
 use super::error::{FailureKind, ScriptError};
-use crate::map::TileSet;
+use super::fast::FastState;
+use crate::map::{Map, TileSet};
+use crate::rng::Rng;
 
 /// How much a run may consume before it is stopped with a clear error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +119,20 @@ pub(crate) struct Vm {
     budget: Rc<Budget>,
     /// `RESTORE`'s function, made once the host's globals are in place.
     restore: Function,
+    /// The map and rng the fast paths may use during a run.
+    pub(crate) fast: Rc<FastState>,
+    /// The map type's method table (`__index`), holding the run's size;
+    /// `None` when the fast paths are off.
+    map_methods: Option<Table>,
+}
+
+/// The map and rng lent to the fast paths for one run; taken back on drop.
+pub(crate) struct Lent<'vm>(&'vm FastState);
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        self.0.detach();
+    }
 }
 
 /// The instruction budget shared by every call of one run.
@@ -128,7 +146,7 @@ struct Budget {
 }
 
 impl Vm {
-    pub fn new(script: &Path, limits: Limits) -> mlua::Result<Vm> {
+    pub fn new(script: &Path, limits: Limits, fast_paths: bool) -> mlua::Result<Vm> {
         let lua = Lua::new_with(safe_libs(), LuaOptions::default())?;
         lua.set_app_data(HostState::fresh());
         sandbox(&lua)?;
@@ -138,13 +156,37 @@ impl Vm {
         super::api_tiles::register(&lua)?;
         lua.set_memory_limit(limits.max_memory)?;
         let restore: Function = lua.load(RESTORE).set_name("=restore").eval()?;
+        let fast = FastState::new();
+        let map_methods = if fast_paths {
+            let sample_map = Map::new(1, 1).map_err(mlua::Error::external)?;
+            Some(super::fast::install(
+                &lua,
+                &fast,
+                &lua.create_userdata(LuaMap::new(sample_map, None))?,
+                &lua.create_userdata(LuaRng::new(Rng::new(0)))?,
+            )?)
+        } else {
+            None
+        };
         Ok(Vm {
             lua,
             script: script.display().to_string(),
             limits,
             budget: Rc::default(),
             restore,
+            fast,
+            map_methods,
         })
+    }
+
+    /// Lends this run's map and rng to the fast paths until the guard drops.
+    pub fn lend(&self, map: &AnyUserData, rng: &AnyUserData) -> mlua::Result<Lent<'_>> {
+        if let Some(methods) = &self.map_methods {
+            let (width, height) = self.fast.attach(map, rng)?;
+            methods.raw_set("width", width)?;
+            methods.raw_set("height", height)?;
+        }
+        Ok(Lent(&self.fast))
     }
 
     /// Makes a used VM as good as new for the next run: the globals and

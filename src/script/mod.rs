@@ -10,6 +10,7 @@ mod api_selection;
 mod api_tiles;
 mod args;
 mod error;
+mod fast;
 mod host;
 
 use std::path::{Path, PathBuf};
@@ -46,6 +47,9 @@ pub struct Request {
     pub record: bool,
     /// How many attempts a script that rejects its map gets (at least 1).
     pub max_attempts: u32,
+    /// Use the raw fast paths for the hottest primitives (see `fast.rs`);
+    /// off only to check that they agree with the ordinary bindings.
+    pub fast_paths: bool,
 }
 
 /// The default of `--max-attempts`.
@@ -71,6 +75,7 @@ impl Request {
             limits: Limits::default(),
             record: false,
             max_attempts: DEFAULT_MAX_ATTEMPTS,
+            fast_paths: true,
         }
     }
 }
@@ -108,7 +113,7 @@ impl Session {
         let shown = path.display().to_string();
         let source = std::fs::read_to_string(path)
             .map_err(|e| ScriptError::usage(format!("cannot read script {shown}: {e}")))?;
-        let vm = Vm::new(path, request.limits).map_err(|e| {
+        let vm = Vm::new(path, request.limits, request.fast_paths).map_err(|e| {
             ScriptError::new(FailureKind::Runtime, format!("cannot start Lua: {e}"))
         })?;
         let chunk = vm
@@ -339,7 +344,7 @@ impl Session {
             Map::with_tiles(width, height, tiles).map_err(|e| ScriptError::usage(e.to_string()))?;
         let journal = request.record.then(|| Journal::new(&mut map));
         let handed = (|| -> mlua::Result<_> {
-            let ud = lua.create_userdata(LuaMap(map, journal))?;
+            let ud = lua.create_userdata(LuaMap::new(map, journal))?;
             let p = lua.create_table()?;
             for (k, v) in params.iter() {
                 match v {
@@ -356,12 +361,14 @@ impl Session {
         if let Some(mut state) = lua.app_data_mut::<HostState>() {
             state.map = Some(map_ud.clone());
         }
+        let lent = vm.lend(&map_ud, &rng_ud).map_err(|e| vm.failure(e))?;
         let mut called = vm.call(generate, (map_ud.clone(), rng_ud, p)).map(|_| true);
         if let (Ok(true), Some(validate)) = (&called, validate) {
             called = vm
                 .call(validate, map_ud.clone())
                 .map(|verdict| verdict.as_boolean() != Some(false) && !verdict.is_nil());
         }
+        drop(lent);
         let (modules, rejected) = match lua.app_data_mut::<HostState>() {
             Some(mut state) => {
                 state.map = None;
@@ -378,7 +385,10 @@ impl Session {
                 "{shown}: validate returned false"
             )));
         }
-        let LuaMap(map, journal) = map_ud.take().map_err(|e| vm.failure(e))?;
+        let (map, journal) = map_ud
+            .take::<LuaMap>()
+            .map_err(|e| vm.failure(e))?
+            .into_parts();
         check_start(&map, &shown)?;
         Ok(Attempt::Accepted(Box::new(Generated {
             map,
