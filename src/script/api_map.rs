@@ -5,7 +5,7 @@ use std::cell::{Ref, RefCell, RefMut};
 
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
-use super::api_rect::LuaRect;
+use super::api_rect::rect_value;
 use super::api_selection::{LuaDistance, LuaSelection};
 use super::args::{located, show, Args, Six};
 use crate::map::{Map, Tile};
@@ -257,8 +257,12 @@ impl UserData for LuaMap {
             map.add_room(rect).map_err(|e| a.map_failed(e))
         });
         methods.add_method("rooms", |lua, this, ()| {
-            let rooms: Vec<_> = this.map(lua)?.rooms().iter().map(|&r| LuaRect(r)).collect();
-            lua.create_sequence_from(rooms)
+            let rooms = this.map(lua)?.rooms().to_vec();
+            let list = lua.create_table_with_capacity(rooms.len(), 0)?;
+            for (i, r) in rooms.into_iter().enumerate() {
+                list.raw_set(i + 1, rect_value(lua, r)?)?;
+            }
+            Ok(list)
         });
         writer!(methods, "set_start", |map, a| {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);

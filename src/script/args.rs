@@ -40,9 +40,11 @@ pub(crate) fn show(value: &Value) -> String {
         Value::String(s) => format!("{:?}", s.to_string_lossy()),
         Value::Table(_) => "a table".into(),
         Value::Function(_) => "a function".into(),
-        Value::UserData(ud) => match ud.borrow::<super::api_rect::LuaRect>() {
-            Ok(r) => r.0.to_string(),
-            Err(_) => "a userdata".into(),
+        // A rect shows its corners (its `__tostring`, the only one that
+        // starts so); other userdata are just that.
+        Value::UserData(_) => match value.to_string() {
+            Ok(s) if s.starts_with("Rect(") => s,
+            _ => "a userdata".into(),
         },
         other => other.type_name().into(),
     }
@@ -230,11 +232,9 @@ impl<'lua> Args<'lua> {
 
     /// A `Rect` made by `Rect.new`.
     pub fn rect(&self, i: usize, what: &str) -> mlua::Result<Rect> {
-        if let Value::UserData(ud) = self.value(i) {
-            if let Ok(r) = ud.borrow::<super::api_rect::LuaRect>() {
-                return Ok(r.0);
-            }
+        match super::api_rect::rect_of(self.lua, self.value(i)) {
+            Some(r) => Ok(r),
+            None => Err(self.bad(what, "a Rect (from Rect.new)", i)),
         }
-        Err(self.bad(what, "a Rect (from Rect.new)", i))
     }
 }

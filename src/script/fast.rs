@@ -31,6 +31,7 @@ use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Function, Lua, Table, Value};
 
 use super::api_map::LuaMap;
+use super::api_rect::rect_arg;
 use super::api_rng::LuaRng;
 use crate::map::{Map, Tile};
 use crate::rng::Rng;
@@ -138,12 +139,12 @@ unsafe fn bool_arg(state: *mut lua_State, idx: c_int) -> Option<bool> {
     (ffi::lua_type(state, idx) == ffi::LUA_TBOOLEAN).then(|| ffi::lua_toboolean(state, idx) != 0)
 }
 
-/// Calls the ordinary binding (upvalue 2) with this call's arguments and
-/// returns what it returns. `lua_callk` keeps the call yieldable, so the
-/// budget hook can still stop a script inside it.
-unsafe fn fall_back(state: *mut lua_State) -> c_int {
+/// Calls the ordinary binding (in upvalue `slow`) with this call's
+/// arguments and returns what it returns. `lua_callk` keeps the call
+/// yieldable, so the budget hook can still stop a script inside it.
+pub(crate) unsafe fn fall_back(state: *mut lua_State, slow: c_int) -> c_int {
     let n = ffi::lua_gettop(state);
-    ffi::lua_pushvalue(state, ffi::lua_upvalueindex(2));
+    ffi::lua_pushvalue(state, ffi::lua_upvalueindex(slow));
     ffi::lua_insert(state, 1);
     ffi::lua_callk(state, n, ffi::LUA_MULTRET, 0, Some(after_fall_back));
     ffi::lua_gettop(state)
@@ -171,7 +172,7 @@ macro_rules! fast_fn {
                     $fast.hits.set($fast.hits.get() + 1);
                     n
                 }
-                None => fall_back($state),
+                None => fall_back($state, 2),
             }
         }
     };
@@ -249,6 +250,34 @@ fast_fn!(map_l_tunnel, |state, fast| {
     })()
 });
 
+fast_fn!(map_carve_room, |state, fast| {
+    (|| {
+        let rect = rect_arg(state, 2)?;
+        let mut map = fast.map_at(state, 1)?;
+        let tile = tile_or_arg(state, 3, &map, Tile::FLOOR)?;
+        map.carve_room(&rect, tile).ok()?;
+        Some(0)
+    })()
+});
+
+fast_fn!(map_fill_rect, |state, fast| {
+    (|| {
+        let rect = rect_arg(state, 2)?;
+        let mut map = fast.map_at(state, 1)?;
+        let tile = tile_arg(state, 3, &map)?;
+        map.fill_rect(&rect, tile).ok()?;
+        Some(0)
+    })()
+});
+
+fast_fn!(map_add_room, |state, fast| {
+    (|| {
+        let rect = rect_arg(state, 2)?;
+        fast.map_at(state, 1)?.add_room(rect).ok()?;
+        Some(0)
+    })()
+});
+
 fast_fn!(map_set_start, |state, fast| {
     (|| {
         let mut map = fast.map_at(state, 1)?;
@@ -305,6 +334,9 @@ const MAP_FAST: &[(&str, ffi::lua_CFunction)] = &[
     ("v_tunnel", map_v_tunnel),
     ("l_tunnel", map_l_tunnel),
     ("set_start", map_set_start),
+    ("carve_room", map_carve_room),
+    ("fill_rect", map_fill_rect),
+    ("add_room", map_add_room),
 ];
 
 /// The rng methods with a fast path.
