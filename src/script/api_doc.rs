@@ -484,7 +484,6 @@ pub(crate) fn out_of_sync(
 /// functions it adds to the globals (read from a real VM).
 pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
     use super::api_map::LuaMap;
-    use super::api_rect::LuaRectIndex;
     use super::api_rng::LuaRng;
     use super::api_selection::{LuaDistance, LuaSelection};
     let mut out = registered::<LuaMap>(Owner::Map);
@@ -494,7 +493,8 @@ pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
     out.extend(rect);
     let rect = super::api_rect::METHODS.into_iter();
     out.extend(rect.map(|n| (Owner::Rect, Kind::Method, n.to_string())));
-    out.extend(registered::<LuaRectIndex>(Owner::RectIndex));
+    let index = super::api_rect::INDEX_METHODS.into_iter();
+    out.extend(index.map(|n| (Owner::RectIndex, Kind::Method, n.to_string())));
     out.extend(registered::<LuaSelection>(Owner::Selection));
     out.extend(registered::<LuaDistance>(Owner::DistanceMap));
     out.extend(registered::<LuaRng>(Owner::Rng));

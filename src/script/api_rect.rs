@@ -14,7 +14,7 @@
 use std::ffi::{c_int, c_void};
 
 use mlua::ffi::{self, lua_State};
-use mlua::{AnyUserData, Function, Lua, Table, UserData, UserDataMethods, Value};
+use mlua::{AnyUserData, Function, Lua, Table, Value};
 
 use super::args::{located, Args, Six};
 use super::fast::fall_back;
@@ -368,30 +368,133 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         rect_value(lua, r)
     })?;
     rect.set("new", raw_closure(lua, raw_new, slow_new, None)?)?;
-    rect.set(
-        "index",
-        lua.create_function(|_, ()| Ok(LuaRectIndex(RectIndex::new())))?,
-    )?;
+    rect.set("index", register_index(lua)?)?;
     lua.globals().set("Rect", rect)
 }
 
 /// `Rect.index()`: a native spatial index for "does this room touch any
-/// placed one?" without a Lua loop over every room.
-pub(crate) struct LuaRectIndex(pub RectIndex);
+/// placed one?" without a Lua loop over every room. A userdata holding a
+/// boxed [`RectIndex`], freed by its `__gc`; its methods are raw like the
+/// rect's.
+static INDEX_METATABLE: u8 = 0;
 
-impl UserData for LuaRectIndex {
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("intersects_any", |lua, ix, args: Six| {
-            let r = Args::new(lua, "index:intersects_any", args).rect(0, "rect")?;
-            Ok(ix.0.intersects_any(&r))
-        });
-        methods.add_method_mut("insert", |lua, ix, args: Six| {
-            let r = Args::new(lua, "index:insert", args).rect(0, "rect")?;
-            ix.0.insert(r);
-            Ok(())
-        });
-        methods.add_method("count", |_, ix, ()| Ok(ix.0.len()));
+fn index_key() -> *const c_void {
+    &INDEX_METATABLE as *const u8 as *const c_void
+}
+
+/// The index's methods.
+pub(crate) const INDEX_METHODS: [&str; 3] = ["insert", "intersects_any", "count"];
+
+/// The index at stack index `idx`, if it is one.
+unsafe fn index_at<'a>(state: *mut lua_State, idx: c_int) -> Option<&'a mut RectIndex> {
+    let block = ffi::lua_touserdata(state, idx) as *mut *mut RectIndex;
+    if block.is_null() || ffi::lua_getmetatable(state, idx) == 0 {
+        return None;
     }
+    ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, index_key());
+    let is_index = ffi::lua_rawequal(state, -1, -2) != 0;
+    ffi::lua_pop(state, 2);
+    if !is_index {
+        return None;
+    }
+    (*block).as_mut()
+}
+
+unsafe extern "C-unwind" fn raw_new_index(state: *mut lua_State) -> c_int {
+    let block = ffi::lua_newuserdatauv(state, std::mem::size_of::<*mut RectIndex>(), 0)
+        as *mut *mut RectIndex;
+    block.write(std::ptr::null_mut());
+    ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, index_key());
+    ffi::lua_setmetatable(state, -2);
+    // Boxed only once the userdata (and so its __gc) exists: nothing leaks
+    // if Lua runs out of memory above.
+    block.write(Box::into_raw(Box::new(RectIndex::new())));
+    1
+}
+
+unsafe extern "C-unwind" fn raw_free_index(state: *mut lua_State) -> c_int {
+    let block = ffi::lua_touserdata(state, 1) as *mut *mut RectIndex;
+    if !block.is_null() && !(*block).is_null() {
+        drop(Box::from_raw(*block));
+        block.write(std::ptr::null_mut());
+    }
+    0
+}
+
+raw_fn!(raw_insert, |state| {
+    (|| {
+        let r = rect_at(state, 2)?;
+        index_at(state, 1)?.insert(r);
+        Some(0)
+    })()
+});
+
+raw_fn!(raw_intersects_any, |state| {
+    (|| {
+        let r = rect_at(state, 2)?;
+        let hit = index_at(state, 1)?.intersects_any(&r);
+        ffi::lua_pushboolean(state, hit as c_int);
+        Some(1)
+    })()
+});
+
+raw_fn!(raw_count, |state| {
+    (|| {
+        let n = index_at(state, 1)?.len();
+        ffi::lua_pushinteger(state, n as ffi::lua_Integer);
+        Some(1)
+    })()
+});
+
+/// The ordinary versions only explain what was wrong: the raw ones accept
+/// every valid call (an index and a rect are never floats).
+fn index_slow_functions(lua: &Lua) -> mlua::Result<Vec<Function>> {
+    let refuse = |name: &'static str, takes_rect: bool| {
+        lua.create_function(move |lua, (_, args): (Value, Six)| -> mlua::Result<()> {
+            let args = Args::new(lua, name, args);
+            if takes_rect {
+                args.rect(0, "rect")?;
+            }
+            Err(located(
+                lua,
+                format!(
+                    "{name}: call it on an index from Rect.index(), as ix:{}(...)",
+                    name.trim_start_matches("index:")
+                ),
+            ))
+        })
+    };
+    Ok(vec![
+        refuse("index:insert", true)?,
+        refuse("index:intersects_any", true)?,
+        refuse("index:count", false)?,
+    ])
+}
+
+fn register_index(lua: &Lua) -> mlua::Result<Function> {
+    let methods = lua.create_table()?;
+    let raw: [ffi::lua_CFunction; 3] = [raw_insert, raw_intersects_any, raw_count];
+    for ((name, slow), function) in INDEX_METHODS
+        .into_iter()
+        .zip(index_slow_functions(lua)?)
+        .zip(raw)
+    {
+        methods.raw_set(name, raw_closure(lua, function, slow, None)?)?;
+    }
+    let metatable = lua.create_table()?;
+    metatable.raw_set("__index", methods)?;
+    // SAFETY: raw_free_index frees the box once and clears the pointer.
+    metatable.raw_set("__gc", unsafe { lua.create_c_function(raw_free_index) }?)?;
+    metatable.raw_set("__name", "RectIndex")?;
+    metatable.raw_set("__metatable", false)?;
+    // SAFETY: pops the metatable it was given into the registry.
+    unsafe {
+        lua.exec_raw::<()>(&metatable, |state| {
+            ffi::lua_rawsetp(state, ffi::LUA_REGISTRYINDEX, index_key());
+        })
+    }?;
+    // SAFETY: raw_new_index pushes one userdata.
+    unsafe { lua.create_c_function(raw_new_index) }
 }
 
 #[cfg(test)]
@@ -429,6 +532,33 @@ mod tests {
             got,
             "Rect(x1=1, y1=2, x2=6, y2=6) 1 2 6 6 5 4 3 4 2 3 5 5 true false true false true false nil userdata false Rect(x1=0, y1=0, x2=2, y2=2)"
         );
+    }
+
+    #[test]
+    fn an_index_answers_like_a_loop_over_its_rects() {
+        let lua = lua();
+        let got: String = lua
+            .load(
+                r#"
+                local ix, list, out = Rect.index(), {}, {}
+                local seed = 7
+                local function rand(n) seed = (seed * 1103515245 + 12345) % 2147483648 return seed % n end
+                for i = 1, 300 do
+                  local r = Rect.new(rand(200), rand(200), 1 + rand(12), 1 + rand(12))
+                  local slow = false
+                  for _, o in ipairs(list) do if o:intersects(r) then slow = true break end end
+                  if ix:intersects_any(r) ~= slow then return "disagree at " .. i end
+                  if not slow then ix:insert(r) list[#list + 1] = r end
+                end
+                collectgarbage()
+                return ix:count() .. " " .. #list
+                "#,
+            )
+            .eval()
+            .unwrap();
+        let (a, b) = got.split_once(' ').expect(&got);
+        assert_eq!(a, b);
+        assert!(a.parse::<usize>().unwrap() > 10, "{got}");
     }
 
     #[test]
