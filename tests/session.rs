@@ -34,12 +34,16 @@ fn nothing_leaks_from_one_run_to_the_next() {
           -- Everything a careless script might leave behind.
           assert(LEAK == nil, "a global survived")
           assert(math.leak == nil, "a library field survived")
+          assert(math.floor ~= nil and string.rep ~= nil, "a deleted library field stayed deleted")
+          assert(print ~= nil, "a deleted global stayed deleted")
           assert(getmetatable(string) == nil, "a metatable survived")
           assert(counter.bump() == 1, "a module's state survived")
           assert(#tiles.names() == 6, "a tile kind survived")
           LEAK = true
           math.leak = true
           math.floor = nil
+          string.rep = nil
+          print = nil
           setmetatable(string, {})
           tiles.define("moss", { glyph = "\"", walkable = true })
           map:fill("moss")
