@@ -317,6 +317,24 @@ fn raw_closure(
     }
 }
 
+/// Names a metatable, hides it from scripts (`getmetatable` gives false)
+/// and stores it in the registry under `key`, where the raw functions find it.
+fn seal_and_register(
+    lua: &Lua,
+    metatable: &Table,
+    name: &str,
+    key: *const c_void,
+) -> mlua::Result<()> {
+    metatable.raw_set("__name", name)?;
+    metatable.raw_set("__metatable", false)?;
+    // SAFETY: pops the metatable it was given into the registry.
+    unsafe {
+        lua.exec_raw::<()>(metatable, |state| {
+            ffi::lua_rawsetp(state, ffi::LUA_REGISTRYINDEX, key);
+        })
+    }
+}
+
 /// Builds the rect metatable and registers the global `Rect` table.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let methods = lua.create_table()?;
@@ -348,14 +366,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             Ok(rect_of(lua, &r).map(|r| r.to_string()).unwrap_or_default())
         })?,
     )?;
-    metatable.raw_set("__name", "Rect")?;
-    metatable.raw_set("__metatable", false)?;
-    // SAFETY: pops the metatable it was given into the registry.
-    unsafe {
-        lua.exec_raw::<()>(&metatable, |state| {
-            ffi::lua_rawsetp(state, ffi::LUA_REGISTRYINDEX, metatable_key());
-        })
-    }?;
+    seal_and_register(lua, &metatable, "Rect", metatable_key())?;
 
     let rect = lua.create_table()?;
     let slow_new = lua.create_function(|lua, args: Six| {
@@ -485,14 +496,7 @@ fn register_index(lua: &Lua) -> mlua::Result<Function> {
     metatable.raw_set("__index", methods)?;
     // SAFETY: raw_free_index frees the box once and clears the pointer.
     metatable.raw_set("__gc", unsafe { lua.create_c_function(raw_free_index) }?)?;
-    metatable.raw_set("__name", "RectIndex")?;
-    metatable.raw_set("__metatable", false)?;
-    // SAFETY: pops the metatable it was given into the registry.
-    unsafe {
-        lua.exec_raw::<()>(&metatable, |state| {
-            ffi::lua_rawsetp(state, ffi::LUA_REGISTRYINDEX, index_key());
-        })
-    }?;
+    seal_and_register(lua, &metatable, "RectIndex", index_key())?;
     // SAFETY: raw_new_index pushes one userdata.
     unsafe { lua.create_c_function(raw_new_index) }
 }
