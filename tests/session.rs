@@ -75,3 +75,34 @@ fn the_budget_is_per_run() {
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
 }
+
+#[test]
+fn math_random_draws_from_each_runs_own_stream() {
+    let scratch = Scratch::new();
+    let script = |draws: &str| {
+        format!(
+            "return {{ width = 60, height = 4, generate = function(map, rng)\n\
+               map:fill('wall')\n\
+               for y = 0, 3 do {draws} map:set(a, y, 'floor') map:set(b, y, 'floor') map:set(c, y, 'floor') end\n\
+               map:set(0, 0, 'floor') map:set_start(0, 0)\n\
+             end }}\n"
+        )
+    };
+    let mixed = scratch.write(
+        "mixed.lua",
+        &script("local a = math.random(0, 59) local b = rng:range(0, 59) local c = math.floor(math.random() * 60)"),
+    );
+    let plain = scratch.write(
+        "plain.lua",
+        &script("local a = rng:range(0, 59) local b = rng:range(0, 59) local c = math.floor(rng:float() * 60)"),
+    );
+    let mixed = Session::new(&Request::new(mixed, 0)).unwrap();
+    let plain = Session::new(&Request::new(plain, 0)).unwrap();
+    let mut distinct = std::collections::HashSet::new();
+    for seed in 0..20 {
+        let (a, b) = (mixed.run(seed).unwrap().map, plain.run(seed).unwrap().map);
+        assert_eq!(a, b, "seed {seed}");
+        distinct.insert(a.to_string());
+    }
+    assert!(distinct.len() > 15, "the seeds should give different maps");
+}

@@ -80,15 +80,31 @@ impl UserData for LuaRng {
     }
 }
 
-/// Routes `math.random` to `rng`'s stream and disables `math.randomseed`,
-/// so nothing but `--seed` can influence a map.
-pub(crate) fn route_math_random(lua: &Lua, rng: &LuaRng) -> mlua::Result<()> {
+/// The stream `math.random` draws from: the current run's `rng`.
+#[derive(Clone, Default)]
+pub(crate) struct MathStream(Rc<RefCell<Option<LuaRng>>>);
+
+impl MathStream {
+    /// Points `math.random` at this run's stream.
+    pub fn route(&self, rng: &LuaRng) {
+        *self.0.borrow_mut() = Some(rng.clone());
+    }
+}
+
+/// Routes `math.random` to the run's `rng` stream and disables
+/// `math.randomseed`, so nothing but `--seed` can influence a map. Installed
+/// once per VM (the reset keeps them); each run routes its own stream.
+pub(crate) fn install_math_random(lua: &Lua) -> mlua::Result<MathStream> {
     let math: mlua::Table = lua.globals().get("math")?;
-    let stream = rng.clone();
+    let current = MathStream::default();
+    let stream = current.clone();
     math.set(
         "random",
         lua.create_function(move |lua, args: Six| {
             let args = Args::new(lua, "math.random", args);
+            let Some(stream) = stream.0.borrow().clone() else {
+                return Err(args.fail("no run is in progress"));
+            };
             match (args.is_given(0), args.is_given(1)) {
                 (false, false) => Ok(Value::Number(stream.0.borrow_mut().float())),
                 (true, false) => {
@@ -110,5 +126,6 @@ pub(crate) fn route_math_random(lua: &Lua, rng: &LuaRng) -> mlua::Result<()> {
                 "math.randomseed is disabled: the seed comes from --seed (use rng:fork(name) for a separate stream)",
             ))
         })?,
-    )
+    )?;
+    Ok(current)
 }

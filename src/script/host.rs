@@ -15,7 +15,7 @@ use mlua::{
 };
 
 use super::api_map::LuaMap;
-use super::api_rng::LuaRng;
+use super::api_rng::{LuaRng, MathStream};
 use super::args::{located, script_location};
 use super::error::{FailureKind, ScriptError};
 use super::fast::FastState;
@@ -170,6 +170,8 @@ pub(crate) struct Vm {
     snapshot: Table,
     /// The map and rng the fast paths may use during a run.
     pub(crate) fast: Rc<FastState>,
+    /// Where `math.random` draws from in the current run.
+    pub(crate) math_stream: MathStream,
     /// The map type's method table (`__index`), holding the run's size;
     /// `None` when the fast paths are off.
     map_methods: Option<Table>,
@@ -204,6 +206,7 @@ impl Vm {
         super::api_rect::register(&lua)?;
         super::api_tiles::register(&lua)?;
         lua.set_memory_limit(limits.max_memory)?;
+        let math_stream = super::api_rng::install_math_random(&lua)?;
         let snapshot: Table = lua.load(SNAPSHOT).set_name("=snapshot").eval()?;
         // SAFETY: restore_tables only uses the stack as its comment says.
         let restore = unsafe { lua.create_c_function(restore_tables) }?;
@@ -227,6 +230,7 @@ impl Vm {
             restore,
             snapshot,
             fast,
+            math_stream,
             map_methods,
         })
     }

@@ -137,7 +137,7 @@ impl Session {
         let shown = self.request.script.display().to_string();
         vm.reset().map_err(|e| vm.failure(e))?;
         let rng = LuaRng::new(Rng::new(seed));
-        api_rng::route_math_random(&vm.lua, &rng).map_err(|e| vm.failure(e))?;
+        vm.math_stream.route(&rng);
         let returned = vm.call(self.chunk.clone(), ())?;
         let Value::Table(table) = returned else {
             return Err(ScriptError::contract(format!(
