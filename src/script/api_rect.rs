@@ -17,7 +17,7 @@ use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Function, Lua, Table, Value};
 
 use super::args::{located, Args, Six};
-use super::fast::fall_back;
+use super::fast::{fall_back, int_arg};
 use crate::geom::Rect;
 use crate::ops::RectIndex;
 
@@ -57,8 +57,9 @@ unsafe fn push_rect(state: *mut lua_State, r: Rect) {
     ffi::lua_setmetatable(state, -2);
 }
 
-/// The rect at stack index `idx`, if it is one.
-unsafe fn rect_at(state: *mut lua_State, idx: c_int) -> Option<Rect> {
+/// The rect at stack index `idx`, if it is one (also for the map's fast
+/// paths, `map:carve_room(r)`).
+pub(crate) unsafe fn rect_at(state: *mut lua_State, idx: c_int) -> Option<Rect> {
     let block = ffi::lua_touserdata(state, idx) as *const Block;
     if block.is_null() || ffi::lua_getmetatable(state, idx) == 0 {
         return None;
@@ -75,11 +76,6 @@ unsafe fn rect_at(state: *mut lua_State, idx: c_int) -> Option<Rect> {
             y2: b.y2,
         }
     })
-}
-
-/// For the raw fast paths of other types (`map:carve_room(r)`).
-pub(crate) unsafe fn rect_arg(state: *mut lua_State, idx: c_int) -> Option<Rect> {
-    rect_at(state, idx)
 }
 
 /// The rect a Lua value holds, if it is one.
@@ -122,10 +118,6 @@ unsafe fn push_read(state: *mut lua_State, rect: Option<Rect>) {
 pub(crate) fn rect_value(lua: &Lua, r: Rect) -> mlua::Result<AnyUserData> {
     // SAFETY: pushes exactly one userdata.
     unsafe { lua.exec_raw((), |state| push_rect(state, r)) }
-}
-
-unsafe fn int_arg(state: *mut lua_State, idx: c_int) -> Option<i64> {
-    (ffi::lua_isinteger(state, idx) != 0).then(|| ffi::lua_tointeger(state, idx))
 }
 
 /// The checks of `Rect.new`, shared by both paths.

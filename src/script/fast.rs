@@ -31,7 +31,7 @@ use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Function, Lua, Table, Value};
 
 use super::api_map::LuaMap;
-use super::api_rect::rect_arg;
+use super::api_rect::rect_at;
 use super::api_rng::LuaRng;
 use crate::map::{Map, Tile};
 use crate::rng::Rng;
@@ -106,7 +106,7 @@ impl FastState {
 struct KeepAlive(#[allow(dead_code)] Rc<FastState>);
 
 /// An integer argument (not a float, not a numeric string: those go the slow way).
-unsafe fn int_arg(state: *mut lua_State, idx: c_int) -> Option<i64> {
+pub(crate) unsafe fn int_arg(state: *mut lua_State, idx: c_int) -> Option<i64> {
     (ffi::lua_isinteger(state, idx) != 0).then(|| ffi::lua_tointeger(state, idx))
 }
 
@@ -252,7 +252,7 @@ fast_fn!(map_l_tunnel, |state, fast| {
 
 fast_fn!(map_carve_room, |state, fast| {
     (|| {
-        let rect = rect_arg(state, 2)?;
+        let rect = rect_at(state, 2)?;
         let mut map = fast.map_at(state, 1)?;
         let tile = tile_or_arg(state, 3, &map, Tile::FLOOR)?;
         map.carve_room(&rect, tile).ok()?;
@@ -262,7 +262,7 @@ fast_fn!(map_carve_room, |state, fast| {
 
 fast_fn!(map_fill_rect, |state, fast| {
     (|| {
-        let rect = rect_arg(state, 2)?;
+        let rect = rect_at(state, 2)?;
         let mut map = fast.map_at(state, 1)?;
         let tile = tile_arg(state, 3, &map)?;
         map.fill_rect(&rect, tile).ok()?;
@@ -272,7 +272,7 @@ fast_fn!(map_fill_rect, |state, fast| {
 
 fast_fn!(map_add_room, |state, fast| {
     (|| {
-        let rect = rect_arg(state, 2)?;
+        let rect = rect_at(state, 2)?;
         fast.map_at(state, 1)?.add_room(rect).ok()?;
         Some(0)
     })()
