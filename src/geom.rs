@@ -14,6 +14,22 @@ pub struct Rect {
 }
 
 impl Rect {
+    /// `Rect.new`'s checks: a positive size and corners that fit map
+    /// coordinates; the error says which part was wrong.
+    pub fn checked(x: i64, y: i64, w: i64, h: i64) -> Result<Rect, String> {
+        if w < 1 {
+            return Err(format!("w must be at least 1, got {w}"));
+        }
+        if h < 1 {
+            return Err(format!("h must be at least 1, got {h}"));
+        }
+        let far = |a: i64, b: i64| a.checked_add(b).and_then(|v| i32::try_from(v).ok());
+        match (i32::try_from(x), i32::try_from(y), far(x, w), far(y, h)) {
+            (Ok(x), Ok(y), Some(_), Some(_)) => Ok(Rect::new(x, y, w as i32, h as i32)),
+            _ => Err("the rect's far corner is out of range".into()),
+        }
+    }
+
     /// The seeds' constructor: top-left corner plus width and height, so the
     /// far corner is `(x + w, y + h)`.
     pub fn new(x: i32, y: i32, w: i32, h: i32) -> Rect {

@@ -23,6 +23,8 @@
 //! print!("{}", generated.map);
 //! ```
 
+#![deny(unsafe_code)]
+
 pub mod geom;
 pub mod map;
 pub mod ops;

@@ -5,9 +5,9 @@ use std::cell::{Ref, RefCell, RefMut};
 
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
-use super::api_rect::rect_value;
 use super::api_selection::{LuaDistance, LuaSelection};
 use super::args::{located, show, Args, Six};
+use super::raw::rect::rect_value;
 use crate::map::{Map, Tile};
 use crate::ops::{self, CellularRule, Selection, StampCell};
 use crate::replay::Journal;

@@ -232,7 +232,7 @@ impl<'lua> Args<'lua> {
 
     /// A `Rect` made by `Rect.new`.
     pub fn rect(&self, i: usize, what: &str) -> mlua::Result<Rect> {
-        match super::api_rect::rect_of(self.lua, self.value(i)) {
+        match super::raw::rect::rect_of(self.lua, self.value(i)) {
             Some(r) => Ok(r),
             None => Err(self.bad(what, "a Rect (from Rect.new)", i)),
         }

@@ -7,18 +7,16 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use std::ffi::c_int;
-
 use mlua::{
-    ffi, AnyUserData, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib,
-    Table, Value, VmState,
+    AnyUserData, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib, Table,
+    Value, VmState,
 };
 
 use super::api_map::LuaMap;
 use super::api_rng::{LuaRng, MathStream};
 use super::args::{located, script_location};
 use super::error::{FailureKind, ScriptError};
-use super::fast::FastState;
+use super::raw::fast::FastState;
 use crate::map::{Map, TileSet};
 use crate::rng::Rng;
 
@@ -82,7 +80,7 @@ impl HostState {
 /// Snapshots the globals as the host set them up: every top-level name and
 /// every field of the library tables. Returns a flat list `t1, saved1,
 /// size1, t2, ...` (each table, its copy, the copy's number of keys) for
-/// [`restore_tables`]; the copies live only there, out of any script's reach.
+/// `raw::reset::restore_tables`; the copies live only there, out of any script's reach.
 const SNAPSHOT: &str = r#"
 local G, pairs, type = _G, pairs, type
 local list = {}
@@ -100,63 +98,6 @@ end
 return list
 "#;
 
-/// Puts every table of the snapshot list (argument 1) back as it was: no
-/// metatable, no key it did not have, every saved value in place. A raw C
-/// function because it is a few hundred table reads, which cost several
-/// times more through `next` called from Lua (the profile showed a Lua
-/// version as 14% of a small map's time). One pass over each table mends
-/// what is there; a second, over the saved copy, runs only when the first
-/// found fewer saved keys than the copy has (the script deleted one).
-unsafe extern "C-unwind" fn restore_tables(state: *mut ffi::lua_State) -> c_int {
-    use ffi::*;
-    // Stack: 1 list, 2 t, 3 saved, 4 saved size, 5 key, 6 value, 7 saved value.
-    lua_settop(state, 1);
-    let n = lua_rawlen(state, 1) as ffi::lua_Integer;
-    let mut i = 1;
-    while i + 2 <= n {
-        lua_rawgeti(state, 1, i);
-        lua_rawgeti(state, 1, i + 1);
-        lua_rawgeti(state, 1, i + 2);
-        let saved_size = lua_tointeger(state, 4);
-        lua_pushnil(state);
-        lua_setmetatable(state, 2);
-        // Setting an existing field during a traversal is allowed.
-        let mut known = 0;
-        lua_pushnil(state);
-        while lua_next(state, 2) != 0 {
-            lua_pushvalue(state, 5);
-            if lua_rawget(state, 3) == LUA_TNIL {
-                lua_pushvalue(state, 5);
-                lua_pushnil(state);
-                lua_rawset(state, 2);
-            } else {
-                known += 1;
-                if lua_rawequal(state, 6, 7) == 0 {
-                    lua_pushvalue(state, 5);
-                    lua_pushvalue(state, 7);
-                    lua_rawset(state, 2);
-                }
-            }
-            lua_settop(state, 5);
-        }
-        if known < saved_size {
-            lua_pushnil(state);
-            while lua_next(state, 3) != 0 {
-                lua_pushvalue(state, 5);
-                if lua_rawget(state, 2) == LUA_TNIL {
-                    lua_pushvalue(state, 5);
-                    lua_pushvalue(state, 6);
-                    lua_rawset(state, 2);
-                }
-                lua_settop(state, 5);
-            }
-        }
-        lua_settop(state, 1);
-        i += 3;
-    }
-    0
-}
-
 /// A fresh sandboxed VM for one run.
 pub(crate) struct Vm {
     pub lua: Lua,
@@ -164,7 +105,7 @@ pub(crate) struct Vm {
     script: String,
     limits: Limits,
     budget: Rc<Budget>,
-    /// [`restore_tables`], and the snapshot it restores (taken once the
+    /// `raw::reset::restore_tables`, and the snapshot it restores (taken once the
     /// host's globals are in place).
     restore: Function,
     snapshot: Table,
@@ -208,12 +149,11 @@ impl Vm {
         lua.set_memory_limit(limits.max_memory)?;
         let math_stream = super::api_rng::install_math_random(&lua)?;
         let snapshot: Table = lua.load(SNAPSHOT).set_name("=snapshot").eval()?;
-        // SAFETY: restore_tables only uses the stack as its comment says.
-        let restore = unsafe { lua.create_c_function(restore_tables) }?;
+        let restore = super::raw::reset::restore_function(&lua)?;
         let fast = FastState::new();
         let map_methods = if fast_paths {
             let sample_map = Map::new(1, 1).map_err(mlua::Error::external)?;
-            Some(super::fast::install(
+            Some(super::raw::fast::install(
                 &lua,
                 &fast,
                 &lua.create_userdata(LuaMap::new(sample_map, None))?,

@@ -10,8 +10,9 @@ mod api_selection;
 mod api_tiles;
 mod args;
 mod error;
-mod fast;
 mod host;
+#[allow(unsafe_code)]
+mod raw;
 
 use std::path::{Path, PathBuf};
 

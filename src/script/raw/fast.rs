@@ -30,11 +30,12 @@ use std::rc::Rc;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Function, Lua, Table, Value};
 
-use super::api_map::LuaMap;
-use super::api_rect::rect_at;
-use super::api_rng::LuaRng;
+use super::rect::rect_at;
+use super::{fall_back, int_arg};
 use crate::map::{Map, Tile};
 use crate::rng::Rng;
+use crate::script::api_map::LuaMap;
+use crate::script::api_rng::LuaRng;
 
 /// What the fast functions may touch during the current run; empty between runs.
 pub(crate) struct FastState {
@@ -105,11 +106,6 @@ impl FastState {
 /// Keeps the [`FastState`] alive as long as the Lua state that points at it.
 struct KeepAlive(#[allow(dead_code)] Rc<FastState>);
 
-/// An integer argument (not a float, not a numeric string: those go the slow way).
-pub(crate) unsafe fn int_arg(state: *mut lua_State, idx: c_int) -> Option<i64> {
-    (ffi::lua_isinteger(state, idx) != 0).then(|| ffi::lua_tointeger(state, idx))
-}
-
 /// An integer argument that fits a map coordinate.
 unsafe fn coord_arg(state: *mut lua_State, idx: c_int) -> Option<i64> {
     int_arg(state, idx).filter(|v| i32::try_from(*v).is_ok())
@@ -137,25 +133,6 @@ unsafe fn tile_or_arg(state: *mut lua_State, idx: c_int, map: &Map, default: Til
 
 unsafe fn bool_arg(state: *mut lua_State, idx: c_int) -> Option<bool> {
     (ffi::lua_type(state, idx) == ffi::LUA_TBOOLEAN).then(|| ffi::lua_toboolean(state, idx) != 0)
-}
-
-/// Calls the ordinary binding (in upvalue `slow`) with this call's
-/// arguments and returns what it returns. `lua_callk` keeps the call
-/// yieldable, so the budget hook can still stop a script inside it.
-pub(crate) unsafe fn fall_back(state: *mut lua_State, slow: c_int) -> c_int {
-    let n = ffi::lua_gettop(state);
-    ffi::lua_pushvalue(state, ffi::lua_upvalueindex(slow));
-    ffi::lua_insert(state, 1);
-    ffi::lua_callk(state, n, ffi::LUA_MULTRET, 0, Some(after_fall_back));
-    ffi::lua_gettop(state)
-}
-
-unsafe extern "C-unwind" fn after_fall_back(
-    state: *mut lua_State,
-    _status: c_int,
-    _ctx: ffi::lua_KContext,
-) -> c_int {
-    ffi::lua_gettop(state)
 }
 
 /// Defines a raw C function whose body returns `Some(results pushed)` when
@@ -359,7 +336,7 @@ unsafe extern "C-unwind" fn dispatch(state: *mut lua_State) -> c_int {
     ffi::lua_pop(state, 1);
     ffi::lua_pushvalue(state, ffi::lua_upvalueindex(2));
     ffi::lua_insert(state, 1);
-    ffi::lua_callk(state, 2, 1, 0, Some(after_fall_back));
+    ffi::lua_callk(state, 2, 1, 0, Some(super::after_fall_back));
     1
 }
 
