@@ -40,6 +40,8 @@ pub enum Problem {
     Rejected,
     StartNotWalkable,
     Unreachable,
+    /// The run passed `--timeout` (only what the budget cannot catch).
+    TimedOut,
 }
 
 impl Problem {
@@ -49,6 +51,7 @@ impl Problem {
             Problem::Rejected => "rejected after all attempts",
             Problem::StartNotWalkable => "start not walkable",
             Problem::Unreachable => "walkable cells unreachable from the start",
+            Problem::TimedOut => "timed out",
         }
     }
 }
@@ -200,6 +203,7 @@ fn run_seed(
             let problem = match e.kind {
                 FailureKind::Rejected => Problem::Rejected,
                 FailureKind::BadStart => Problem::StartNotWalkable,
+                FailureKind::TimedOut => Problem::TimedOut,
                 _ => Problem::ScriptError,
             };
             SeedResult {

@@ -4,6 +4,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::Parser;
 
@@ -173,6 +174,12 @@ pub struct ScriptArgs {
     #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB,
           value_parser = parse_megabytes)]
     pub max_memory: usize,
+
+    /// Seconds of wall-clock time a run may take before it is stopped (0: no
+    /// deadline); the last safety net behind the instruction budget.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::DEFAULT_TIMEOUT_SECS as f64,
+          value_parser = parse_timeout)]
+    pub timeout: f64,
 }
 
 /// How image exports look.
@@ -210,6 +217,13 @@ fn parse_size(text: &str) -> Result<(i64, i64), String> {
 
 /// Parses a memory limit in MiB; zero would mean "no limit" to Lua, so it
 /// is refused.
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=86_400.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a number of seconds from 0 to 86400")),
+    }
+}
+
 fn parse_megabytes(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
         Ok(mb) if (1..=1 << 20).contains(&mb) => Ok(mb),
@@ -260,10 +274,12 @@ impl ScriptArgs {
             limits: Limits {
                 max_instructions: self.max_instructions,
                 max_memory: self.max_memory.saturating_mul(1 << 20),
+                timeout: (self.timeout > 0.0).then(|| Duration::from_secs_f64(self.timeout)),
             },
             record: false,
             max_attempts: self.max_attempts,
             fast_paths: true,
+            cancel: None,
         }
     }
 }

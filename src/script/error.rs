@@ -17,6 +17,10 @@ pub enum FailureKind {
     Contract,
     /// The instruction budget or the memory limit ran out.
     Limit,
+    /// The wall-clock deadline (`--timeout`) passed.
+    TimedOut,
+    /// The run was cancelled from outside (the window starting a newer one).
+    Cancelled,
     /// Every attempt was rejected by the script (`reject` or `validate`).
     Rejected,
     /// `generate` set no start, or left it on a cell that is not walkable.

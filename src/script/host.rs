@@ -2,14 +2,19 @@
 //! `print` on stderr, `require` confined to the script's folder, an
 //! instruction budget and a memory limit.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ffi::c_int;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
 use mlua::{
-    AnyUserData, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib, Table,
-    Value, VmState,
+    prelude::{LuaGcIncParams as GcIncParams, LuaGcMode as GcMode},
+    AnyUserData, Function, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib, Table, Value,
 };
 
 use super::api_map::LuaMap;
@@ -17,6 +22,7 @@ use super::api_rng::{LuaRng, MathStream};
 use super::args::{located, script_location};
 use super::error::{FailureKind, ScriptError};
 use super::raw::fast::FastState;
+use super::raw::guard::{Guard, Stop};
 use crate::map::{Map, TileSet};
 use crate::rng::Rng;
 
@@ -25,13 +31,18 @@ use crate::rng::Rng;
 pub struct Limits {
     /// Lua VM instructions over the whole run (load and generate).
     pub max_instructions: u64,
-    /// Bytes the Lua heap may hold (the map's tiles live in Rust, outside it).
+    /// Bytes the run may hold: Lua's heap plus what the host keeps for the
+    /// script (selections, distance maps, markers, indexes, the replay).
     pub max_memory: usize,
+    /// The wall-clock deadline of one run, the last safety net behind the
+    /// budget (which is deterministic; the clock is not).
+    pub timeout: Option<Duration>,
 }
 
 impl Limits {
     pub const DEFAULT_INSTRUCTIONS: u64 = 1_000_000_000;
     pub const DEFAULT_MEMORY_MB: usize = 512;
+    pub const DEFAULT_TIMEOUT_SECS: u64 = 10;
 }
 
 impl Default for Limits {
@@ -39,6 +50,7 @@ impl Default for Limits {
         Limits {
             max_instructions: Self::DEFAULT_INSTRUCTIONS,
             max_memory: Self::DEFAULT_MEMORY_MB << 20,
+            timeout: Some(Duration::from_secs(Self::DEFAULT_TIMEOUT_SECS)),
         }
     }
 }
@@ -48,8 +60,11 @@ pub(crate) fn safe_libs() -> StdLib {
     StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE
 }
 
-/// How often the budget hook runs; the budget is counted in these steps.
-const HOOK_EVERY: u32 = 1000;
+/// Lua 5.4's default incremental collector settings (`lgc.h`), restored
+/// before every run.
+const GC_PAUSE: c_int = 200;
+const GC_STEP_MULTIPLIER: c_int = 100;
+const GC_STEP_SIZE: c_int = 13;
 
 /// What the host keeps about one run, reachable from every API function.
 pub(crate) struct HostState {
@@ -77,24 +92,28 @@ impl HostState {
     }
 }
 
-/// Snapshots the globals as the host set them up: every top-level name and
-/// every field of the library tables. Returns a flat list `t1, saved1,
+/// Snapshots the globals as the host set them up: every table reachable
+/// from `_G` (the library tables, `Rect`, `tiles`, ...) and the strings'
+/// shared metatable. Returns a flat list `t1, saved1,
 /// size1, t2, ...` (each table, its copy, the copy's number of keys) for
 /// `raw::reset::restore_tables`; the copies live only there, out of any script's reach.
 const SNAPSHOT: &str = r#"
-local G, pairs, type = _G, pairs, type
-local list = {}
+local G, pairs, type, next = _G, pairs, type, next
+local list, seen = {}, {}
 local function add(t)
+  if seen[t] then return end
+  seen[t] = true
   local c, n = {}, 0
-  for k, v in pairs(t) do c[k] = v n = n + 1 end
+  for k, v in next, t do c[k] = v n = n + 1 end
   list[#list + 1] = t
   list[#list + 1] = c
   list[#list + 1] = n
+  for _, v in next, t do
+    if type(v) == "table" then add(v) end
+  end
 end
 add(G)
-for _, v in pairs(G) do
-  if type(v) == "table" and v ~= G then add(v) end
-end
+add(getmetatable(""))
 return list
 "#;
 
@@ -104,7 +123,10 @@ pub(crate) struct Vm {
     /// The script path as the user gave it, for messages without a line.
     script: String,
     limits: Limits,
-    budget: Rc<Budget>,
+    /// The budget, memory limit and deadline of the current run.
+    pub(crate) guard: Rc<Guard>,
+    /// Set from another thread to cancel the runs of this VM.
+    cancel: Option<Arc<AtomicBool>>,
     /// `raw::reset::restore_tables`, and the snapshot it restores (taken once the
     /// host's globals are in place).
     restore: Function,
@@ -127,26 +149,16 @@ impl Drop for Lent<'_> {
     }
 }
 
-/// The instruction budget shared by every call of one run.
-#[derive(Default)]
-struct Budget {
-    used: Cell<u64>,
-    /// Where the script was when the budget ran out.
-    spent_at: RefCell<Option<String>>,
-    /// Hook calls since the budget ran out that could not yield.
-    stuck: Cell<u64>,
-}
-
 impl Vm {
     pub fn new(script: &Path, limits: Limits, fast_paths: bool) -> mlua::Result<Vm> {
         let lua = Lua::new_with(safe_libs(), LuaOptions::default())?;
+        let guard = Guard::install(&lua, limits.max_memory)?;
         lua.set_app_data(HostState::fresh());
         sandbox(&lua)?;
         install_reject(&lua)?;
         install_require(&lua, script)?;
         super::api_rect::register(&lua)?;
         super::api_tiles::register(&lua)?;
-        lua.set_memory_limit(limits.max_memory)?;
         let math_stream = super::api_rng::install_math_random(&lua)?;
         let snapshot: Table = lua.load(SNAPSHOT).set_name("=snapshot").eval()?;
         let restore = super::raw::reset::restore_function(&lua)?;
@@ -166,7 +178,8 @@ impl Vm {
             lua,
             script: script.display().to_string(),
             limits,
-            budget: Rc::default(),
+            guard,
+            cancel: None,
             restore,
             snapshot,
             fast,
@@ -185,93 +198,100 @@ impl Vm {
         Ok(Lent(&self.fast))
     }
 
+    /// Lets another thread cancel this VM's runs by setting `flag`.
+    pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.cancel = flag;
+    }
+
     /// Makes a used VM as good as new for the next run: the globals and
-    /// library tables as the host set them up, an empty module cache, no
-    /// script tiles, a full instruction budget. What a script did to them
-    /// in an earlier run cannot reach the next one.
+    /// library tables as the host set them up, the garbage collector in its
+    /// default mode, an empty module cache, no script tiles, a full budget
+    /// and a new deadline. What a script did to them in an earlier run
+    /// cannot reach the next one.
     pub fn reset(&self) -> mlua::Result<()> {
+        self.guard.start_run(
+            self.limits.max_instructions,
+            self.limits.timeout,
+            self.cancel.clone(),
+        );
         self.restore.call::<()>(&self.snapshot)?;
+        self.lua.gc_restart();
+        self.lua.gc_set_mode(GcMode::Incremental(
+            GcIncParams::default()
+                .pause(GC_PAUSE)
+                .step_multiplier(GC_STEP_MULTIPLIER)
+                .step_size(GC_STEP_SIZE),
+        ));
         if let Some(mut state) = self.lua.app_data_mut::<HostState>() {
             *state = HostState::fresh();
         }
-        self.budget.used.set(0);
-        self.budget.stuck.set(0);
-        *self.budget.spent_at.borrow_mut() = None;
         Ok(())
     }
 
-    /// Calls `func` as a coroutine under the instruction budget. When the
-    /// budget runs out the hook *yields* rather than raising, so no `pcall`
-    /// in the script can catch the stop; the abandoned coroutine is dropped.
+    /// Calls `func` under the run's guard. A budget, memory, time or
+    /// cancel stop cannot be caught inside the script (see `raw::guard`),
+    /// so it always ends up here, reported with where it happened.
     pub fn call(&self, func: Function, args: impl IntoLuaMulti) -> Result<Value, ScriptError> {
-        let fail = |e: mlua::Error| self.failure(e);
-        let thread = self.lua.create_thread(func).map_err(fail)?;
-        let budget = self.budget.clone();
-        let max = self.limits.max_instructions;
-        thread
-            .set_hook(
-                HookTriggers::new().every_nth_instruction(HOOK_EVERY),
-                move |lua, debug| {
-                    budget
-                        .used
-                        .set(budget.used.get().saturating_add(HOOK_EVERY as u64));
-                    if budget.used.get() <= max {
-                        return Ok(VmState::Continue);
-                    }
-                    if budget.spent_at.borrow().is_none() {
-                        let at = debug
-                            .current_line()
-                            .and_then(|line| Some(format!("{}:{line}", debug.source().short_src?)))
-                            .or_else(|| script_location(lua));
-                        *budget.spent_at.borrow_mut() = Some(at.unwrap_or_default());
-                    }
-                    // A yield that cannot happen (inside a C call such as
-                    // require) returns here; then raise to leave that call.
-                    budget.stuck.set(budget.stuck.get() + 1);
-                    if budget.stuck.get().is_multiple_of(2) {
-                        return Err(mlua::Error::RuntimeError(
-                            "instruction budget exceeded".into(),
-                        ));
-                    }
-                    Ok(VmState::Yield)
-                },
-            )
-            .map_err(fail)?;
-        let result = thread.resume::<Value>(args);
-        if let Some(at) = self.budget.spent_at.borrow().as_ref() {
-            let at = if at.is_empty() {
-                String::new()
-            } else {
-                format!("{at}: ")
-            };
-            return Err(ScriptError::new(
-                FailureKind::Limit,
-                format!(
-                    "{at}instruction budget of {max} exceeded (a runaway loop?); raise it with --max-instructions"
-                ),
-            ));
-        }
-        let value = result.map_err(fail)?;
-        if thread.status() == mlua::thread::ThreadStatus::Resumable {
-            return Err(ScriptError::contract(format!(
-                "{}: the script yielded outside a coroutine of its own; dunlua does not resume it",
-                self.script
-            )));
-        }
-        Ok(value)
+        func.call::<Value>(args).map_err(|e| self.failure(e))
     }
 
-    /// Turns an mlua error into what the user sees, naming the limit hit.
+    /// Turns an mlua error into what the user sees: the guard's stop, if
+    /// the run was stopped, else the error itself.
     pub fn failure(&self, err: mlua::Error) -> ScriptError {
-        let mut failure = ScriptError::from_lua(&err);
-        if failure.kind == FailureKind::Limit {
-            failure.message = format!(
-                "memory limit of {} MiB exceeded (a table that grows forever?); raise it with --max-memory",
-                self.limits.max_memory >> 20
-            );
-            failure.traceback.clear();
+        let failure = ScriptError::from_lua(&err);
+        match self.stop_failure() {
+            Some(mut stop) => {
+                stop.traceback = failure.traceback;
+                stop
+            }
+            None if failure.kind == FailureKind::Limit => {
+                // Lua's own "not enough memory" with no stop recorded.
+                self.limit_failure(Stop::Memory, None)
+            }
+            None => failure,
         }
-        failure
+    }
+
+    /// The failure for the run's stop, if it was stopped.
+    pub fn stop_failure(&self) -> Option<ScriptError> {
+        let stop = self.guard.stopped()?;
+        Some(self.limit_failure(stop, self.guard.stopped_at()))
+    }
+
+    fn limit_failure(&self, stop: Stop, at: Option<String>) -> ScriptError {
+        let at = at.unwrap_or_else(|| self.script.clone());
+        let limits = &self.limits;
+        let (kind, message) = match stop {
+            Stop::Budget => (
+                FailureKind::Limit,
+                format!(
+                    "instruction budget of {} exceeded (a runaway loop?); raise it with --max-instructions",
+                    limits.max_instructions
+                ),
+            ),
+            Stop::Memory => (
+                FailureKind::Limit,
+                format!(
+                    "memory limit of {} MiB exceeded (a table that grows forever?); raise it with --max-memory",
+                    limits.max_memory >> 20
+                ),
+            ),
+            Stop::Timeout => (
+                FailureKind::TimedOut,
+                format!(
+                    "timed out after {} s (--timeout)",
+                    limits.timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0)
+                ),
+            ),
+            Stop::Cancelled => (FailureKind::Cancelled, "cancelled".to_string()),
+        };
+        ScriptError::new(kind, format!("{at}: {message}"))
+    }
+}
+
+impl Drop for Vm {
+    fn drop(&mut self) {
+        self.guard.uninstall();
     }
 }
 
@@ -289,6 +309,25 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
           end
           return raw_load(chunk, name, "t", ...)
         end
+        -- Finalizers run with hooks off (lgc.c's GCTM), outside any budget:
+        -- a table may not get one.
+        local raw_setmetatable, rawget, type, error = setmetatable, rawget, type, error
+        setmetatable = function(t, mt)
+          if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+            error("setmetatable: __gc finalizers are not allowed in dunlua scripts (they would run outside the instruction budget)", 2)
+          end
+          return raw_setmetatable(t, mt)
+        end
+        -- A yield with no coroutine of the script's own to return to: say
+        -- where, instead of Lua's unlocated "attempt to yield from outside
+        -- a coroutine".
+        local raw_yield, isyieldable = coroutine.yield, coroutine.isyieldable
+        coroutine.yield = function(...)
+          if not isyieldable() then
+            error("coroutine.yield: not inside a coroutine the script created (generate, validate and metamethods called by Lua's C code cannot yield)", 2)
+          end
+          return raw_yield(...)
+        end
         "#,
     )
     .set_name("=sandbox")
@@ -303,7 +342,10 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
                     None => super::args::show(&v),
                 });
             }
-            eprintln!("{}", parts.join("\t"));
+            let line = parts.join("\t");
+            super::budget::charge(lua, "print", line.len() as u64 / 64)?;
+            // A closed stderr is no reason to stop the script.
+            let _ = writeln!(std::io::stderr(), "{line}");
             Ok(())
         })?,
     )
@@ -352,6 +394,45 @@ fn valid_module_name(name: &str) -> bool {
         })
 }
 
+/// The largest script or module file dunlua reads.
+pub(crate) const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// Reads a script or module source: a regular file of at most
+/// [`MAX_SOURCE_BYTES`] (not a FIFO or a device that would block or never end).
+/// The error says why, without naming the file (the caller does).
+pub(crate) fn read_source(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    if meta.len() > MAX_SOURCE_BYTES {
+        return Err(format!(
+            "{} bytes is more than the {} MiB a script may have",
+            meta.len(),
+            MAX_SOURCE_BYTES >> 20
+        ));
+    }
+    std::fs::read_to_string(path).map_err(|e| e.to_string())
+}
+
+/// A module's source, if its real path (symlinks resolved) lies inside the
+/// script's real folder `root` and is a regular file.
+fn read_module(root: &Path, path: &Path) -> Result<String, String> {
+    let real = path
+        .canonicalize()
+        .map_err(|e| format!("not found: cannot read {}: {e}", path.display()))?;
+    let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    if !real.starts_with(&real_root) {
+        return Err(format!(
+            "refused: {} leads to {}, outside the script's folder {}",
+            path.display(),
+            real.display(),
+            real_root.display()
+        ));
+    }
+    read_source(&real).map_err(|e| format!("refused: cannot read {}: {e}", path.display()))
+}
+
 /// `require(name)`: loads `name.lua` (dots are folders) from the script's
 /// folder only, once per run, and records the file for hot reload.
 fn install_require(lua: &Lua, script: &Path) -> mlua::Result<()> {
@@ -398,12 +479,9 @@ fn install_require(lua: &Lua, script: &Path) -> mlua::Result<()> {
         let chunk = match compiled {
             Some(f) => f,
             None => {
-                let source = std::fs::read_to_string(&path).map_err(|e| {
-                    located(
-                        lua,
-                        format!("require: module '{name}' not found: cannot read {}: {e}", path.display()),
-                    )
-                })?;
+                let source = read_module(&root, &path)
+                    .map_err(|e| located(lua, format!("require: module '{name}' {e}")))?;
+                super::budget::charge(lua, "require", source.len() as u64 / 8)?;
                 let f = lua
                     .load(source)
                     .set_name(format!("@{}", path.display()))
@@ -417,7 +495,15 @@ fn install_require(lua: &Lua, script: &Path) -> mlua::Result<()> {
         if let Some(mut state) = lua.app_data_mut::<HostState>() {
             state.modules.push(path.clone());
         }
-        let result: Value = chunk.call(name.as_str())?;
+        let result: Value = match chunk.call(name.as_str()) {
+            Ok(v) => v,
+            Err(e) => {
+                // A failed module is not loaded: a later require (after a
+                // pcall caught this one) tries again instead of reporting a cycle.
+                loaded.raw_set(name.as_str(), Value::Nil)?;
+                return Err(e);
+            }
+        };
         let value = if result.is_nil() { Value::Boolean(true) } else { result };
         loaded.raw_set(name.as_str(), value.clone())?;
         Ok(value)

@@ -9,12 +9,15 @@ mod api_rng;
 mod api_selection;
 mod api_tiles;
 mod args;
+mod budget;
 mod error;
 mod host;
 #[allow(unsafe_code)]
 mod raw;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use mlua::{Function, Table, Value};
 
@@ -51,6 +54,9 @@ pub struct Request {
     /// Use the raw fast paths for the hottest primitives (see `fast.rs`);
     /// off only to check that they agree with the ordinary bindings.
     pub fast_paths: bool,
+    /// Set from another thread to stop the run at once (the window cancels
+    /// a reload that a newer save has overtaken).
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// The default of `--max-attempts`.
@@ -77,6 +83,7 @@ impl Request {
             record: false,
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             fast_paths: true,
+            cancel: None,
         }
     }
 }
@@ -112,11 +119,12 @@ impl Session {
     pub fn new(request: &Request) -> Result<Session, ScriptError> {
         let path = &request.script;
         let shown = path.display().to_string();
-        let source = std::fs::read_to_string(path)
+        let source = host::read_source(path)
             .map_err(|e| ScriptError::usage(format!("cannot read script {shown}: {e}")))?;
-        let vm = Vm::new(path, request.limits, request.fast_paths).map_err(|e| {
+        let mut vm = Vm::new(path, request.limits, request.fast_paths).map_err(|e| {
             ScriptError::new(FailureKind::Runtime, format!("cannot start Lua: {e}"))
         })?;
+        vm.set_cancel(request.cancel.clone());
         let chunk = vm
             .lua
             .load(source)

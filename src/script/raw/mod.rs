@@ -23,6 +23,7 @@
 //! tables), and the budget guard.
 
 pub(crate) mod fast;
+pub(crate) mod guard;
 pub(crate) mod rect;
 pub(crate) mod reset;
 

@@ -1,0 +1,455 @@
+//! The run's guard: one budget for all the work a script causes, a memory
+//! limit over Lua's heap and the host's allocations made for the script,
+//! and a wall-clock deadline, all enforced so that nothing a script does
+//! can keep a run alive once one of them is spent.
+//!
+//! How each kind of work is counted:
+//! - **Lua code** on any thread: a raw count hook on the main thread, which
+//!   Lua copies into every coroutine the script creates (`lua_newthread`),
+//!   adds [`HOOK_EVERY`] to the budget each time it fires. mlua's own hook
+//!   machinery is not used: it removes hooks it does not know from
+//!   coroutines.
+//! - **C library functions**: dunlua's patched `lstrlib`/`ltablib`/
+//!   `lutf8lib` call [`dunlua_charge`] as they work and [`dunlua_reserve`]
+//!   before a large result.
+//! - **Native primitives**: the bindings call [`Guard::charge`] with the
+//!   work a call will do before doing it, and [`Guard::reserve`] for memory
+//!   they keep on the script's behalf.
+//! - **Memory**: the Lua allocator is wrapped; Lua's bytes plus the host's
+//!   reserved bytes must stay under the limit.
+//!
+//! Once a stop is set (budget spent, memory over the limit, deadline passed,
+//! run cancelled) it is *sticky*: the thread that sees it switches its hook
+//! to fire on every instruction and raises, and so does the main thread, so
+//! every `pcall` return, coroutine resume, `__close` handler or metamethod
+//! raises again at its first instruction. Finalizers run without hooks in
+//! Lua 5.4, which is why scripts may not set `__gc` (see `host.rs`).
+
+use std::cell::{Cell, RefCell};
+use std::ffi::{c_int, c_void, CStr};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mlua::ffi::{self, lua_Debug, lua_State};
+use mlua::Lua;
+
+/// How often the count hook fires, in Lua instructions; the budget is
+/// counted in these steps.
+pub(crate) const HOOK_EVERY: c_int = 1000;
+
+/// How many hook ticks (or charges) pass between looks at the clock.
+const CLOCK_EVERY: u32 = 64;
+
+/// Why a run was stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    Budget,
+    Memory,
+    Timeout,
+    Cancelled,
+}
+
+/// The limits and counters of the VM's current run. Shared (by raw
+/// pointer) with the allocator and the hook, which live as long as the Lua
+/// state; kept alive by the state's app data.
+pub(crate) struct Guard {
+    used: Cell<u64>,
+    limit: Cell<u64>,
+    stop: Cell<Option<Stop>>,
+    /// `file:line` where the stop was first seen, if a script line was on
+    /// the stack.
+    at: RefCell<Option<String>>,
+    deadline: Cell<Option<Instant>>,
+    ticks: Cell<u32>,
+    /// Set from another thread to stop the run (the window's reloads).
+    cancel: RefCell<Option<Arc<AtomicBool>>>,
+    lua_bytes: Cell<usize>,
+    native_bytes: Cell<usize>,
+    memory_limit: Cell<usize>,
+    /// Set when the allocator refused a block once so that Lua would run an
+    /// emergency collection and ask again.
+    refused_once: Cell<bool>,
+    inner_alloc: Cell<ffi::lua_Alloc>,
+    inner_ud: Cell<*mut c_void>,
+    main: Cell<*mut lua_State>,
+}
+
+/// Keeps the guard alive until the Lua state is closed (mlua drops app data
+/// after `lua_close`, whose frees go through the allocator), and lets the
+/// bindings find it.
+struct KeepAlive(Rc<Guard>);
+
+impl Guard {
+    /// Wraps `lua`'s allocator and sets the budget hook on its main thread.
+    pub(crate) fn install(lua: &Lua, memory_limit: usize) -> mlua::Result<Rc<Guard>> {
+        // mlua keeps protecting its own allocations only while it believes a
+        // memory limit is set; ours is the one that counts.
+        lua.set_memory_limit(usize::MAX >> 2)?;
+        let guard = Rc::new(Guard {
+            used: Cell::new(0),
+            limit: Cell::new(u64::MAX),
+            stop: Cell::new(None),
+            at: RefCell::new(None),
+            deadline: Cell::new(None),
+            ticks: Cell::new(0),
+            cancel: RefCell::new(None),
+            lua_bytes: Cell::new(lua.used_memory()),
+            native_bytes: Cell::new(0),
+            memory_limit: Cell::new(memory_limit),
+            refused_once: Cell::new(false),
+            inner_alloc: Cell::new(allocate),
+            inner_ud: Cell::new(std::ptr::null_mut()),
+            main: Cell::new(std::ptr::null_mut()),
+        });
+        lua.set_app_data(KeepAlive(guard.clone()));
+        let ptr = Rc::as_ptr(&guard);
+        // SAFETY: the guard outlives the state (KeepAlive); the closure
+        // leaves the stack as it found it.
+        unsafe {
+            lua.exec_raw::<()>((), |state| {
+                let main = main_thread(state);
+                let mut inner_ud = std::ptr::null_mut();
+                let inner = ffi::lua_getallocf(main, &mut inner_ud);
+                (*ptr).inner_alloc.set(inner);
+                (*ptr).inner_ud.set(inner_ud);
+                (*ptr).main.set(main);
+                *(ffi::lua_getextraspace(main) as *mut *const Guard) = ptr;
+                ffi::lua_setallocf(main, allocate, ptr as *mut c_void);
+                ffi::lua_sethook(main, Some(hook), ffi::LUA_MASKCOUNT, HOOK_EVERY);
+            })?;
+        }
+        Ok(guard)
+    }
+
+    /// The guard installed in `lua`, if any.
+    pub(crate) fn of(lua: &Lua) -> Option<Rc<Guard>> {
+        lua.app_data_ref::<KeepAlive>().map(|k| k.0.clone())
+    }
+
+    /// Gives the allocator back to mlua before the state closes, so mlua
+    /// frees its own allocator state.
+    pub(crate) fn uninstall(&self) {
+        let main = self.main.get();
+        if !main.is_null() {
+            // SAFETY: the state is alive (the caller still owns the Lua);
+            // every block was allocated by the inner allocator.
+            unsafe { ffi::lua_setallocf(main, self.inner_alloc.get(), self.inner_ud.get()) };
+        }
+    }
+
+    /// Starts a run: a full budget of `limit`, an optional deadline, the
+    /// flag that cancels it, no stop; the main thread's hook back to its
+    /// normal pace.
+    pub(crate) fn start_run(
+        &self,
+        limit: u64,
+        timeout: Option<Duration>,
+        cancel: Option<Arc<AtomicBool>>,
+    ) {
+        self.used.set(0);
+        self.limit.set(limit);
+        self.stop.set(None);
+        *self.at.borrow_mut() = None;
+        self.deadline.set(timeout.map(|t| Instant::now() + t));
+        self.ticks.set(0);
+        self.refused_once.set(false);
+        *self.cancel.borrow_mut() = cancel;
+        let main = self.main.get();
+        // SAFETY: the main thread is alive while the guard is installed.
+        unsafe { ffi::lua_sethook(main, Some(hook), ffi::LUA_MASKCOUNT, HOOK_EVERY) };
+    }
+
+    /// Why the run stopped, if it did.
+    pub(crate) fn stopped(&self) -> Option<Stop> {
+        self.stop.get()
+    }
+
+    /// Where the stop was first seen.
+    pub(crate) fn stopped_at(&self) -> Option<String> {
+        self.at.borrow().clone()
+    }
+
+    pub(crate) fn used(&self) -> u64 {
+        self.used.get()
+    }
+
+    pub(crate) fn remaining(&self) -> u64 {
+        self.limit.get().saturating_sub(self.used.get())
+    }
+
+    /// The bytes the run holds now: Lua's heap and the host's reservations.
+    pub(crate) fn memory_used(&self) -> usize {
+        self.lua_bytes.get() + self.native_bytes.get()
+    }
+
+    pub(crate) fn set_memory_limit(&self, bytes: usize) {
+        self.memory_limit.set(bytes);
+    }
+
+    /// Adds `units` of work; `Err` (and the stop set) when the budget is
+    /// spent, or any stop is already in force. `at` names the script line
+    /// for the first stop.
+    pub(crate) fn charge(
+        &self,
+        units: u64,
+        at: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Stop> {
+        if let Some(stop) = self.check(units) {
+            self.set_stop(stop, at);
+            return Err(stop);
+        }
+        Ok(())
+    }
+
+    /// Counts `bytes` held by the host for the script, if they fit under the
+    /// memory limit (after a full collection of Lua's garbage, if needed).
+    pub(crate) fn reserve(
+        &self,
+        lua: &Lua,
+        bytes: usize,
+        at: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Stop> {
+        if let Some(stop) = self.stop.get() {
+            return Err(stop);
+        }
+        if self.memory_used().saturating_add(bytes) > self.memory_limit.get() {
+            let _ = lua.gc_collect();
+            if self.memory_used().saturating_add(bytes) > self.memory_limit.get() {
+                self.set_stop(Stop::Memory, at);
+                return Err(Stop::Memory);
+            }
+        }
+        self.native_bytes.set(self.native_bytes.get() + bytes);
+        Ok(())
+    }
+
+    /// Gives back bytes counted by [`Guard::reserve`].
+    pub(crate) fn release(&self, bytes: usize) {
+        self.native_bytes
+            .set(self.native_bytes.get().saturating_sub(bytes));
+    }
+
+    /// The stop `units` more work would cause, counting them if none.
+    fn check(&self, units: u64) -> Option<Stop> {
+        if let Some(stop) = self.stop.get() {
+            return Some(stop);
+        }
+        let used = self.used.get().saturating_add(units);
+        self.used.set(used);
+        if used > self.limit.get() {
+            return Some(Stop::Budget);
+        }
+        let ticks = self.ticks.get().wrapping_add(1);
+        self.ticks.set(ticks);
+        if let Some(cancel) = self.cancel.borrow().as_ref() {
+            if cancel.load(Ordering::Relaxed) {
+                return Some(Stop::Cancelled);
+            }
+        }
+        if ticks % CLOCK_EVERY == 0 || units >= 1 << 20 {
+            if let Some(deadline) = self.deadline.get() {
+                if Instant::now() >= deadline {
+                    return Some(Stop::Timeout);
+                }
+            }
+        }
+        None
+    }
+
+    /// Sets the stop (the first one wins) and makes the main thread raise it
+    /// at its next instruction.
+    fn set_stop(&self, stop: Stop, at: impl FnOnce() -> Option<String>) {
+        if self.stop.get().is_none() {
+            self.stop.set(Some(stop));
+        }
+        if self.at.borrow().is_none() {
+            let found = at();
+            *self.at.borrow_mut() = found;
+        }
+        let main = self.main.get();
+        // SAFETY: lua_sethook only stores fields (it is even signal-safe).
+        unsafe { ffi::lua_sethook(main, Some(hook), ffi::LUA_MASKCOUNT, 1) };
+    }
+}
+
+/// The main thread of the state `state` belongs to.
+unsafe fn main_thread(state: *mut lua_State) -> *mut lua_State {
+    ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_MAINTHREAD);
+    let main = ffi::lua_tothread(state, -1);
+    ffi::lua_pop(state, 1);
+    main
+}
+
+/// The guard of the state `state` belongs to (every thread created after
+/// [`Guard::install`] copies the pointer from the main thread), if any.
+unsafe fn guard_of<'a>(state: *mut lua_State) -> Option<&'a Guard> {
+    (*(ffi::lua_getextraspace(state) as *const *const Guard)).as_ref()
+}
+
+/// The allocator: mlua's, with the combined limit in front. A block that
+/// would go over the limit is refused once, so Lua collects its garbage
+/// and asks again; asked again, it is granted (up to twice the limit) and
+/// the run is stopped, so that the hook raises a located error at the
+/// script's next instruction rather than Lua's bare "not enough memory".
+unsafe extern "C" fn allocate(
+    ud: *mut c_void,
+    ptr: *mut c_void,
+    osize: usize,
+    nsize: usize,
+) -> *mut c_void {
+    let guard = &*(ud as *const Guard);
+    // Without a block, `osize` is a type tag, not a size.
+    let old = if ptr.is_null() { 0 } else { osize };
+    if nsize > old {
+        let total = guard.memory_used() + (nsize - old);
+        let limit = guard.memory_limit.get();
+        if total > limit {
+            if total > limit.saturating_mul(2) {
+                guard.set_stop(Stop::Memory, || None);
+                return std::ptr::null_mut();
+            }
+            if !guard.refused_once.replace(true) {
+                return std::ptr::null_mut();
+            }
+            guard.set_stop(Stop::Memory, || None);
+        } else {
+            guard.refused_once.set(false);
+        }
+    }
+    let inner = guard.inner_alloc.get();
+    let block = inner(guard.inner_ud.get(), ptr, osize, nsize);
+    if nsize == 0 {
+        guard.lua_bytes.set(guard.lua_bytes.get() - old);
+    } else if !block.is_null() {
+        guard.lua_bytes.set(guard.lua_bytes.get() - old + nsize);
+    }
+    block
+}
+
+/// The first script line on `state`'s stack, as `file:line`, starting at
+/// `ar` (the running function) when given.
+unsafe fn script_line(state: *mut lua_State, ar: Option<*mut lua_Debug>) -> Option<String> {
+    let mut probe: lua_Debug = std::mem::zeroed();
+    let read = |ar: *mut lua_Debug| -> Option<String> {
+        if ffi::lua_getinfo(state, c"Sl".as_ptr(), ar) == 0 || (*ar).currentline < 0 {
+            return None;
+        }
+        let src = CStr::from_ptr((*ar).short_src.as_ptr()).to_string_lossy();
+        let source = CStr::from_ptr((*ar).source).to_bytes();
+        // Host chunks ("=sandbox") are not where the script is.
+        (source.first() == Some(&b'@')).then(|| format!("{src}:{}", (*ar).currentline))
+    };
+    if let Some(ar) = ar {
+        if let Some(found) = read(ar) {
+            return Some(found);
+        }
+    }
+    (0..64).find_map(|level| {
+        (ffi::lua_getstack(state, level, &mut probe) != 0)
+            .then(|| read(&mut probe))
+            .flatten()
+    })
+}
+
+/// What a stop says where it is raised inside the script (a `pcall` that
+/// catches it sees this; the host reports its own full message).
+fn stop_text(stop: Stop) -> &'static CStr {
+    match stop {
+        Stop::Budget => c"instruction budget exceeded",
+        Stop::Memory => c"memory limit exceeded",
+        Stop::Timeout => c"timed out",
+        Stop::Cancelled => c"cancelled",
+    }
+}
+
+/// Raises the guard's stop on `state`: this thread now raises at every
+/// instruction, so the stop cannot be caught for good.
+unsafe fn raise_stop(state: *mut lua_State, guard: &Guard, ar: Option<*mut lua_Debug>) -> ! {
+    let stop = guard.stop.get().unwrap_or(Stop::Budget);
+    if guard.at.borrow().is_none() {
+        let at = script_line(state, ar);
+        *guard.at.borrow_mut() = at;
+    }
+    ffi::lua_sethook(state, Some(hook), ffi::LUA_MASKCOUNT, 1);
+    // The message is built on the Lua stack from the guard's own string (no
+    // borrow or other Rust value is alive when a push or lua_error jumps).
+    let (at, len) = match guard.at.borrow().as_deref() {
+        Some(at) => (at.as_ptr(), at.len()),
+        None => (std::ptr::null(), 0),
+    };
+    if at.is_null() {
+        ffi::lua_pushstring(state, stop_text(stop).as_ptr());
+    } else {
+        ffi::lua_pushlstring(state, at as *const _, len);
+        ffi::lua_pushstring(state, c": ".as_ptr());
+        ffi::lua_pushstring(state, stop_text(stop).as_ptr());
+        ffi::lua_concat(state, 3);
+    }
+    ffi::lua_error(state)
+}
+
+/// The count hook, on every thread of the state.
+unsafe extern "C-unwind" fn hook(state: *mut lua_State, ar: *mut lua_Debug) {
+    let Some(guard) = guard_of(state) else {
+        return;
+    };
+    match guard.check(HOOK_EVERY as u64) {
+        None => {}
+        Some(stop) => {
+            if guard.stop.get().is_none() {
+                guard.stop.set(Some(stop));
+            }
+            raise_stop(state, guard, Some(ar))
+        }
+    }
+}
+
+/// Charges `units` of work done by a C library function; raises the stop
+/// (and does not return) once the budget is spent or another stop is in
+/// force. Called by the patched Lua libraries.
+#[no_mangle]
+pub unsafe extern "C-unwind" fn dunlua_charge(state: *mut lua_State, units: usize) {
+    let Some(guard) = guard_of(state) else {
+        return;
+    };
+    if let Some(stop) = guard.check(units as u64) {
+        if guard.stop.get().is_none() {
+            guard.stop.set(Some(stop));
+        }
+        raise_stop(state, guard, None)
+    }
+}
+
+/// Refuses, with the located memory stop, a result of `bytes` that would
+/// not fit under the memory limit (after a full collection). Called by the
+/// patched Lua libraries before they build a large result.
+#[no_mangle]
+pub unsafe extern "C-unwind" fn dunlua_reserve(state: *mut lua_State, bytes: usize) {
+    let Some(guard) = guard_of(state) else {
+        return;
+    };
+    if guard.stop.get().is_none() {
+        let fits = |g: &Guard| g.memory_used().saturating_add(bytes) <= g.memory_limit.get();
+        if fits(guard) {
+            return;
+        }
+        ffi::lua_gc(state, ffi::LUA_GCCOLLECT, 0);
+        if fits(guard) {
+            return;
+        }
+        guard.stop.set(Some(Stop::Memory));
+    }
+    raise_stop(state, guard, None)
+}
+
+/// For the fast paths: charges `units` to the run of `state` and says
+/// whether the call may go ahead (if not, the ordinary binding raises the
+/// located stop).
+pub(crate) unsafe fn fast_charge(state: *mut lua_State, units: u64) -> bool {
+    match guard_of(state) {
+        Some(guard) => guard.check(units).is_none(),
+        None => true,
+    }
+}
