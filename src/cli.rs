@@ -393,7 +393,7 @@ fn run_bench(args: &BenchArgs) -> Result<(), Failure> {
         .with_overrides(&request.params)
         .map_err(Failure::usage)?;
     let (w, h) = request.size.unwrap_or((info.width, info.height));
-    let (mut floors, mut rooms) = (0u64, 0u64);
+    let (mut floors, mut rooms, mut work_max) = (0u64, 0u64, 0u64);
     let started = std::time::Instant::now();
     for seed in 0..args.count {
         let generated = session.run(seed).map_err(|e| Failure {
@@ -402,10 +402,11 @@ fn run_bench(args: &BenchArgs) -> Result<(), Failure> {
         })?;
         floors += generated.map.count(crate::map::Tile::FLOOR) as u64;
         rooms += generated.map.rooms().len() as u64;
+        work_max = work_max.max(generated.work);
     }
     let elapsed = started.elapsed().as_secs_f64();
     print_stdout(&format!(
-        "maps={} size={w}x{h} floors={floors} rooms={rooms} elapsed_ms={:.1} maps_per_s={:.1} us_per_map={:.2}\n",
+        "maps={} size={w}x{h} floors={floors} rooms={rooms} elapsed_ms={:.1} maps_per_s={:.1} us_per_map={:.2} work_max={work_max}\n",
         args.count,
         elapsed * 1000.0,
         args.count as f64 / elapsed.max(1e-9),

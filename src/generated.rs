@@ -32,4 +32,10 @@ pub struct Generated {
     pub replay: Option<Replay>,
     /// The attempts the script rejected before this one, and why.
     pub rejections: Vec<(u32, String)>,
+    /// The budget units the whole run used (Lua instructions plus charged
+    /// native work, over every attempt), out of `--max-instructions`.
+    pub work: u64,
+    /// The part of `work` charged for native primitives and C library
+    /// functions; the rest are Lua instructions.
+    pub native_work: u64,
 }

@@ -27,6 +27,8 @@ pub struct Journal {
     /// The cells as of the last step.
     shadow: Vec<Tile>,
     steps: Vec<Step>,
+    /// What the steps hold on the heap, kept as they are added.
+    bytes: usize,
 }
 
 impl Journal {
@@ -37,7 +39,14 @@ impl Journal {
             initial: map.cells().to_vec(),
             shadow: map.cells().to_vec(),
             steps: Vec::new(),
+            bytes: 0,
         }
+    }
+
+    /// The bytes the journal holds on the heap: two copies of the map's
+    /// cells and every step's changes.
+    pub fn heap_bytes(&self) -> usize {
+        self.initial.len() + self.shadow.len() + self.bytes
     }
 
     /// Closes a step: the cells that differ from the last step, looked for
@@ -69,6 +78,9 @@ impl Journal {
             }
         }
         if !changes.is_empty() || keep_empty {
+            self.bytes += std::mem::size_of::<Step>()
+                + label.len()
+                + changes.capacity() * std::mem::size_of::<Change>();
             self.steps.push(Step {
                 label: label.to_string(),
                 changes,

@@ -202,6 +202,8 @@ mod tests {
             modules: vec![],
             replay: None,
             rejections: vec![],
+            work: 0,
+            native_work: 0,
         };
         let mut bytes = Vec::new();
         write(&generated, &mut bytes).unwrap();

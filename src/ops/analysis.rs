@@ -76,6 +76,11 @@ pub struct DistanceMap {
 }
 
 impl DistanceMap {
+    /// The bytes this distance map holds on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.dist.capacity() * std::mem::size_of::<i32>()
+    }
+
     pub fn get(&self, x: i32, y: i32) -> Option<i32> {
         if x < 0 || y < 0 || x >= self.width || y >= self.height {
             return None;

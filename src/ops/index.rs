@@ -11,6 +11,8 @@ use crate::geom::Rect;
 pub struct RectIndex {
     rects: Vec<Rect>,
     buckets: HashMap<(i32, i32), Vec<u32>>,
+    /// Rect ids stored over all buckets.
+    entries: usize,
 }
 
 /// Bucket size in cells: about a room, so a query reads a few buckets.
@@ -40,7 +42,24 @@ impl RectIndex {
         self.rects.push(r);
         for b in buckets_of(&r) {
             self.buckets.entry(b).or_default().push(id);
+            self.entries += 1;
         }
+    }
+
+    /// How many buckets an insert or a query of `r` visits: the work either
+    /// does, known before doing it (a rect the size of the world visits
+    /// billions).
+    pub fn buckets_touched(r: &Rect) -> u64 {
+        let span =
+            |a: i32, b: i32| (b.div_euclid(BUCKET) as i64 - a.div_euclid(BUCKET) as i64 + 1) as u64;
+        span(r.x1, r.x2).saturating_mul(span(r.y1, r.y2))
+    }
+
+    /// About what the index holds on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.rects.capacity() * std::mem::size_of::<Rect>()
+            + self.entries * std::mem::size_of::<u32>()
+            + self.buckets.len() * 64
     }
 
     /// Whether `r` intersects (inclusively, as [`Rect::intersects`]) any

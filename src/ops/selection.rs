@@ -157,6 +157,16 @@ impl Selection {
     }
 
     /// Adds every cell 8-adjacent to the selection.
+    /// The bytes this selection holds on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.cells.capacity() * std::mem::size_of::<u32>()
+    }
+
+    /// The cells of the map it is a selection of.
+    pub fn area(&self) -> u64 {
+        self.width as u64 * self.height as u64
+    }
+
     pub fn grow(&self) -> Selection {
         let (w, h) = (self.width, self.height);
         let mut out = Vec::with_capacity(self.cells.len() * 3);

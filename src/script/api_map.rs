@@ -1,16 +1,22 @@
 //! The `map` object a script's `generate` receives: thin bindings from Lua
 //! calls to the plain-Rust primitives on [`Map`], with checked arguments.
 
-use std::cell::{Ref, RefCell, RefMut};
+use std::cell::{Cell, Ref, RefCell, RefMut};
 
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::api_selection::{LuaDistance, LuaSelection};
 use super::args::{located, show, Args, Six};
+use super::budget::{self, Reservation};
+use super::cost::{self, area, rect_cells, span};
 use super::raw::rect::rect_value;
 use crate::map::{Map, Tile};
 use crate::ops::{self, CellularRule, Selection, StampCell};
 use crate::replay::Journal;
+
+/// The bytes one marker costs besides its name (position, string header,
+/// list slot).
+const MARKER_BYTES: usize = 48;
 
 /// A tile named by an options field, or `default` when the field is absent.
 fn opt_tile(a: &Args, map: &Map, opts: &Table, key: &str, default: Tile) -> mlua::Result<Tile> {
@@ -106,6 +112,11 @@ fn read_legend(a: &Args, map: &Map, legend: &Table) -> mlua::Result<Vec<(char, S
 pub(crate) struct LuaMap {
     map: RefCell<Map>,
     journal: RefCell<Option<Journal>>,
+    /// The memory the map gathers for the script as it runs (rooms,
+    /// markers, the replay journal), counted against the run's limit.
+    held: RefCell<Reservation>,
+    /// The bytes of rooms and markers added so far.
+    records: Cell<usize>,
 }
 
 impl LuaMap {
@@ -113,7 +124,25 @@ impl LuaMap {
         LuaMap {
             map: RefCell::new(map),
             journal: RefCell::new(journal),
+            held: RefCell::new(Reservation::none()),
+            records: Cell::new(0),
         }
+    }
+
+    /// Counts `more` bytes of rooms or markers, and whatever the journal
+    /// holds now, against the memory limit.
+    fn hold(&self, a: &Args, more: usize) -> mlua::Result<()> {
+        self.records.set(self.records.get() + more);
+        let journal = self
+            .journal
+            .try_borrow()
+            .ok()
+            .and_then(|j| j.as_ref().map(Journal::heap_bytes))
+            .unwrap_or(0);
+        let Ok(mut held) = self.held.try_borrow_mut() else {
+            return Ok(());
+        };
+        a.resize(&mut held, self.records.get() + journal)
     }
 
     pub fn into_parts(self) -> (Map, Option<Journal>) {
@@ -149,7 +178,9 @@ impl LuaMap {
             let map = self.map(lua)?;
             (map.width(), map.height())
         };
-        Ok(Args::new(lua, name, values).on_map(w, h))
+        let args = Args::new(lua, name, values).on_map(w, h);
+        args.charge(cost::CALL_UNITS)?;
+        Ok(args)
     }
 }
 
@@ -182,8 +213,16 @@ macro_rules! writer {
                 let $map = &mut *guard;
                 $body
             };
-            if let Some(journal) = this.journal.borrow_mut().as_mut() {
-                journal.capture(&mut guard, $name, false);
+            let recording = match this.journal.borrow_mut().as_mut() {
+                Some(journal) => {
+                    journal.capture(&mut guard, $name, false);
+                    true
+                }
+                None => false,
+            };
+            drop(guard);
+            if recording {
+                this.hold(&$args, 0)?;
             }
             result
         });
@@ -217,31 +256,37 @@ impl UserData for LuaMap {
             Ok(map.is_walkable(x, y))
         });
         reader!(methods, "count", |map, a| {
+            a.charge(cost::written(area(map)))?;
             Ok(map.count(a.tile(0, map.tiles())?))
         });
         writer!(methods, "fill", |map, a| {
             let tile = a.tile(0, map.tiles())?;
+            a.charge(cost::written(area(map)))?;
             map.fill(tile);
             Ok(())
         });
         writer!(methods, "fill_rect", |map, a| {
             let rect = a.rect(0, "rect")?;
             let tile = a.tile(1, map.tiles())?;
+            a.charge(cost::written(rect_cells(map, &rect)))?;
             map.fill_rect(&rect, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "carve_room", |map, a| {
             let rect = a.rect(0, "rect")?;
             let tile = a.tile_or(1, map.tiles(), Tile::FLOOR)?;
+            a.charge(cost::written(rect_cells(map, &rect)))?;
             map.carve_room(&rect, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "h_tunnel", |map, a| {
             let (x1, x2, y) = (a.coord(0, "x1")?, a.coord(1, "x2")?, a.coord(2, "y")?);
             let tile = a.tile_or(3, map.tiles(), Tile::FLOOR)?;
+            a.charge(cost::written(span(x1, x2, map.width())))?;
             map.h_tunnel(x1, x2, y, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "v_tunnel", |map, a| {
             let (y1, y2, x) = (a.coord(0, "y1")?, a.coord(1, "y2")?, a.coord(2, "x")?);
             let tile = a.tile_or(3, map.tiles(), Tile::FLOOR)?;
+            a.charge(cost::written(span(y1, y2, map.height())))?;
             map.v_tunnel(y1, y2, x, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "l_tunnel", |map, a| {
@@ -249,15 +294,23 @@ impl UserData for LuaMap {
             let to = (a.coord(2, "bx")?, a.coord(3, "by")?);
             let horizontal_first = a.boolean(4, "horizontal_first")?;
             let tile = a.tile_or(5, map.tiles(), Tile::FLOOR)?;
+            a.charge(cost::written(
+                span(from.0, to.0, map.width()) + span(from.1, to.1, map.height()),
+            ))?;
             map.l_tunnel(from, to, horizontal_first, tile)
                 .map_err(|e| a.map_failed(e))
         });
-        writer!(methods, "add_room", |map, a| {
+        methods.add_method("add_room", |lua, this, values: Six| {
+            let a = this.args(lua, "map:add_room", values)?;
             let rect = a.rect(0, "room")?;
-            map.add_room(rect).map_err(|e| a.map_failed(e))
+            this.map_mut(lua)?
+                .add_room(rect)
+                .map_err(|e| a.map_failed(e))?;
+            this.hold(&a, std::mem::size_of::<crate::geom::Rect>())
         });
         methods.add_method("rooms", |lua, this, ()| {
             let rooms = this.map(lua)?.rooms().to_vec();
+            budget::charge(lua, "map:rooms", rooms.len() as u64)?;
             let list = lua.create_table_with_capacity(rooms.len(), 0)?;
             for (i, r) in rooms.into_iter().enumerate() {
                 list.raw_set(i + 1, rect_value(lua, r)?)?;
@@ -272,12 +325,18 @@ impl UserData for LuaMap {
             Some((x, y)) => Ok((Some(x), Some(y))),
             None => Ok((None, None)),
         });
-        writer!(methods, "mark", |map, a| {
+        methods.add_method("mark", |lua, this, values: Six| {
+            let a = this.args(lua, "map:mark", values)?;
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
             let name = a.string(2, "name")?;
-            map.mark(x, y, &name).map_err(|e| a.map_failed(e))
+            this.map_mut(lua)?
+                .mark(x, y, &name)
+                .map_err(|e| a.map_failed(e))?;
+            this.hold(&a, MARKER_BYTES + name.len())
         });
         methods.add_method("markers", |lua, this, ()| {
+            let count = this.map(lua)?.markers().len();
+            budget::charge(lua, "map:markers", count as u64)?;
             let list = lua.create_table()?;
             for (i, m) in this.map(lua)?.markers().iter().enumerate() {
                 let t = lua.create_table()?;
@@ -291,31 +350,37 @@ impl UserData for LuaMap {
         reader!(methods, "flood", |map, a| {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
             map.index(x, y).map_err(|e| a.map_failed(e))?;
+            a.charge(cost::visited(area(map)))?;
+            let _mask_memory = a.reserve(area(map) as usize)?;
             let mask = ops::flood(map, x, y);
-            Ok(LuaSelection(Selection::from_mask(
-                map.width(),
-                map.height(),
-                &mask,
-            )))
+            LuaSelection::held(&a, Selection::from_mask(map.width(), map.height(), &mask))
         });
-        methods.add_method("regions", |lua, this, ()| {
+        methods.add_method("regions", |lua, this, values: Six| {
+            let a = this.args(lua, "map:regions", values)?;
+            let regions = {
+                let map = this.map(lua)?;
+                a.charge(cost::visited(area(&map)))?;
+                // The labels while searching; the regions' cells after.
+                let _labels = a.reserve(area(&map) as usize * 4)?;
+                ops::regions(&map)
+            };
             let list = lua.create_table()?;
-            let regions = ops::regions(&*this.map(lua)?);
             for (i, region) in regions.into_iter().enumerate() {
                 let t = lua.create_table()?;
                 t.set("size", region.size)?;
                 t.set("x", region.x)?;
                 t.set("y", region.y)?;
-                t.set("cells", LuaSelection(region.cells))?;
+                t.set("cells", LuaSelection::held(&a, region.cells)?)?;
                 list.raw_set(i + 1, t)?;
             }
             Ok(list)
         });
         reader!(methods, "dijkstra", |map, a| {
             let sources = read_points(&a)?;
-            ops::dijkstra(map, &sources)
-                .map(LuaDistance)
-                .map_err(|e| a.map_failed(e))
+            a.charge(cost::visited(area(map) * 4 + sources.len() as u64))?;
+            let _queue = a.reserve(area(map) as usize * 8)?;
+            let distances = ops::dijkstra(map, &sources).map_err(|e| a.map_failed(e))?;
+            LuaDistance::held(&a, distances)
         });
         reader!(methods, "neighbors", |map, a| {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
@@ -357,12 +422,15 @@ impl UserData for LuaMap {
                     )))
                 }
             };
+            a.charge(cost::visited(area(map)).saturating_mul(steps as u64 * 2))?;
+            let _scratch = a.reserve(area(map) as usize)?;
             map.cellular(&rule, steps);
             Ok(())
         });
         reader!(methods, "random_cell", |map, a| {
             let tile = a.tile(0, map.tiles())?;
             let rng = a.rng(1)?;
+            a.charge(cost::written(area(map)))?;
             let cell = map.random_cell(tile, &mut rng.borrow_mut());
             Ok(cell.map_or((None, None), |(x, y)| (Some(x), Some(y))))
         });
@@ -372,11 +440,19 @@ impl UserData for LuaMap {
                 Some(opts) => opt_tile(&a, map, &opts, "tile", Tile::FLOOR)?,
                 None => Tile::FLOOR,
             };
+            a.charge(cost::visited(area(map)).saturating_mul(8))?;
+            let _search = a.reserve(area(map) as usize * 16)?;
             let dug = map.connect_regions(&mut rng.borrow_mut(), tile);
             Ok(dug)
         });
         writer!(methods, "add_doors", |map, a| {
             let tile = a.tile_or(0, map.tiles(), Tile::DOOR)?;
+            let ring: u64 = map
+                .rooms()
+                .iter()
+                .map(|r| 2 * (r.x2.abs_diff(r.x1) as u64 + r.y2.abs_diff(r.y1) as u64) + 4)
+                .sum();
+            a.charge(cost::visited(ring))?;
             Ok(map.add_doors(tile))
         });
         writer!(methods, "stamp", |map, a| {
@@ -387,17 +463,24 @@ impl UserData for LuaMap {
                 .collect::<mlua::Result<_>>()
                 .map_err(|_| a.fail("rows must be a list of strings"))?;
             let legend = read_legend(&a, map, &a.table(3, "legend")?)?;
+            let cells: usize = rows.iter().map(|r| r.len()).sum();
+            a.charge(cost::visited(cells as u64))?;
             map.stamp(x, y, &rows, &legend).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "circle", |map, a| {
             let (x, y, r) = (a.coord(0, "x")?, a.coord(1, "y")?, a.coord(2, "r")?);
             let tile = a.tile(3, map.tiles())?;
+            let side = span(x - r, x + r, map.width().max(map.height()));
+            a.charge(cost::visited(side.saturating_mul(side)))?;
             map.circle(x, y, r, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "line", |map, a| {
             let from = (a.coord(0, "x1")?, a.coord(1, "y1")?);
             let to = (a.coord(2, "x2")?, a.coord(3, "y2")?);
             let tile = a.tile(4, map.tiles())?;
+            a.charge(cost::visited(
+                span(from.0, to.0, map.width()) + span(from.1, to.1, map.height()),
+            ))?;
             map.line(from, to, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "walk", |map, a| {
@@ -405,6 +488,8 @@ impl UserData for LuaMap {
             let steps = a.int(2, "steps")?;
             let rng = a.rng(3)?;
             let tile = a.tile_or(4, map.tiles(), Tile::FLOOR)?;
+            // Refused at once, before walking, when the steps cannot be paid for.
+            a.charge(cost::visited(steps.max(0) as u64).saturating_mul(2))?;
             let walked = map.walk(x, y, steps, &mut rng.borrow_mut(), tile);
             walked.map_err(|e| a.map_failed(e))
         });
@@ -422,6 +507,7 @@ impl UserData for LuaMap {
                     y2: map.height() - 1,
                 }
             };
+            a.charge(cost::visited(rect_cells(map, &area)))?;
             let scattered = map.scatter(tile, p, &area, &mut rng.borrow_mut());
             scattered.map_err(|e| a.map_failed(e))
         });
@@ -440,22 +526,35 @@ impl UserData for LuaMap {
                     }
                 };
             }
+            a.charge(cost::visited(rect_cells(map, &area)).saturating_mul(4))?;
+            let _stack = a.reserve(rect_cells(map, &area) as usize * 8)?;
             let carved = map.maze(&area, &mut rng.borrow_mut(), loops, tile);
             carved.map_err(|e| a.map_failed(e))
         });
         reader!(methods, "select", |map, a| {
             let tile = a.tile(0, map.tiles())?;
-            Ok(LuaSelection(Selection::of_tile(map, tile)))
+            a.charge(cost::visited(area(map)))?;
+            let _room = a.reserve(area(map) as usize * 4)?;
+            LuaSelection::held(&a, Selection::of_tile(map, tile))
         });
         writer!(methods, "fill_selection", |map, a| {
             let sel = a.selection(0, "selection")?;
             let tile = a.tile(1, map.tiles())?;
+            a.charge(cost::written(sel.count() as u64))?;
             map.fill_selection(&sel, tile).map_err(|e| a.map_failed(e))
         });
         methods.add_method("snapshot", |lua, this, values: Six| {
             let label = this.args(lua, "map:snapshot", values)?.string(0, "label")?;
-            if let Some(journal) = this.journal.borrow_mut().as_mut() {
-                journal.capture(&mut *this.map_mut(lua)?, &label, true);
+            let a = this.args(lua, "map:snapshot", Six::default())?;
+            let recording = match this.journal.borrow_mut().as_mut() {
+                Some(journal) => {
+                    journal.capture(&mut *this.map_mut(lua)?, &label, true);
+                    true
+                }
+                None => false,
+            };
+            if recording {
+                this.hold(&a, 0)?;
             }
             Ok(())
         });

@@ -172,6 +172,9 @@ mod tests {
 
     fn lua() -> Lua {
         let lua = Lua::new();
+        // The raw functions charge the run's guard, as in a real VM.
+        let guard = crate::script::raw::guard::Guard::install(&lua, 64 << 20).unwrap();
+        guard.start_run(u64::MAX, None, None);
         super::register(&lua).unwrap();
         lua
     }

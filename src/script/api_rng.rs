@@ -7,6 +7,7 @@ use std::rc::Rc;
 use mlua::{Lua, MultiValue, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::args::{located, Args, Six};
+use super::cost;
 use crate::rng::Rng;
 
 /// A stream shared by the `rng` object and `math.random`.
@@ -61,6 +62,7 @@ impl UserData for LuaRng {
         methods.add_method("shuffle", |lua, r, args: Six| {
             let args = Args::new(lua, "rng:shuffle", args);
             let list = args.table(0, "list")?;
+            args.charge(cost::SWAP_UNITS.saturating_mul(list.raw_len() as u64))?;
             let mut rng = r.0.borrow_mut();
             for i in (2..=list.raw_len()).rev() {
                 let j = rng.int(i as u64) as usize + 1;

@@ -4,10 +4,34 @@
 use mlua::{MetaMethod, MultiValue, UserData, UserDataMethods};
 
 use super::args::Args;
+use super::budget::{self, Reservation};
+use super::cost;
 use crate::ops::{DistanceMap, Selection};
 
-/// A set of cells (`map:select`, `map:flood`, a region's `cells`).
-pub(crate) struct LuaSelection(pub Selection);
+/// A set of cells (`map:select`, `map:flood`, a region's `cells`), its
+/// memory counted against the run's limit while it lives (the reservation
+/// is held only for its drop).
+pub(crate) struct LuaSelection(pub Selection, #[allow(dead_code)] Reservation);
+
+impl LuaSelection {
+    /// Wraps `selection` made by the call `a`, reserving its memory.
+    pub(crate) fn held(a: &Args, selection: Selection) -> mlua::Result<LuaSelection> {
+        let held = a.reserve(selection.heap_bytes())?;
+        Ok(LuaSelection(selection, held))
+    }
+}
+
+/// Units of work for `times` grow steps of a selection of `count` cells on a
+/// map of `area` cells: each step looks at the 9 cells around every cell it
+/// has, and a selection cannot grow past the map.
+fn grow_cost(count: u64, area: u64, times: u64) -> u64 {
+    let (mut total, mut size) = (0u64, count.max(1));
+    for _ in 0..times {
+        total = total.saturating_add(cost::visited(size.saturating_mul(9)));
+        size = size.saturating_mul(9).min(area);
+    }
+    total
+}
 
 impl UserData for LuaSelection {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
@@ -25,7 +49,9 @@ impl UserData for LuaSelection {
             methods.add_method(name, move |lua, s, values: MultiValue| {
                 let a = Args::new(lua, "selection:combine", values);
                 let other = a.selection(0, "other")?;
-                op(&s.0, &other).map(LuaSelection).map_err(|e| a.fail(e))
+                a.charge(cost::visited(s.0.count() as u64 + other.count() as u64))?;
+                let combined = op(&s.0, &other).map_err(|e| a.fail(e))?;
+                LuaSelection::held(&a, combined)
             });
         }
         methods.add_method("grow", |lua, s, values: MultiValue| {
@@ -34,11 +60,14 @@ impl UserData for LuaSelection {
             if !(0..=10_000).contains(&times) {
                 return Err(a.fail(format!("times must be 0..=10000, got {times}")));
             }
+            a.charge(grow_cost(s.0.count() as u64, s.0.area(), times as u64))?;
+            // The result can hold at most every cell of the map.
+            let _room = a.reserve(s.0.area() as usize * std::mem::size_of::<u32>())?;
             let mut out = s.0.clone();
             for _ in 0..times {
                 out = out.grow();
             }
-            Ok(LuaSelection(out))
+            LuaSelection::held(&a, out)
         });
         methods.add_method("random_cell", |lua, s, values: MultiValue| {
             let a = Args::new(lua, "selection:random_cell", values);
@@ -47,6 +76,7 @@ impl UserData for LuaSelection {
             Ok(cell.map_or((None, None), |(x, y)| (Some(x), Some(y))))
         });
         methods.add_method("cells", |lua, s, ()| {
+            budget::charge(lua, "selection:cells", cost::visited(s.0.count() as u64))?;
             let list = lua.create_table_with_capacity(s.0.count(), 0)?;
             for (i, (x, y)) in s.0.points().enumerate() {
                 list.raw_set(i + 1, lua.create_sequence_from([x, y])?)?;
@@ -59,8 +89,20 @@ impl UserData for LuaSelection {
     }
 }
 
-/// Distances from `map:dijkstra`.
-pub(crate) struct LuaDistance(pub DistanceMap);
+/// Distances from `map:dijkstra`, their memory counted while they live.
+pub(crate) struct LuaDistance(pub DistanceMap, #[allow(dead_code)] Reservation);
+
+impl LuaDistance {
+    /// Wraps `distances` made by the call `a`, reserving their memory.
+    pub(crate) fn held(a: &Args, distances: DistanceMap) -> mlua::Result<LuaDistance> {
+        let held = a.reserve(distances.heap_bytes())?;
+        Ok(LuaDistance(distances, held))
+    }
+
+    fn area(&self) -> u64 {
+        self.0.width() as u64 * self.0.height() as u64
+    }
+}
 
 impl UserData for LuaDistance {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
@@ -72,12 +114,16 @@ impl UserData for LuaDistance {
             }
             Ok(d.0.get(x as i32, y as i32))
         });
-        methods.add_method("farthest", |_, d, ()| {
+        methods.add_method("farthest", |lua, d, ()| {
+            budget::charge(lua, "distance:farthest", cost::visited(d.area()))?;
             Ok(d.0
                 .farthest()
                 .map_or((None, None, None), |(x, y, v)| (Some(x), Some(y), Some(v))))
         });
-        methods.add_method("max", |_, d, ()| Ok(d.0.max()));
+        methods.add_method("max", |lua, d, ()| {
+            budget::charge(lua, "distance:max", cost::visited(d.area()))?;
+            Ok(d.0.max())
+        });
         methods.add_meta_method(MetaMethod::ToString, |_, d, ()| {
             Ok(format!("distance map (max {:?})", d.0.max()))
         });

@@ -120,6 +120,22 @@ impl<'lua> Args<'lua> {
         }
     }
 
+    /// Charges `units` of work for this call before it is done (see
+    /// `budget.rs`); a located stop when they do not fit.
+    pub fn charge(&self, units: u64) -> mlua::Result<()> {
+        super::budget::charge(self.lua, self.name, units)
+    }
+
+    /// Counts `bytes` the host keeps for the script until the reservation drops.
+    pub fn reserve(&self, bytes: usize) -> mlua::Result<super::budget::Reservation> {
+        super::budget::reserve(self.lua, self.name, bytes)
+    }
+
+    /// Grows or shrinks `held` to `bytes`.
+    pub fn resize(&self, held: &mut super::budget::Reservation, bytes: usize) -> mlua::Result<()> {
+        held.resize(self.lua, self.name, bytes)
+    }
+
     /// An error from the map itself, whose message already names the size.
     pub fn map_failed(&self, err: MapError) -> mlua::Error {
         located(self.lua, format!("{}: {err}", self.name))

@@ -3,9 +3,7 @@
 //! from the arguments, so a call that could not finish within the budget
 //! is refused at once with a located error instead of starting.
 //!
-//! Work is counted in the budget's unit, one Lua VM instruction (about
-//! 7 ns here); the rates below make native work cost about what its time
-//! would have bought in Lua instructions.
+//! What each call costs is worked out in `cost.rs`.
 
 use std::rc::Rc;
 
@@ -13,22 +11,6 @@ use mlua::Lua;
 
 use super::args::{located, script_location};
 use super::raw::guard::{Guard, Stop};
-
-/// Cells written per unit by bulk writes (fill, carve, copy): memset speed.
-pub(crate) const CELLS_PER_UNIT_WRITTEN: u64 = 16;
-/// Units per cell visited by searches and whole-map passes (flood, regions,
-/// distances, cellular steps, neighbour counts): a few loads and a branch.
-pub(crate) const UNITS_PER_CELL_VISITED: u64 = 1;
-
-/// Units for writing `cells` cells.
-pub(crate) fn written(cells: u64) -> u64 {
-    cells / CELLS_PER_UNIT_WRITTEN + 1
-}
-
-/// Units for visiting `cells` cells.
-pub(crate) fn visited(cells: u64) -> u64 {
-    cells.saturating_mul(UNITS_PER_CELL_VISITED)
-}
 
 /// What a script line reads when the run is stopped by `what`.
 fn stop_message(what: &str, stop: Stop, units: u64, remaining: u64) -> String {
@@ -52,7 +34,14 @@ pub(crate) fn charge(lua: &Lua, what: &str, units: u64) -> mlua::Result<()> {
     let remaining = guard.remaining();
     guard
         .charge(units, || script_location(lua))
-        .map_err(|stop| located(lua, stop_message(what, stop, units, remaining)))
+        .map_err(|stop| {
+            if stop == Stop::Budget && units > remaining {
+                guard.set_detail(format!(
+                    "{what} needs about {units} units of work and {remaining} remain"
+                ));
+            }
+            located(lua, stop_message(what, stop, units, remaining))
+        })
 }
 
 /// Memory the host keeps for the script (a selection's cells, a distance

@@ -71,7 +71,13 @@ impl ScriptError {
         let mut frames: Vec<String> = Vec::new();
         for line in lines.chain(traceback.lines()) {
             let frame = line.trim();
-            if frame.is_empty() || frame == "stack traceback:" || frame.starts_with("[C]") {
+            // Lua's C functions and the host's own Lua ("=sandbox") are not
+            // the script's lines.
+            if frame.is_empty()
+                || frame == "stack traceback:"
+                || frame.starts_with("[C]")
+                || frame.starts_with("sandbox:")
+            {
                 continue;
             }
             if !frames.iter().any(|f| f == frame) {

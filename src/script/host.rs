@@ -40,7 +40,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub const DEFAULT_INSTRUCTIONS: u64 = 1_000_000_000;
+    pub const DEFAULT_INSTRUCTIONS: u64 = 400_000_000;
     pub const DEFAULT_MEMORY_MB: usize = 512;
     pub const DEFAULT_TIMEOUT_SECS: u64 = 10;
 }
@@ -264,10 +264,16 @@ impl Vm {
         let (kind, message) = match stop {
             Stop::Budget => (
                 FailureKind::Limit,
-                format!(
-                    "instruction budget of {} exceeded (a runaway loop?); raise it with --max-instructions",
-                    limits.max_instructions
-                ),
+                match self.guard.detail() {
+                    Some(detail) => format!(
+                        "instruction budget of {} exceeded: {detail}; raise it with --max-instructions",
+                        limits.max_instructions
+                    ),
+                    None => format!(
+                        "instruction budget of {} exceeded (a runaway loop?); raise it with --max-instructions",
+                        limits.max_instructions
+                    ),
+                },
             ),
             Stop::Memory => (
                 FailureKind::Limit,

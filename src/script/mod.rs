@@ -10,6 +10,7 @@ mod api_selection;
 mod api_tiles;
 mod args;
 mod budget;
+mod cost;
 mod error;
 mod host;
 #[allow(unsafe_code)]
@@ -196,11 +197,18 @@ impl Session {
     pub fn run(&self, seed: u64) -> Result<Generated, ScriptError> {
         let mut rejections: Vec<(u32, String)> = Vec::new();
         let attempts = self.request.max_attempts.max(1);
+        let (mut work, mut native_work) = (0, 0);
         for k in 0..attempts {
+            if k > 0 {
+                work += self.vm.guard.used();
+                native_work += self.vm.guard.native();
+            }
             match self.attempt(seed, attempt_seed(seed, k))? {
                 Attempt::Accepted(mut generated) => {
                     generated.provenance.attempt = k;
                     generated.rejections = rejections;
+                    generated.work = work + self.vm.guard.used();
+                    generated.native_work = native_work + self.vm.guard.native();
                     return Ok(*generated);
                 }
                 Attempt::Rejected(why) => rejections.push((k, why)),
@@ -411,6 +419,8 @@ impl Session {
             modules,
             replay: journal.map(Journal::finish),
             rejections: Vec::new(),
+            work: 0,
+            native_work: 0,
         })))
     }
 }

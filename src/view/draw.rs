@@ -189,6 +189,8 @@ mod tests {
             modules: vec![],
             replay: None,
             rejections: vec![],
+            work: 0,
+            native_work: 0,
         };
         ViewState::new(g, Duration::ZERO, zoom)
     }

@@ -312,6 +312,8 @@ mod tests {
             modules: vec![],
             replay: None,
             rejections: vec![],
+            work: 0,
+            native_work: 0,
         }
     }
 

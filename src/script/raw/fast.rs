@@ -30,12 +30,14 @@ use std::rc::Rc;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Function, Lua, Table, Value};
 
+use super::guard::fast_charge;
 use super::rect::rect_at;
 use super::{fall_back, int_arg};
 use crate::map::{Map, Tile};
 use crate::rng::Rng;
 use crate::script::api_map::LuaMap;
 use crate::script::api_rng::LuaRng;
+use crate::script::cost;
 
 /// What the fast functions may touch during the current run; empty between runs.
 pub(crate) struct FastState {
@@ -105,6 +107,16 @@ impl FastState {
 
 /// Keeps the [`FastState`] alive as long as the Lua state that points at it.
 struct KeepAlive(#[allow(dead_code)] Rc<FastState>);
+
+/// Rooms the fast `add_room` records before leaving it to the ordinary
+/// binding (64 KiB of rects, not counted against the memory limit).
+const FAST_ROOMS: usize = 4096;
+
+/// `Some` when `units` of work fit the run's budget; `None` sends the call
+/// to the ordinary binding, which charges again and raises the located stop.
+unsafe fn paid(state: *mut lua_State, units: u64) -> Option<()> {
+    fast_charge(state, units).then_some(())
+}
 
 /// An integer argument that fits a map coordinate.
 unsafe fn coord_arg(state: *mut lua_State, idx: c_int) -> Option<i64> {
@@ -182,6 +194,7 @@ fast_fn!(map_fill, |state, fast| {
     (|| {
         let mut map = fast.map_at(state, 1)?;
         let tile = tile_arg(state, 2, &map)?;
+        paid(state, cost::written(cost::area(&map)))?;
         map.fill(tile);
         Some(0)
     })()
@@ -196,6 +209,7 @@ fast_fn!(map_h_tunnel, |state, fast| {
             coord_arg(state, 4)?,
         );
         let tile = tile_or_arg(state, 5, &map, Tile::FLOOR)?;
+        paid(state, cost::written(cost::span(x1, x2, map.width())))?;
         map.h_tunnel(x1, x2, y, tile).ok()?;
         Some(0)
     })()
@@ -210,6 +224,7 @@ fast_fn!(map_v_tunnel, |state, fast| {
             coord_arg(state, 4)?,
         );
         let tile = tile_or_arg(state, 5, &map, Tile::FLOOR)?;
+        paid(state, cost::written(cost::span(y1, y2, map.height())))?;
         map.v_tunnel(y1, y2, x, tile).ok()?;
         Some(0)
     })()
@@ -222,6 +237,12 @@ fast_fn!(map_l_tunnel, |state, fast| {
         let to = (coord_arg(state, 4)?, coord_arg(state, 5)?);
         let horizontal_first = bool_arg(state, 6)?;
         let tile = tile_or_arg(state, 7, &map, Tile::FLOOR)?;
+        paid(
+            state,
+            cost::written(
+                cost::span(from.0, to.0, map.width()) + cost::span(from.1, to.1, map.height()),
+            ),
+        )?;
         map.l_tunnel(from, to, horizontal_first, tile).ok()?;
         Some(0)
     })()
@@ -232,6 +253,7 @@ fast_fn!(map_carve_room, |state, fast| {
         let rect = rect_at(state, 2)?;
         let mut map = fast.map_at(state, 1)?;
         let tile = tile_or_arg(state, 3, &map, Tile::FLOOR)?;
+        paid(state, cost::written(cost::rect_cells(&map, &rect)))?;
         map.carve_room(&rect, tile).ok()?;
         Some(0)
     })()
@@ -242,6 +264,7 @@ fast_fn!(map_fill_rect, |state, fast| {
         let rect = rect_at(state, 2)?;
         let mut map = fast.map_at(state, 1)?;
         let tile = tile_arg(state, 3, &map)?;
+        paid(state, cost::written(cost::rect_cells(&map, &rect)))?;
         map.fill_rect(&rect, tile).ok()?;
         Some(0)
     })()
@@ -250,7 +273,13 @@ fast_fn!(map_fill_rect, |state, fast| {
 fast_fn!(map_add_room, |state, fast| {
     (|| {
         let rect = rect_at(state, 2)?;
-        fast.map_at(state, 1)?.add_room(rect).ok()?;
+        let mut map = fast.map_at(state, 1)?;
+        // Past a few thousand rooms the ordinary binding takes over, which
+        // counts the list against the memory limit.
+        if map.rooms().len() >= FAST_ROOMS {
+            return None;
+        }
+        map.add_room(rect).ok()?;
         Some(0)
     })()
 });

@@ -56,11 +56,14 @@ pub(crate) enum Stop {
 /// state; kept alive by the state's app data.
 pub(crate) struct Guard {
     used: Cell<u64>,
+    /// The part of `used` charged for native work (not Lua instructions).
+    native: Cell<u64>,
     limit: Cell<u64>,
     stop: Cell<Option<Stop>>,
     /// `file:line` where the stop was first seen, if a script line was on
     /// the stack.
     at: RefCell<Option<String>>,
+    detail: RefCell<Option<String>>,
     deadline: Cell<Option<Instant>>,
     ticks: Cell<u32>,
     /// Set from another thread to stop the run (the window's reloads).
@@ -89,9 +92,11 @@ impl Guard {
         lua.set_memory_limit(usize::MAX >> 2)?;
         let guard = Rc::new(Guard {
             used: Cell::new(0),
+            native: Cell::new(0),
             limit: Cell::new(u64::MAX),
             stop: Cell::new(None),
             at: RefCell::new(None),
+            detail: RefCell::new(None),
             deadline: Cell::new(None),
             ticks: Cell::new(0),
             cancel: RefCell::new(None),
@@ -149,9 +154,11 @@ impl Guard {
         cancel: Option<Arc<AtomicBool>>,
     ) {
         self.used.set(0);
+        self.native.set(0);
         self.limit.set(limit);
         self.stop.set(None);
         *self.at.borrow_mut() = None;
+        *self.detail.borrow_mut() = None;
         self.deadline.set(timeout.map(|t| Instant::now() + t));
         self.ticks.set(0);
         self.refused_once.set(false);
@@ -171,8 +178,26 @@ impl Guard {
         self.at.borrow().clone()
     }
 
+    /// The units the current run has used.
     pub(crate) fn used(&self) -> u64 {
-        self.used.get()
+        self.used.get().min(self.limit.get())
+    }
+
+    /// The units of native work the current run was charged.
+    pub(crate) fn native(&self) -> u64 {
+        self.native.get()
+    }
+
+    /// What the stop's message adds, if its cause said more.
+    pub(crate) fn detail(&self) -> Option<String> {
+        self.detail.borrow().clone()
+    }
+
+    /// Says more about the stop than its kind (a primitive refused at once).
+    pub(crate) fn set_detail(&self, detail: String) {
+        if self.detail.borrow().is_none() {
+            *self.detail.borrow_mut() = Some(detail);
+        }
     }
 
     pub(crate) fn remaining(&self) -> u64 {
@@ -184,10 +209,6 @@ impl Guard {
         self.lua_bytes.get() + self.native_bytes.get()
     }
 
-    pub(crate) fn set_memory_limit(&self, bytes: usize) {
-        self.memory_limit.set(bytes);
-    }
-
     /// Adds `units` of work; `Err` (and the stop set) when the budget is
     /// spent, or any stop is already in force. `at` names the script line
     /// for the first stop.
@@ -196,6 +217,7 @@ impl Guard {
         units: u64,
         at: impl FnOnce() -> Option<String>,
     ) -> Result<(), Stop> {
+        self.native.set(self.native.get().saturating_add(units));
         if let Some(stop) = self.check(units) {
             self.set_stop(stop, at);
             return Err(stop);
@@ -248,7 +270,7 @@ impl Guard {
                 return Some(Stop::Cancelled);
             }
         }
-        if ticks % CLOCK_EVERY == 0 || units >= 1 << 20 {
+        if ticks.is_multiple_of(CLOCK_EVERY) || units >= 1 << 20 {
             if let Some(deadline) = self.deadline.get() {
                 if Instant::now() >= deadline {
                     return Some(Stop::Timeout);
@@ -283,7 +305,9 @@ unsafe fn main_thread(state: *mut lua_State) -> *mut lua_State {
 }
 
 /// The guard of the state `state` belongs to (every thread created after
-/// [`Guard::install`] copies the pointer from the main thread), if any.
+/// [`Guard::install`] copies the pointer from the main thread). Lua does not
+/// clear a new state's extra space, so every state that runs dunlua's raw
+/// functions must have a guard installed (every `Vm` does).
 unsafe fn guard_of<'a>(state: *mut lua_State) -> Option<&'a Guard> {
     (*(ffi::lua_getextraspace(state) as *const *const Guard)).as_ref()
 }
@@ -414,6 +438,9 @@ pub unsafe extern "C-unwind" fn dunlua_charge(state: *mut lua_State, units: usiz
     let Some(guard) = guard_of(state) else {
         return;
     };
+    guard
+        .native
+        .set(guard.native.get().saturating_add(units as u64));
     if let Some(stop) = guard.check(units as u64) {
         if guard.stop.get().is_none() {
             guard.stop.set(Some(stop));
@@ -449,7 +476,27 @@ pub unsafe extern "C-unwind" fn dunlua_reserve(state: *mut lua_State, bytes: usi
 /// located stop).
 pub(crate) unsafe fn fast_charge(state: *mut lua_State, units: u64) -> bool {
     match guard_of(state) {
-        Some(guard) => guard.check(units).is_none(),
+        Some(guard) => {
+            guard.native.set(guard.native.get().saturating_add(units));
+            guard.check(units).is_none()
+        }
         None => true,
+    }
+}
+
+/// Counts `bytes` more held by a raw userdata against the memory limit,
+/// raising the located memory stop (and not returning) when they do not fit.
+pub(crate) unsafe fn hold(state: *mut lua_State, bytes: usize) {
+    let Some(guard) = guard_of(state) else {
+        return;
+    };
+    dunlua_reserve(state, bytes);
+    guard.native_bytes.set(guard.native_bytes.get() + bytes);
+}
+
+/// Gives back bytes counted by [`hold`].
+pub(crate) unsafe fn release(state: *mut lua_State, bytes: usize) {
+    if let Some(guard) = guard_of(state) {
+        guard.release(bytes);
     }
 }

@@ -17,6 +17,7 @@ use std::ffi::{c_int, c_void};
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Function, Lua, Table, Value};
 
+use super::guard::{dunlua_charge, hold, release};
 use super::{fall_back, int_arg};
 use crate::geom::Rect;
 use crate::ops::RectIndex;
@@ -264,38 +265,51 @@ pub(crate) fn index_key() -> *const c_void {
     &INDEX_METATABLE as *const u8 as *const c_void
 }
 
+/// What an index userdata holds: the boxed index and the bytes of it
+/// counted against the run's memory limit.
+#[repr(C)]
+struct IndexBlock {
+    index: *mut RectIndex,
+    held: usize,
+}
+
 /// The index at stack index `idx`, if it is one.
-unsafe fn index_at<'a>(state: *mut lua_State, idx: c_int) -> Option<&'a mut RectIndex> {
-    let block = ffi::lua_touserdata(state, idx) as *mut *mut RectIndex;
+unsafe fn index_at<'a>(state: *mut lua_State, idx: c_int) -> Option<&'a mut IndexBlock> {
+    let block = ffi::lua_touserdata(state, idx) as *mut IndexBlock;
     if block.is_null() || ffi::lua_getmetatable(state, idx) == 0 {
         return None;
     }
     ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, index_key());
     let is_index = ffi::lua_rawequal(state, -1, -2) != 0;
     ffi::lua_pop(state, 2);
-    if !is_index {
+    if !is_index || (*block).index.is_null() {
         return None;
     }
-    (*block).as_mut()
+    block.as_mut()
 }
 
 unsafe extern "C-unwind" fn raw_new_index(state: *mut lua_State) -> c_int {
-    let block = ffi::lua_newuserdatauv(state, std::mem::size_of::<*mut RectIndex>(), 0)
-        as *mut *mut RectIndex;
-    block.write(std::ptr::null_mut());
+    let block =
+        ffi::lua_newuserdatauv(state, std::mem::size_of::<IndexBlock>(), 0) as *mut IndexBlock;
+    block.write(IndexBlock {
+        index: std::ptr::null_mut(),
+        held: 0,
+    });
     ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, index_key());
     ffi::lua_setmetatable(state, -2);
     // Boxed only once the userdata (and so its __gc) exists: nothing leaks
     // if Lua runs out of memory above.
-    block.write(Box::into_raw(Box::new(RectIndex::new())));
+    (*block).index = Box::into_raw(Box::new(RectIndex::new()));
     1
 }
 
 unsafe extern "C-unwind" fn raw_free_index(state: *mut lua_State) -> c_int {
-    let block = ffi::lua_touserdata(state, 1) as *mut *mut RectIndex;
-    if !block.is_null() && !(*block).is_null() {
-        drop(Box::from_raw(*block));
-        block.write(std::ptr::null_mut());
+    let block = ffi::lua_touserdata(state, 1) as *mut IndexBlock;
+    if !block.is_null() && !(*block).index.is_null() {
+        drop(Box::from_raw((*block).index));
+        (*block).index = std::ptr::null_mut();
+        release(state, (*block).held);
+        (*block).held = 0;
     }
     0
 }
@@ -303,7 +317,15 @@ unsafe extern "C-unwind" fn raw_free_index(state: *mut lua_State) -> c_int {
 raw_fn!(raw_insert, |state| {
     (|| {
         let r = rect_at(state, 2)?;
-        index_at(state, 1)?.insert(r);
+        let block = index_at(state, 1)?;
+        // Raises the located stop (nothing here has a destructor) when the
+        // buckets cannot be paid for or the index outgrows the memory limit.
+        dunlua_charge(state, RectIndex::buckets_touched(&r) as usize);
+        let index = &mut *block.index;
+        index.insert(r);
+        let grown = index.heap_bytes().saturating_sub(block.held);
+        hold(state, grown);
+        block.held += grown;
         Some(0)
     })()
 });
@@ -311,7 +333,9 @@ raw_fn!(raw_insert, |state| {
 raw_fn!(raw_intersects_any, |state| {
     (|| {
         let r = rect_at(state, 2)?;
-        let hit = index_at(state, 1)?.intersects_any(&r);
+        let block = index_at(state, 1)?;
+        dunlua_charge(state, RectIndex::buckets_touched(&r) as usize);
+        let hit = (*block.index).intersects_any(&r);
         ffi::lua_pushboolean(state, hit as c_int);
         Some(1)
     })()
@@ -319,7 +343,7 @@ raw_fn!(raw_intersects_any, |state| {
 
 raw_fn!(raw_count, |state| {
     (|| {
-        let n = index_at(state, 1)?.len();
+        let n = (*index_at(state, 1)?.index).len();
         ffi::lua_pushinteger(state, n as ffi::lua_Integer);
         Some(1)
     })()

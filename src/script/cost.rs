@@ -1,0 +1,49 @@
+//! What native work costs in the budget's unit, one Lua VM instruction
+//! (about 7 ns here): the rates make a primitive's work cost about what its
+//! time would have bought in Lua instructions, so no call does much more
+//! work per unit than the script's own code. Pure functions of a call's
+//! arguments, so work is charged before it is done.
+
+use crate::geom::Rect;
+use crate::map::Map;
+
+/// Cells written per unit by bulk writes (fill, carve, copy): memset speed.
+pub const CELLS_PER_UNIT_WRITTEN: u64 = 16;
+/// Units per cell visited by searches and whole-map passes (flood, regions,
+/// distances, cellular steps, neighbour counts): a few loads and a branch.
+pub const UNITS_PER_CELL_VISITED: u64 = 1;
+
+/// Units for one call through mlua's ordinary bindings (a few hundred ns:
+/// argument conversion, a checked borrow), so a loop of slow calls is paid
+/// for by its time, not by its few Lua instructions.
+pub const CALL_UNITS: u64 = 40;
+/// Units for one swap of two list entries from Rust (four table accesses).
+pub const SWAP_UNITS: u64 = 30;
+
+/// Units for writing `cells` cells.
+pub fn written(cells: u64) -> u64 {
+    cells / CELLS_PER_UNIT_WRITTEN + 1
+}
+
+/// Units for visiting `cells` cells.
+pub fn visited(cells: u64) -> u64 {
+    cells.saturating_mul(UNITS_PER_CELL_VISITED)
+}
+
+/// The cells of the whole map, as a cost.
+pub fn area(map: &Map) -> u64 {
+    map.width() as u64 * map.height() as u64
+}
+
+/// The cells a rect covers on the map, as a cost (never more than the map:
+/// a rect off the map is refused by the primitive, not charged for).
+pub fn rect_cells(map: &Map, r: &Rect) -> u64 {
+    let w = (r.x2 as i64 - r.x1 as i64 + 1).max(0) as u64;
+    let h = (r.y2 as i64 - r.y1 as i64 + 1).max(0) as u64;
+    w.saturating_mul(h).min(area(map))
+}
+
+/// The cells between two coordinates, as a cost.
+pub fn span(a: i64, b: i64, limit: i32) -> u64 {
+    (a.abs_diff(b) + 1).min(limit as u64)
+}
