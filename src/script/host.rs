@@ -215,7 +215,11 @@ impl Vm {
             self.cancel.clone(),
         );
         self.restore.call::<()>(&self.snapshot)?;
-        self.lua.gc_restart();
+        // Only when a script stopped it: restarting also zeroes the
+        // collector's debt, which would make every run start with GC work.
+        if !self.lua.gc_is_running() {
+            self.lua.gc_restart();
+        }
         self.lua.gc_set_mode(GcMode::Incremental(
             GcIncParams::default()
                 .pause(GC_PAUSE)
