@@ -86,7 +86,16 @@ fn read_legend(a: &Args, map: &Map, legend: &Table) -> mlua::Result<Vec<(char, S
                     Value::Nil => None,
                     _ => Some(opt_tile(a, map, &t, "tile", Tile::FLOOR)?),
                 },
-                mark: t.get::<Option<String>>("mark")?,
+                mark: match t.get::<Value>("mark")? {
+                    Value::Nil => None,
+                    Value::String(s) => Some(s.to_string_lossy()),
+                    other => {
+                        return Err(a.fail(format!(
+                            "legend '{c}': mark must be a name, got {}",
+                            show(&other)
+                        )))
+                    }
+                },
             },
             other => {
                 return Err(a.fail(format!(
@@ -391,7 +400,16 @@ impl UserData for LuaMap {
             let opts = a.table(0, "rules")?;
             let list = |key: &str| -> mlua::Result<Vec<i64>> {
                 match opts.get::<Value>(key)? {
-                    Value::Table(t) => t.sequence_values::<i64>().collect(),
+                    Value::Table(t) => t
+                        .sequence_values::<Value>()
+                        .map(|v| match v? {
+                            Value::Integer(n) => Ok(n),
+                            other => Err(a.fail(format!(
+                                "{key} must list whole neighbour counts, got {}",
+                                show(&other)
+                            ))),
+                        })
+                        .collect(),
                     other => Err(a.fail(format!(
                         "{key} must be a list of neighbour counts, got {}",
                         show(&other)

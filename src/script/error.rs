@@ -153,8 +153,38 @@ fn innermost(err: &mlua::Error) -> (String, String) {
             mlua::Error::SyntaxError { message, .. } => return (message.clone(), traceback),
             mlua::Error::MemoryError(text) => return (text.clone(), traceback),
             mlua::Error::ExternalError(e) => return (e.to_string(), traceback),
+            mlua::Error::BadArgument {
+                to, name, cause, ..
+            } => return (bad_argument(to.as_deref(), name.as_deref(), cause), traceback),
             other => return (other.to_string(), traceback),
         }
+    }
+}
+
+/// What the script's type names are called in the API.
+const TYPE_NAMES: [(&str, &str); 4] = [
+    ("LuaMap", "map"),
+    ("LuaRng", "rng"),
+    ("LuaSelection", "selection"),
+    ("LuaDistance", "distance"),
+];
+
+/// mlua's "bad argument `self` to `LuaMap.fill`" (a method called with `.`
+/// or on the wrong object) in the API's own words.
+fn bad_argument(to: Option<&str>, name: Option<&str>, cause: &mlua::Error) -> String {
+    let to = to.unwrap_or("?");
+    let (owner, method) = to.split_once('.').unwrap_or((to, ""));
+    let owner = TYPE_NAMES
+        .iter()
+        .find(|(rust, _)| *rust == owner)
+        .map_or(owner, |(_, lua)| lua);
+    let api = format!("{owner}:{method}");
+    match name {
+        Some("self") => format!(
+            "{api}: call it on a {owner} with a colon, as {api}(...); it was called on something else"
+        ),
+        Some(arg) => format!("{api}: bad argument {arg}: {}", innermost(cause).0),
+        None => format!("{api}: bad argument: {}", innermost(cause).0),
     }
 }
 
