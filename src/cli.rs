@@ -414,6 +414,37 @@ fn run_bench(args: &BenchArgs) -> Result<(), Failure> {
     ))
 }
 
+/// How long past `--timeout` a run may stay stuck (in code no budget check
+/// reaches) before the process gives up on it.
+const WATCHDOG_GRACE: Duration = Duration::from_secs(2);
+
+/// Runs `generate` with a last-resort watchdog: the run's own deadline
+/// stops it at its next budget check; should it be stuck where none comes,
+/// the process reports the timeout and exits 1 a little later. Nothing has
+/// been written yet then (outputs are written after generating).
+fn with_watchdog<T>(request: &Request, generate: impl FnOnce() -> T) -> T {
+    let Some(timeout) = request.limits.timeout else {
+        return generate();
+    };
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    let script = request.script.display().to_string();
+    std::thread::spawn(move || {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+            wait.recv_timeout(timeout + WATCHDOG_GRACE)
+        {
+            let _ = writeln!(
+                std::io::stderr(),
+                "dunlua: {script}: timed out after {} s (--timeout), stuck where the budget could not stop it",
+                timeout.as_secs_f64()
+            );
+            std::process::exit(EXIT_SCRIPT);
+        }
+    });
+    let result = generate();
+    drop(done);
+    result
+}
+
 /// `dunlua SCRIPT ...`: one map, to the window, stdout or files.
 fn run_one(cli: &RunArgs) -> Result<(), Failure> {
     let script_path = cli
@@ -454,7 +485,7 @@ fn run_one(cli: &RunArgs) -> Result<(), Failure> {
     let mut request = cli.script_args.request(script_path, seed);
     request.record = windowed;
     let started = std::time::Instant::now();
-    let generated = script::run(&request)?;
+    let generated = with_watchdog(&request, || script::run(&request))?;
     let took = started.elapsed();
     report_rejections(&generated);
     let options = cli.export.options();

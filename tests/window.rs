@@ -153,6 +153,8 @@ struct State {
     fov: bool,
     params: String,
     step: (usize, usize),
+    workers: usize,
+    cancelled: usize,
 }
 
 impl State {
@@ -175,6 +177,8 @@ impl State {
             error: field("error"),
             fov: field("fov") == "true",
             params: field("params"),
+            workers: field("workers").parse().unwrap(),
+            cancelled: field("cancelled").parse().unwrap(),
             step: field("step")
                 .split_once('/')
                 .map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap()))
@@ -231,7 +235,15 @@ fn walk_change_seeds_reload_and_survive_a_broken_save() {
 
     let state_file = scratch.path().join("state.txt");
     let child = Command::new(env!("CARGO_BIN_EXE_dunlua"))
-        .args(["e2e.lua", "--seed", "7"])
+        .args([
+            "e2e.lua",
+            "--seed",
+            "7",
+            "--max-instructions",
+            "50000000000",
+            "--timeout",
+            "4",
+        ])
         .current_dir(scratch.path())
         .env("DISPLAY", &x.display)
         .env("DUNLUA_STATE_FILE", &state_file)
@@ -347,6 +359,34 @@ fn walk_change_seeds_reload_and_survive_a_broken_save() {
         (fixed.error.as_str(), fixed.hash.as_str()),
         ("none", first.hash.as_str())
     );
+
+    // A runaway script saved ten times: each save cancels the reload before
+    // it, the overlay names the budget, the window lives on, and the
+    // workers do not pile up (all of them end, the cancelled ones at once).
+    for i in 0..10 {
+        scratch.write(
+            "e2e.lua",
+            &format!("return {{ generate = function(map)\n  local n = {i}\n  while true do n = n + 1 end\nend }}\n"),
+        );
+        std::thread::sleep(Duration::from_millis(60));
+    }
+    // The viewer runs with a budget too big to stop a loop in this test's
+    // time, so only cancelling ends the overtaken runs, and only the
+    // deadline the newest one.
+    let runaway = viewer.wait("the timeout", |s| s.error != "none");
+    assert!(
+        runaway.error.starts_with("e2e.lua:3:_timed_out_after_4_s"),
+        "{}",
+        runaway.error
+    );
+    assert!(runaway.cancelled >= 5, "{runaway:?}");
+    assert_eq!(runaway.hash, fixed.hash, "the last good map stays");
+    viewer.wait("every worker gone", |s| s.workers == 0);
+    scratch.write("e2e.lua", &script);
+    let fixed = viewer.wait("the map back", |s| {
+        s.error == "none" && s.hash == first.hash
+    });
+    assert_eq!(fixed.workers, 0);
 
     // Live parameters: Tab picks the first (features), '.' raises it, the
     // map regenerates with the same seed; Ctrl+R restores the defaults.

@@ -155,7 +155,12 @@ fn innermost(err: &mlua::Error) -> (String, String) {
             mlua::Error::ExternalError(e) => return (e.to_string(), traceback),
             mlua::Error::BadArgument {
                 to, name, cause, ..
-            } => return (bad_argument(to.as_deref(), name.as_deref(), cause), traceback),
+            } => {
+                return (
+                    bad_argument(to.as_deref(), name.as_deref(), cause),
+                    traceback,
+                )
+            }
             other => return (other.to_string(), traceback),
         }
     }

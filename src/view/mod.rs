@@ -13,7 +13,9 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use minifb::{Key, Window, WindowOptions};
@@ -21,7 +23,7 @@ use minifb::{Key, Window, WindowOptions};
 use crate::export::{self, Options};
 use crate::generated::Generated;
 use crate::render::Frame;
-use crate::script::{self, Request, ScriptError};
+use crate::script::{self, FailureKind, Request, ScriptError};
 use crate::watch::FileWatch;
 use input::{char_action, key_action, Action, Repeater};
 use state::ViewState;
@@ -99,32 +101,63 @@ type Generation = Result<(Generated, Duration), ScriptError>;
 type Outcome = (u64, Why, Generation);
 
 /// Generates maps on worker threads (each with its own Lua VM), so a slow
-/// or runaway script never freezes the window; only the newest job counts.
+/// or runaway script never freezes the window; only the newest job counts,
+/// and starting one cancels the one before (it stops at its next budget
+/// check), so saving a runaway script ten times leaves no pile of workers.
 struct Generator {
     tx: Sender<Outcome>,
     rx: Receiver<Outcome>,
     latest: u64,
+    /// The newest job's cancel flag.
+    cancel: Option<Arc<AtomicBool>>,
+    /// Workers still running (cancelled ones included, until they stop).
+    live: Arc<AtomicUsize>,
+    /// Runs that ended cancelled by a newer one.
+    cancelled: usize,
 }
 
 impl Generator {
     fn new() -> Generator {
         let (tx, rx) = channel();
-        Generator { tx, rx, latest: 0 }
+        Generator {
+            tx,
+            rx,
+            latest: 0,
+            cancel: None,
+            live: Arc::default(),
+            cancelled: 0,
+        }
     }
 
-    fn start(&mut self, request: Request, why: Why) {
+    fn start(&mut self, mut request: Request, why: Why) {
+        if let Some(previous) = self.cancel.take() {
+            previous.store(true, Ordering::Relaxed);
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        request.cancel = Some(cancel.clone());
+        self.cancel = Some(cancel);
         self.latest += 1;
-        let (id, tx) = (self.latest, self.tx.clone());
+        let (id, tx, live) = (self.latest, self.tx.clone(), self.live.clone());
+        live.fetch_add(1, Ordering::SeqCst);
         std::thread::spawn(move || {
             let started = Instant::now();
             let result = script::run(&request).map(|g| (g, started.elapsed()));
+            live.fetch_sub(1, Ordering::SeqCst);
             let _ = tx.send((id, why, result));
         });
     }
 
-    fn poll(&self) -> Option<(Why, Generation)> {
+    /// How many workers are still running.
+    fn running(&self) -> usize {
+        self.live.load(Ordering::SeqCst)
+    }
+
+    fn poll(&mut self) -> Option<(Why, Generation)> {
         let mut newest = None;
         while let Ok((id, why, result)) = self.rx.try_recv() {
+            if matches!(&result, Err(e) if e.kind == FailureKind::Cancelled) {
+                self.cancelled += 1;
+            }
             if id == self.latest {
                 newest = Some((why, result));
             }
@@ -325,7 +358,12 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
             .map_err(|e| ViewError::Other(anyhow::anyhow!("cannot draw the window: {e}")))?;
 
         if let Some(file) = &mut state_file {
-            let line = state.state_line();
+            let line = format!(
+                "{} workers={} cancelled={}",
+                state.state_line(),
+                generator.running(),
+                generator.cancelled
+            );
             if line != last_state {
                 writeln!(file, "{line}")
                     .and_then(|()| file.flush())
