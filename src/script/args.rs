@@ -11,14 +11,22 @@ use crate::map::{MapError, Tile, TileSet};
 
 /// The `file:line` of the nearest Lua frame that called into the host.
 pub(crate) fn script_location(lua: &Lua) -> Option<String> {
-    (0..16).find_map(|level| {
-        lua.inspect_stack(level, |d| {
-            let line = d.current_line()?;
-            let src = d.source().short_src?.to_string();
-            Some(format!("{src}:{line}"))
+    let at = |files_only: bool| {
+        (0..64).find_map(|level| {
+            lua.inspect_stack(level, |d| {
+                let line = d.current_line()?;
+                let source = d.source();
+                // A file's chunk name starts with '@'; the host's own Lua
+                // ("=sandbox") and load()ed strings do not.
+                if files_only && !source.source?.starts_with('@') {
+                    return None;
+                }
+                Some(format!("{}:{line}", source.short_src?))
+            })
+            .flatten()
         })
-        .flatten()
-    })
+    };
+    at(true).or_else(|| at(false))
 }
 
 /// A Lua error located at the calling script line.

@@ -20,6 +20,13 @@ pub const CALL_UNITS: u64 = 40;
 /// Units for one swap of two list entries from Rust (four table accesses).
 pub const SWAP_UNITS: u64 = 30;
 
+/// Units for compiling `bytes` of Lua source (`load`, `require`): the
+/// parser runs no instructions, and a chunk takes about 25 ns a byte here
+/// to compile and later collect.
+pub fn compiled(bytes: u64) -> u64 {
+    bytes.saturating_mul(4)
+}
+
 /// Units for writing `cells` cells.
 pub fn written(cells: u64) -> u64 {
     cells / CELLS_PER_UNIT_WRITTEN + 1

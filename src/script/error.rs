@@ -85,6 +85,13 @@ impl ScriptError {
             }
         }
         frames.truncate(8);
+        if message.len() > MAX_MESSAGE {
+            let mut end = MAX_MESSAGE;
+            while !message.is_char_boundary(end) {
+                end -= 1;
+            }
+            message = format!("{}... ({} bytes in all)", &message[..end], message.len());
+        }
         if message.starts_with("table: 0x") || message.starts_with("userdata: 0x") {
             // The address changes every run; say what happened instead.
             message = "error raised with a non-string value; use error(\"message\")".to_string();
@@ -110,6 +117,9 @@ impl ScriptError {
         }
     }
 }
+
+/// The longest first line shown (a script may raise a huge string).
+const MAX_MESSAGE: usize = 2000;
 
 /// Whether a message starts with `file:line: `.
 fn has_location(message: &str) -> bool {

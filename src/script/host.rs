@@ -310,12 +310,24 @@ impl Drop for Vm {
 fn sandbox(lua: &Lua) -> mlua::Result<()> {
     lua.load(
         r#"
+        local charge = ...
         dofile, loadfile = nil, nil
         string.dump = nil
-        local raw_load = load
+        -- Compiling runs no instructions, so its work is charged by size.
+        local raw_load, type = load, type
         load = function(chunk, name, mode, ...)
           if mode ~= nil and mode ~= "t" then
             error("load: only text chunks are allowed (mode \"t\")", 2)
+          end
+          if type(chunk) == "string" then
+            charge(#chunk)
+          elseif type(chunk) == "function" then
+            local read = chunk
+            chunk = function()
+              local piece = read()
+              if type(piece) == "string" then charge(#piece) end
+              return piece
+            end
           end
           return raw_load(chunk, name, "t", ...)
         end
@@ -341,7 +353,9 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
         "#,
     )
     .set_name("=sandbox")
-    .exec()?;
+    .call::<()>(lua.create_function(|lua, bytes: i64| {
+        super::budget::charge(lua, "load", super::cost::compiled(bytes.max(0) as u64))
+    })?)?;
     lua.globals().set(
         "print",
         lua.create_function(|lua, values: MultiValue| {
@@ -491,7 +505,7 @@ fn install_require(lua: &Lua, script: &Path) -> mlua::Result<()> {
             None => {
                 let source = read_module(&root, &path)
                     .map_err(|e| located(lua, format!("require: module '{name}' {e}")))?;
-                super::budget::charge(lua, "require", source.len() as u64 / 8)?;
+                super::budget::charge(lua, "require", super::cost::compiled(source.len() as u64))?;
                 let f = lua
                     .load(source)
                     .set_name(format!("@{}", path.display()))
