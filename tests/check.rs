@@ -184,3 +184,50 @@ fn check_usage_errors() {
     let run = dunlua(&["check", "scripts/missing.lua"]);
     assert_eq!(run.code, 2);
 }
+
+#[test]
+fn a_seed_past_its_deadline_is_marked_timed_out_and_the_others_go_on() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "slow.lua",
+        r#"
+return { generate = function(map, rng)
+  map:fill("floor")
+  map:set_start(1, 1)
+  if rng.seed % 3 == 0 then while true do end end
+end }
+"#,
+    );
+    // A budget no run reaches in this test's time: only the deadline ends
+    // the runaway seeds.
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "slow.lua",
+            "--seeds",
+            "0..6",
+            "--json",
+            "--max-instructions",
+            "1000000000000",
+            "--timeout",
+            "0.5",
+            "--size",
+            "20x20",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["ok"], 4, "{report}");
+    let groups = report["failures"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{report}");
+    assert_eq!(groups[0]["kind"], "timed_out");
+    assert_eq!(groups[0]["seeds"], serde_json::json!([0, 3]));
+    assert!(
+        groups[0]["example"]
+            .as_str()
+            .unwrap()
+            .starts_with("slow.lua:5: timed out after 0.5 s"),
+        "{report}"
+    );
+}
