@@ -503,7 +503,11 @@ pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
         super::Limits::default(),
         true,
     )?;
-    let plain = Lua::new_with(super::host::safe_libs(), mlua::LuaOptions::default())?;
+    // The same standard names a script has (string, table and utf8 come as
+    // dunlua's charged copies).
+    let standard =
+        super::host::safe_libs() | mlua::StdLib::STRING | mlua::StdLib::TABLE | mlua::StdLib::UTF8;
+    let plain = Lua::new_with(standard, mlua::LuaOptions::default())?;
     let mut names: Vec<(String, mlua::Value)> = vm
         .lua
         .globals()

@@ -55,9 +55,11 @@ impl Default for Limits {
     }
 }
 
-/// The standard libraries a script gets (the base library always comes).
+/// The standard libraries mlua opens for a script (the base library always
+/// comes); `string`, `table` and `utf8` are dunlua's charged copies, opened
+/// by [`Vm::new`].
 pub(crate) fn safe_libs() -> StdLib {
-    StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE
+    StdLib::MATH | StdLib::COROUTINE
 }
 
 /// Lua 5.4's default incremental collector settings (`lgc.h`), restored
@@ -153,6 +155,7 @@ impl Vm {
     pub fn new(script: &Path, limits: Limits, fast_paths: bool) -> mlua::Result<Vm> {
         let lua = Lua::new_with(safe_libs(), LuaOptions::default())?;
         let guard = Guard::install(&lua, limits.max_memory)?;
+        super::raw::libs::open_charged_libs(&lua)?;
         lua.set_app_data(HostState::fresh());
         sandbox(&lua)?;
         install_reject(&lua)?;

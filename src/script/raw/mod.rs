@@ -24,6 +24,7 @@
 
 pub(crate) mod fast;
 pub(crate) mod guard;
+pub(crate) mod libs;
 pub(crate) mod rect;
 pub(crate) mod reset;
 
