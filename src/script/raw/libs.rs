@@ -85,11 +85,11 @@ return table.concat(out, "|")
     #[test]
     fn the_charged_libraries_answer_as_the_stock_ones() {
         let stock = mlua::Lua::new();
-        let expected: mlua::String = stock.load(SNIPPET).set_name("=t").eval().unwrap();
+        let expected: mlua::LuaString = stock.load(SNIPPET).set_name("=t").eval().unwrap();
         let expected = expected.as_bytes().to_vec();
         let vm = Vm::new(std::path::Path::new("x.lua"), Limits::default(), true).unwrap();
         vm.reset().unwrap();
-        let got: mlua::String = vm.lua.load(SNIPPET).set_name("=t").eval().unwrap();
+        let got: mlua::LuaString = vm.lua.load(SNIPPET).set_name("=t").eval().unwrap();
         let (got, expected) = (
             String::from_utf8_lossy(&got.as_bytes()).into_owned(),
             String::from_utf8_lossy(&expected).into_owned(),
