@@ -8,6 +8,7 @@ mod cli;
 mod equivalence;
 mod exports;
 mod golden;
+mod hostile;
 mod library;
 mod properties;
 mod pure_lua;

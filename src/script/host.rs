@@ -313,7 +313,7 @@ impl Drop for Vm {
 fn sandbox(lua: &Lua) -> mlua::Result<()> {
     lua.load(
         r#"
-        local charge = ...
+        local charge, stopped = ...
         dofile, loadfile = nil, nil
         string.dump = nil
         -- Compiling runs no instructions, so its work is charged by size.
@@ -343,6 +343,17 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
           end
           return raw_setmetatable(t, mt)
         end
+        -- An xpcall handler called for an error the budget hook raised runs
+        -- with hooks off (the hook never returned): once the run is
+        -- stopped, handlers are skipped so none can keep it alive.
+        local raw_xpcall = xpcall
+        xpcall = function(f, handler, ...)
+          if type(handler) ~= "function" then return raw_xpcall(f, handler, ...) end
+          return raw_xpcall(f, function(e)
+            if stopped() then return e end
+            return handler(e)
+          end, ...)
+        end
         -- A yield with no coroutine of the script's own to return to: say
         -- where, instead of Lua's unlocated "attempt to yield from outside
         -- a coroutine".
@@ -356,9 +367,14 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
         "#,
     )
     .set_name("=sandbox")
-    .call::<()>(lua.create_function(|lua, bytes: i64| {
-        super::budget::charge(lua, "load", super::cost::compiled(bytes.max(0) as u64))
-    })?)?;
+    .call::<()>((
+        lua.create_function(|lua, bytes: i64| {
+            super::budget::charge(lua, "load", super::cost::compiled(bytes.max(0) as u64))
+        })?,
+        lua.create_function(|lua, ()| {
+            Ok(Guard::of(lua).is_some_and(|g| g.stopped().is_some()))
+        })?,
+    ))?;
     lua.globals().set(
         "print",
         lua.create_function(|lua, values: MultiValue| {

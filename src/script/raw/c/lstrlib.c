@@ -172,8 +172,8 @@ static int str_rep (lua_State *L) {
     char *p;
     /* dunlua: the copies are paid for (even empty ones: n may be huge) and
        the result must fit the memory limit, before any work starts */
-    dunlua_charge(L, DUNLUA_BYTES(totallen) + (size_t)n / DUNLUA_COPIES_PER_UNIT);
     dunlua_reserve(L, totallen);
+    dunlua_charge(L, DUNLUA_BYTES(totallen) + (size_t)n / DUNLUA_COPIES_PER_UNIT);
     p = luaL_buffinitsize(L, &b, totallen);
     while (n-- > 1) {  /* first n-1 copies (followed by separator) */
       memcpy(p, s, l * sizeof(char)); p += l;

@@ -1,0 +1,270 @@
+//! The hostile-script suite: every script in `tests/hostile/` tries one way
+//! to hang, crash, exhaust or escape the sandbox, or to leak state into the
+//! next run. Each says in its header what must happen:
+//!
+//! - `-- args: FLAGS` extra flags (small limits keep the suite quick);
+//! - `-- exit: N` the exit code (default 1);
+//! - `-- expect: TEXT` a part of the first line of stderr;
+//! - `-- line: N` the script line the message must name;
+//! - `-- setup: file PATH TEXT` / `symlink PATH TARGET` / `fifo PATH`
+//!   things to make beside the copied script.
+//!
+//! Every failing run must exit with its code (never 101 or a signal), say
+//! `dunlua: FILE.lua:LINE: ...` on its first line, and write no output
+//! file; every run must end (a generous guard kills a hang, which fails).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use dunlua::script::{run, Request, Session};
+
+use crate::util::{root, Scratch};
+
+/// Not a speed limit: only what tells a hang from a slow machine.
+const HANG_GUARD: Duration = Duration::from_secs(90);
+
+struct Case {
+    name: String,
+    source: String,
+    args: Vec<String>,
+    exit: i32,
+    expect: Vec<String>,
+    line: Option<u32>,
+    setup: Vec<String>,
+}
+
+fn hostile_dir() -> PathBuf {
+    root().join("tests/hostile")
+}
+
+fn cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(hostile_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "lua") {
+            continue;
+        }
+        let source = std::fs::read_to_string(&path).unwrap();
+        let mut case = Case {
+            name: path.file_stem().unwrap().to_string_lossy().into_owned(),
+            source: source.clone(),
+            args: Vec::new(),
+            exit: 1,
+            expect: Vec::new(),
+            line: None,
+            setup: Vec::new(),
+        };
+        for line in source.lines().take_while(|l| l.starts_with("-- ")) {
+            let (key, value) = line[3..].split_once(": ").unwrap_or((&line[3..], ""));
+            match key {
+                "args" => case.args = value.split_whitespace().map(String::from).collect(),
+                "exit" => case.exit = value.parse().unwrap(),
+                "expect" => case.expect.push(value.to_string()),
+                "line" => case.line = Some(value.parse().unwrap()),
+                "setup" => case.setup.push(value.to_string()),
+                _ => {}
+            }
+        }
+        out.push(case);
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// Makes what a case's `setup` lines ask for in `dir`.
+fn set_up(dir: &Path, setup: &[String]) {
+    for line in setup {
+        let mut words = line.splitn(3, ' ');
+        let (what, path) = (words.next().unwrap(), dir.join(words.next().unwrap()));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        match what {
+            "file" => std::fs::write(&path, words.next().unwrap_or("")).unwrap(),
+            "symlink" => std::os::unix::fs::symlink(words.next().unwrap(), &path).unwrap(),
+            "fifo" => {
+                let made = Command::new("mkfifo").arg(&path).status().unwrap();
+                assert!(made.success());
+            }
+            other => panic!("unknown setup {other}"),
+        }
+    }
+}
+
+/// Runs one case; `Err` says what was wrong.
+fn check_case(case: &Case) -> Result<(), String> {
+    let scratch = Scratch::new();
+    let script = format!("{}.lua", case.name);
+    scratch.write(&script, &case.source);
+    for module in ["flaky", "counter"] {
+        let lib = std::fs::read_to_string(hostile_dir().join(format!("lib/{module}.lua"))).unwrap();
+        scratch.write(&format!("lib/{module}.lua"), &lib);
+    }
+    set_up(scratch.path(), &case.setup);
+    let before: Vec<_> = listing(scratch.path());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dunlua"))
+        .args([script.as_str(), "--seed", "1", "--out", "out.json"])
+        .args(&case.args)
+        .current_dir(scratch.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > HANG_GUARD {
+            let _ = child.kill();
+            return Err(format!("still running after {HANG_GUARD:?}: a hang"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let first = stderr.lines().next().unwrap_or("").to_string();
+    let code = status
+        .code()
+        .ok_or_else(|| format!("killed by a signal: {stderr}"))?;
+    if code != case.exit {
+        return Err(format!("exit {code}, wanted {}: {stderr}", case.exit));
+    }
+    if stderr.contains("panicked") || stderr.contains("error converting") {
+        return Err(format!("a raw Rust or mlua message: {stderr}"));
+    }
+    let written = scratch.path().join("out.json").exists();
+    if case.exit == 0 {
+        return if written {
+            Ok(())
+        } else {
+            Err("no output written".into())
+        };
+    }
+    if written || listing(scratch.path()) != before {
+        return Err(format!(
+            "a failing run left files: {:?}",
+            listing(scratch.path())
+        ));
+    }
+    let located = first
+        .strip_prefix("dunlua: ")
+        .and_then(|rest| rest.split_once(": "))
+        .and_then(|(at, _)| at.rsplit_once(':'))
+        .is_some_and(|(file, line)| file.ends_with(".lua") && line.parse::<u32>().is_ok());
+    if !located {
+        return Err(format!("not `dunlua: FILE.lua:LINE: ...`: {first}"));
+    }
+    if let Some(line) = case.line {
+        if !first.starts_with(&format!("dunlua: {script}:{line}: ")) {
+            return Err(format!("does not name {script}:{line}: {first}"));
+        }
+    }
+    for want in &case.expect {
+        if !first.contains(want.as_str()) {
+            return Err(format!("no {want:?} in: {first}"));
+        }
+    }
+    Ok(())
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_hostile_script_ends_with_a_located_error_and_writes_nothing() {
+    let cases = cases();
+    assert!(cases.len() >= 40, "{} hostile scripts", cases.len());
+    // Two at a time: most end in well under a second.
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let chunks: Vec<&[Case]> = cases.chunks(cases.len().div_ceil(2)).collect();
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .filter_map(|case| {
+                            check_case(case)
+                                .err()
+                                .map(|e| format!("{}: {e}", case.name))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// Every reference script and every isolation script (`iso_*.lua`), over
+/// 50 seeds, in one reused VM and in a fresh VM per seed: the same maps.
+#[test]
+fn reused_and_fresh_vms_make_the_same_maps() {
+    let mut scripts: Vec<PathBuf> = crate::util::reference_scripts()
+        .iter()
+        .map(|s| root().join("scripts").join(s))
+        .collect();
+    let iso: Vec<PathBuf> = cases()
+        .iter()
+        .filter(|c| c.name.starts_with("iso_"))
+        .map(|c| hostile_dir().join(format!("{}.lua", c.name)))
+        .collect();
+    assert!(iso.len() >= 10);
+    scripts.extend(iso);
+    for path in scripts {
+        let mut request = Request::new(&path, 0);
+        request.size = Some((60, 40));
+        let session = Session::new(&request).unwrap();
+        for seed in 0..50 {
+            let reused = session.run(seed).map(|g| g.map.hash64());
+            request.seed = seed;
+            let fresh = run(&request).map(|g| g.map.hash64());
+            let show = |r: &Result<u64, dunlua::script::ScriptError>| match r {
+                Ok(h) => format!("{h:016x}"),
+                Err(e) => e.to_string(),
+            };
+            assert_eq!(
+                show(&reused),
+                show(&fresh),
+                "{} seed {seed}: reused vs fresh VM",
+                path.display()
+            );
+            assert!(fresh.is_ok(), "{}: {}", path.display(), show(&fresh));
+        }
+    }
+}
+
+/// `check` reuses a VM per worker: one worker or two, the same report.
+#[test]
+fn check_reports_the_same_with_one_or_two_workers() {
+    for script in [
+        "tests/hostile/iso_string_metatable.lua",
+        "tests/hostile/iso_gc_settings.lua",
+        "scripts/caves.lua",
+    ] {
+        let report = |jobs: &str| {
+            let run = crate::util::dunlua(&[
+                "check", script, "--seeds", "0..50", "--jobs", jobs, "--json", "--size", "60x40",
+            ]);
+            let mut v: serde_json::Value = serde_json::from_str(&run.stdout)
+                .unwrap_or_else(|e| panic!("{script}: {e}: {}", run.stderr));
+            v.as_object_mut().unwrap().remove("time_ms");
+            if let Some(m) = v["metrics"].as_object_mut() {
+                m.remove("time_ms");
+            }
+            v
+        };
+        assert_eq!(report("1"), report("2"), "{script}");
+    }
+}

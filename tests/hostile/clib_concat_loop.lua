@@ -1,0 +1,9 @@
+-- args: --max-instructions 20000000 --max-memory 64
+-- expect: instruction budget
+return { generate = function(map, rng)
+  map:fill("floor")
+  map:set_start(1, 1)
+  local t = {}
+  for i = 1, 100000 do t[i] = "abc" end
+  while true do table.concat(t) end
+end }

@@ -1,0 +1,8 @@
+-- args: --max-instructions 20000000 --max-memory 64
+-- expect: instruction budget
+-- line: 7
+return { generate = function(map, rng)
+  map:fill("floor")
+  map:set_start(1, 1)
+  coroutine.wrap(function() while true do end end)()
+end }

@@ -1,0 +1,7 @@
+-- args: --max-instructions 20000000 --max-memory 64
+-- expect: instruction budget
+return { generate = function(map, rng)
+  map:fill("floor")
+  map:set_start(1, 1)
+  while true do pcall(function() while true do end end) end
+end }

@@ -1,0 +1,9 @@
+-- args: --max-instructions 20000000 --max-memory 64
+-- expect: instruction budget
+return { generate = function(map, rng)
+  map:fill("floor")
+  map:set_start(1, 1)
+  local t = {}
+  for i = 1, 100 do t[i] = i end
+  table.sort(t, function(a, b) while true do pcall(function() while true do end end) end end)
+end }

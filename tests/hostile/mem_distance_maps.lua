@@ -1,0 +1,7 @@
+-- args: --max-memory 64
+-- expect: memory limit
+return { width = 1000, height = 1000, generate = function(map, rng)
+  map:fill("floor")
+  local keep = {}
+  while true do keep[#keep + 1] = map:dijkstra(1, 1) end
+end }
