@@ -7,6 +7,7 @@ mod check;
 mod cli;
 mod equivalence;
 mod exports;
+mod fuzz;
 mod golden;
 mod hostile;
 mod library;
