@@ -112,7 +112,7 @@ fn statement(rng: &mut Rng) -> String {
     let all: Vec<String> = self_arg.into_iter().chain(args).collect();
     let call = format!("{callee}({})", all.join(", "));
     match rng.int(4) {
-        0 => format!("{call}"),
+        0 => call,
         1 => format!("KEEP[#KEEP + 1] = {call}"),
         _ => format!(
             "pcall({callee}{}{})",
