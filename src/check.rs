@@ -324,9 +324,8 @@ fn save_failures(
         let base = dir.join(format!("{stem}-{}", r.seed));
         match &r.map {
             Some(g) => {
-                for ext in ["png", "json"] {
-                    export::write(&base.with_extension(ext), g, options)?;
-                }
+                let paths = [base.with_extension("png"), base.with_extension("json")];
+                export::write_all(&paths, g, options)?;
             }
             None => export::write_atomically(
                 &base.with_extension("txt"),

@@ -295,6 +295,7 @@ impl ExportArgs {
             cell_size: self
                 .cell_size
                 .map_or(Options::default_cell_size(png_style), usize::from),
+            cell_size_chosen: self.cell_size.is_some(),
         }
     }
 }
@@ -345,7 +346,7 @@ fn run_check(args: &CheckArgs) -> Result<(), Failure> {
     } else {
         print_stdout(&report.text())?;
     }
-    eprintln!(
+    note!(
         "dunlua: {} seeds in {elapsed:.2} s on {jobs} thread{} ({:.0} maps/s)",
         report.total,
         if jobs == 1 { "" } else { "s" },
@@ -376,9 +377,9 @@ fn run_new(args: &NewArgs) -> Result<(), Failure> {
             message: format!("{e:#}"),
         })?;
     for file in written {
-        eprintln!("dunlua: wrote {}", file.display());
+        note!("dunlua: wrote {}", file.display());
     }
-    eprintln!("dunlua: try it: dunlua {} --seed 1", path.display());
+    note!("dunlua: try it: dunlua {} --seed 1", path.display());
     Ok(())
 }
 
@@ -473,7 +474,7 @@ fn run_one(cli: &RunArgs) -> Result<(), Failure> {
         Some(seed) => seed,
         None => {
             let seed = rand::random::<u32>() as u64;
-            eprintln!(
+            note!(
                 "dunlua: seed {seed} (no --seed given; pass --seed {seed} to get this map again)"
             );
             seed
@@ -489,10 +490,14 @@ fn run_one(cli: &RunArgs) -> Result<(), Failure> {
     let took = started.elapsed();
     report_rejections(&generated);
     let options = cli.export.options();
-    for out in &cli.outs {
-        let written = export::write(out, &generated, &options).map_err(Failure::run)?;
+    if !cli.outs.is_empty() {
+        let (written, notes) =
+            export::write_all(&cli.outs, &generated, &options).map_err(Failure::run)?;
+        for note in notes {
+            note!("dunlua: {note}");
+        }
         for path in written {
-            eprintln!("dunlua: wrote {}", path.display());
+            note!("dunlua: wrote {}", path.display());
         }
     }
     if cli.hash {
@@ -509,7 +514,7 @@ fn run_one(cli: &RunArgs) -> Result<(), Failure> {
             Ok(()) => Ok(()),
             Err(ViewError::NoWindow(why)) if !cli.window => {
                 print_stdout(&text)?;
-                eprintln!("dunlua: no window ({why}); printed the map as text. Use --out map.png for a picture, --ascii to skip the window");
+                note!("dunlua: no window ({why}); printed the map as text. Use --out map.png for a picture, --ascii to skip the window");
                 Ok(())
             }
             Err(ViewError::NoWindow(why)) => Err(Failure {
@@ -521,7 +526,7 @@ fn run_one(cli: &RunArgs) -> Result<(), Failure> {
     }
     if wants_window {
         print_stdout(&generated.map.to_string())?;
-        eprintln!("dunlua: no display (DISPLAY is not set); printed the map as text. Use --out map.png for a picture, --ascii to skip the window");
+        note!("dunlua: no display (DISPLAY is not set); printed the map as text. Use --out map.png for a picture, --ascii to skip the window");
     } else if cli.ascii {
         print_stdout(&generated.map.to_string())?;
     }
@@ -533,12 +538,14 @@ pub fn report_rejections(generated: &crate::Generated) {
     if generated.rejections.is_empty() {
         return;
     }
-    eprintln!(
+    note!(
         "dunlua: attempt {} accepted (seed {} with the attempt-{} stream)",
-        generated.provenance.attempt, generated.provenance.seed, generated.provenance.attempt
+        generated.provenance.attempt,
+        generated.provenance.seed,
+        generated.provenance.attempt
     );
     for (k, why) in &generated.rejections {
-        eprintln!("dunlua:   attempt {k} rejected: {why}");
+        note!("dunlua:   attempt {k} rejected: {why}");
     }
 }
 
@@ -579,14 +586,14 @@ pub fn main() -> i32 {
                     message = format!("{message} {}", next.trim());
                 }
             }
-            eprintln!("dunlua: {message} (see dunlua --help)");
+            note!("dunlua: {message} (see dunlua --help)");
             return EXIT_USAGE;
         }
     };
     match run(&cli) {
         Ok(()) => EXIT_OK,
         Err(failure) => {
-            eprintln!("dunlua: {}", failure.message);
+            note!("dunlua: {}", failure.message);
             failure.code
         }
     }

@@ -25,6 +25,16 @@
 
 #![deny(unsafe_code)]
 
+/// `eprintln!` that never panics: a closed or broken stderr is no reason to
+/// stop (or to lose the outputs being written).
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod geom;
 pub mod map;
 pub mod ops;

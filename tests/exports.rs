@@ -187,3 +187,169 @@ fn an_existing_file_is_replaced_whole() {
         "no temporary file is left"
     );
 }
+
+/// The files in a folder (temporaries and backups included).
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn several_outputs_are_written_all_or_none() {
+    let scratch = Scratch::new();
+    scratch.write("a.txt", "OLD A\n");
+    // The second target cannot be replaced by a file: its rename fails after
+    // the first output is already in place, which must then be put back.
+    std::fs::create_dir(scratch.path().join("b.json")).unwrap();
+    std::fs::write(scratch.path().join("b.json/keep"), "x").unwrap();
+    let rooms = root().join("scripts/rooms.lua");
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            rooms.to_str().unwrap(),
+            "--seed",
+            "7",
+            "--out",
+            "a.txt",
+            "--out",
+            "b.json",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("dunlua: cannot write b.json"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(scratch.path().join("a.txt")).unwrap(),
+        "OLD A\n"
+    );
+    assert_eq!(
+        names_in(scratch.path()),
+        ["a.txt", "b.json"],
+        "no temporaries or backups left"
+    );
+
+    // Without the obstacle both are written.
+    std::fs::remove_dir_all(scratch.path().join("b.json")).unwrap();
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            rooms.to_str().unwrap(),
+            "--seed",
+            "7",
+            "--out",
+            "a.txt",
+            "--out",
+            "b.json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_ne!(
+        std::fs::read_to_string(scratch.path().join("a.txt")).unwrap(),
+        "OLD A\n"
+    );
+    assert!(scratch.path().join("b.json").is_file());
+    assert_eq!(names_in(scratch.path()), ["a.txt", "b.json"]);
+}
+
+#[test]
+fn a_tiled_map_whose_tileset_cannot_be_written_is_not_touched() {
+    let scratch = Scratch::new();
+    scratch.write("m.tmj", "OLD\n");
+    std::fs::create_dir(scratch.path().join("m.tiles.png")).unwrap();
+    std::fs::write(scratch.path().join("m.tiles.png/keep"), "x").unwrap();
+    let rooms = root().join("scripts/rooms.lua");
+    let run = dunlua_in(
+        scratch.path(),
+        &[rooms.to_str().unwrap(), "--seed", "7", "--out", "m.tmj"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(scratch.path().join("m.tmj")).unwrap(),
+        "OLD\n"
+    );
+    assert_eq!(names_in(scratch.path()), ["m.tiles.png", "m.tmj"]);
+}
+
+/// A PNG's size from its header.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+#[test]
+fn a_huge_map_makes_a_bounded_png() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "big.lua",
+        "return { width = 10000, height = 2500, generate = function(map)\n  map:fill(\"floor\")\n  map:set_start(1, 1)\nend }\n",
+    );
+    // The default cell size shrinks to fit, and says so.
+    let run = dunlua_in(
+        scratch.path(),
+        &["big.lua", "--seed", "1", "--out", "big.png"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("big.png: cell size 1 instead of 16"),
+        "{}",
+        run.stderr
+    );
+    let png = std::fs::read(scratch.path().join("big.png")).unwrap();
+    assert_eq!(png_size(&png), (10000, 2500));
+    // A chosen size that does not fit is an error naming one that does.
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "big.lua",
+            "--seed",
+            "1",
+            "--out",
+            "chosen.png",
+            "--cell-size",
+            "16",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("dunlua: --out chosen.png: a 10000x2500 map at --cell-size 16 would be a 6400-million-pixel image")
+            && run.stderr.contains("use --cell-size 1 or less"),
+        "{}",
+        run.stderr
+    );
+    assert!(!scratch.path().join("chosen.png").exists());
+}
+
+#[test]
+fn closed_pipes_end_the_run_quietly_with_the_outputs_written() {
+    use std::process::{Command, Stdio};
+    let scratch = Scratch::new();
+    let rooms = root().join("scripts/rooms.lua");
+    // stdout and stderr are pipes whose readers are gone before dunlua writes.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dunlua"))
+        .args([
+            rooms.to_str().unwrap(),
+            "--seed",
+            "7",
+            "--ascii",
+            "--out",
+            "m.txt",
+        ])
+        .current_dir(scratch.path())
+        .env_remove("DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "no panic (101), no signal");
+    assert!(scratch.path().join("m.txt").is_file());
+}

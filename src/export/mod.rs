@@ -1,6 +1,9 @@
-//! Sinks for a finished map, chosen by the output file's extension. Every
-//! write is atomic: a temporary file in the same folder, renamed into place,
-//! so a failure never leaves a half-written or clobbered file.
+//! Sinks for a finished map, chosen by the output file's extension. Writes
+//! are all-or-nothing: every file of a run (several `--out`, a `.tmj`'s
+//! tileset image) is rendered and written to a temporary file beside its
+//! target first, then all are renamed into place, and a rename that fails
+//! puts back what the others replaced; so a failure never leaves a
+//! half-written, clobbered or half-updated set of files.
 
 pub mod json;
 pub mod png;
@@ -32,7 +35,14 @@ pub struct Options {
     pub png_style: Style,
     /// Pixels per tile in a PNG.
     pub cell_size: usize,
+    /// Whether the user chose `cell_size` (`--cell-size`): a chosen size that
+    /// makes too big an image is an error; the default shrinks to fit.
+    pub cell_size_chosen: bool,
 }
+
+/// The most pixels a PNG export may have (64 million: 192 MiB of RGB while
+/// it is encoded), so no map size can make an export exhaust memory.
+pub const MAX_PNG_PIXELS: u64 = 64_000_000;
 
 impl Options {
     /// The default cell size for a style: glyphs need room to be read.
@@ -49,6 +59,7 @@ impl Default for Options {
         Options {
             png_style: Style::Glyph,
             cell_size: Options::default_cell_size(Style::Glyph),
+            cell_size_chosen: false,
         }
     }
 }
@@ -94,33 +105,74 @@ fn folder_of(path: &Path) -> &Path {
     }
 }
 
-/// Writes the map to `path` in the format its extension names, atomically;
-/// returns every file written (a Tiled map brings its tileset image).
-pub fn write(
+/// The cell size a PNG of `map` gets: the chosen one if the image stays
+/// under [`MAX_PNG_PIXELS`] (an error naming the largest that fits if not),
+/// or the default shrunk until it does (with a note saying so).
+pub fn png_cell_size(
+    path: &Path,
+    map: &crate::map::Map,
+    options: &Options,
+) -> anyhow::Result<(usize, Option<String>)> {
+    let cells = map.width() as u64 * map.height() as u64;
+    let fits = |cell: usize| cells * (cell as u64 * cell as u64) <= MAX_PNG_PIXELS;
+    let largest = (1..=options.cell_size.max(1))
+        .rev()
+        .find(|&c| fits(c))
+        .unwrap_or(1);
+    if fits(options.cell_size) {
+        return Ok((options.cell_size, None));
+    }
+    if options.cell_size_chosen {
+        bail!(
+            "--out {}: a {}x{} map at --cell-size {} would be a {}-million-pixel image, more than the {} million a PNG may have; use --cell-size {largest} or less",
+            path.display(),
+            map.width(),
+            map.height(),
+            options.cell_size,
+            cells * (options.cell_size as u64).pow(2) / 1_000_000,
+            MAX_PNG_PIXELS / 1_000_000
+        );
+    }
+    let note = format!(
+        "{}: cell size {} instead of {} so the {}x{} map stays under {} million pixels",
+        path.display(),
+        largest,
+        options.cell_size,
+        map.width(),
+        map.height(),
+        MAX_PNG_PIXELS / 1_000_000
+    );
+    Ok((largest, Some(note)))
+}
+
+/// A file to write and its content.
+pub type FileBytes = (PathBuf, Vec<u8>);
+
+/// What one output renders to: every file it needs (a Tiled map brings its
+/// tileset image) with its bytes, and notes for the user.
+pub fn render(
     path: &Path,
     generated: &Generated,
     options: &Options,
-) -> anyhow::Result<Vec<PathBuf>> {
+) -> anyhow::Result<(Vec<FileBytes>, Vec<String>)> {
     let format = Format::for_path(path)?;
-    let mut written = Vec::new();
+    let mut files = Vec::new();
+    let mut notes = Vec::new();
     let mut bytes = Vec::new();
     match format {
         Format::Text => text::write(&generated.map, &mut bytes)?,
         Format::Json => json::write(generated, &mut bytes)?,
-        Format::Png => png::write(
-            &generated.map,
-            options.png_style,
-            options.cell_size,
-            &mut bytes,
-        )?,
+        Format::Png => {
+            let (cell, note) = png_cell_size(path, &generated.map, options)?;
+            notes.extend(note);
+            png::write(&generated.map, options.png_style, cell, &mut bytes)?
+        }
         Format::Tiled => {
-            // The tileset image first, so the map never points at nothing.
             let image_path = tiled::tileset_path(path);
             let cell = options.cell_size.max(super::render::GLYPH);
             let mut image = Vec::new();
             png::write_frame(&tiled::tileset_image(generated, cell), &mut image)?;
-            write_atomically(&image_path, &image)?;
-            written.push(image_path.clone());
+            files.push((image_path.clone(), image));
             let name = image_path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -130,25 +182,116 @@ pub fn write(
             bytes.push(b'\n');
         }
     }
-    write_atomically(path, &bytes)?;
-    written.push(path.to_path_buf());
-    Ok(written)
+    files.push((path.to_path_buf(), bytes));
+    Ok((files, notes))
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it over
-/// `path`; on any error the temporary file is removed and `path` untouched.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let folder = folder_of(path);
+/// Writes the map to every path, each in the format its extension names,
+/// all or nothing; returns every file written and the notes to show.
+pub fn write_all(
+    paths: &[PathBuf],
+    generated: &Generated,
+    options: &Options,
+) -> anyhow::Result<(Vec<PathBuf>, Vec<String>)> {
+    let mut files = Vec::new();
+    let mut notes = Vec::new();
+    for path in paths {
+        let (rendered, said) = render(path, generated, options)?;
+        files.extend(rendered);
+        notes.extend(said);
+    }
+    let written = commit(files)?;
+    Ok((written, notes))
+}
+
+/// Writes the map to `path` (and a Tiled map's tileset image), all or
+/// nothing; returns every file written.
+pub fn write(
+    path: &Path,
+    generated: &Generated,
+    options: &Options,
+) -> anyhow::Result<Vec<PathBuf>> {
+    write_all(&[path.to_path_buf()], generated, options).map(|(written, _)| written)
+}
+
+/// Puts every file in place or none: each is written and synced to a
+/// temporary file beside its target; then each existing target is kept
+/// as a backup (a hard link, or a copy) and the temporaries are renamed
+/// over the targets. If a rename fails, the targets already replaced get
+/// their backups back (or are removed if they were new), so the folder is
+/// as it was. The backups are removed once all are in place.
+pub fn commit(files: Vec<FileBytes>) -> anyhow::Result<Vec<PathBuf>> {
+    let mut staged = Vec::with_capacity(files.len());
+    for (path, bytes) in &files {
+        staged.push((path.clone(), stage(path, bytes)?));
+    }
+    let mut backups: Vec<(PathBuf, Option<tempfile::TempPath>)> = Vec::new();
+    for (path, _) in &staged {
+        backups.push((path.clone(), back_up(path)?));
+    }
+    let mut placed: Vec<usize> = Vec::new();
+    for (i, (path, temp)) in staged.into_iter().enumerate() {
+        if let Err(e) = temp.persist(&path) {
+            for &j in placed.iter().rev() {
+                let (target, backup) = &mut backups[j];
+                match backup.take() {
+                    Some(backup) => {
+                        let _ = backup.persist(target.as_path());
+                    }
+                    None => {
+                        let _ = std::fs::remove_file(target.as_path());
+                    }
+                }
+            }
+            return Err(e.error).with_context(|| format!("cannot write {}", path.display()));
+        }
+        placed.push(i);
+    }
+    // Dropping the backups' temporary paths removes them.
+    drop(backups);
+    Ok(files.into_iter().map(|(path, _)| path).collect())
+}
+
+/// `bytes` in a synced temporary file beside `path`, with the permissions
+/// the target should get.
+fn stage(path: &Path, bytes: &[u8]) -> anyhow::Result<tempfile::NamedTempFile> {
     let mut file = tempfile::Builder::new()
         .prefix(".dunlua-")
         .suffix(".tmp")
-        .tempfile_in(folder)
+        .tempfile_in(folder_of(path))
         .with_context(|| format!("cannot write {}", path.display()))?;
     file.write_all(bytes)
         .and_then(|()| file.as_file().sync_all())
         .and_then(|()| keep_permissions(file.path(), path))
         .with_context(|| format!("cannot write {}", path.display()))?;
-    file.persist(path)
+    Ok(file)
+}
+
+/// A temporary path holding the target's current content (removed when
+/// dropped), or `None` if there is no target yet.
+fn back_up(path: &Path) -> anyhow::Result<Option<tempfile::TempPath>> {
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let backup = tempfile::Builder::new()
+        .prefix(".dunlua-backup-")
+        .tempfile_in(folder_of(path))
+        .with_context(|| format!("cannot write {}", path.display()))?
+        .into_temp_path();
+    // A hard link costs nothing; a copy where links are not supported.
+    std::fs::remove_file(&backup).ok();
+    if std::fs::hard_link(path, &backup).is_err() {
+        std::fs::copy(path, &backup)
+            .with_context(|| format!("cannot keep a copy of {}", path.display()))?;
+    }
+    Ok(Some(backup))
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over
+/// `path`; on any error the temporary file is removed and `path` untouched.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    stage(path, bytes)?
+        .persist(path)
         .map_err(|e| e.error)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())

@@ -251,7 +251,7 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
                         _ => rand::random::<u32>() as u64,
                     };
                     config.request.seed = seed;
-                    eprintln!("dunlua: {}", command_line(&config.request));
+                    note!("dunlua: {}", command_line(&config.request));
                     state.notice = Some(format!("generating seed {seed}"));
                     generator.start(config.request.clone(), Why::Seed);
                 }
@@ -286,7 +286,7 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
                     if changed {
                         config.request.params = state.changed_params();
                         config.request.seed = state.seed();
-                        eprintln!("dunlua: {}", command_line(&config.request));
+                        note!("dunlua: {}", command_line(&config.request));
                         state.notice = Some("generating".into());
                         generator.start(config.request.clone(), Why::Seed);
                     }
@@ -307,7 +307,7 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
             let shown = config.request.script.display().to_string();
             match result {
                 Ok((generated, took)) => {
-                    eprintln!(
+                    note!(
                         "dunlua: {} {shown} (seed {}, {:.1} ms)",
                         if why == Why::Reload {
                             "reloaded"
@@ -318,7 +318,7 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
                         took.as_secs_f64() * 1000.0
                     );
                     if let Err(e) = watch_files(&mut watch, &config.request, &generated) {
-                        eprintln!("dunlua: {e:#}");
+                        note!("dunlua: {e:#}");
                     }
                     state.replace(generated, took);
                     if why == Why::Reload {
@@ -326,7 +326,7 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
                     }
                 }
                 Err(err) => {
-                    eprintln!("dunlua: reload failed, keeping the last good map: {err}");
+                    note!("dunlua: reload failed, keeping the last good map: {err}");
                     state.notice = None;
                     state.error = Some(err.to_string());
                     // Keep the seed of the map on screen for the next reload.
@@ -405,20 +405,24 @@ fn save(state: &ViewState, options: &Options) -> String {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "map".into());
+    let paths: Vec<PathBuf> = ["png", "json"]
+        .iter()
+        .map(|ext| PathBuf::from(format!("{stem}-{}.{ext}", state.seed())))
+        .collect();
     let mut saved = Vec::new();
-    for ext in ["png", "json"] {
-        let path = PathBuf::from(format!("{stem}-{}.{ext}", state.seed()));
-        match export::write(&path, &state.generated, options) {
-            Ok(written) => {
-                for path in written {
-                    eprintln!("dunlua: saved {}", path.display());
-                    saved.push(path.display().to_string());
-                }
+    match export::write_all(&paths, &state.generated, options) {
+        Ok((written, notes)) => {
+            for note in notes {
+                note!("dunlua: {note}");
             }
-            Err(e) => {
-                eprintln!("dunlua: {e:#}");
-                return format!("save failed: {e}");
+            for path in written {
+                note!("dunlua: saved {}", path.display());
+                saved.push(path.display().to_string());
             }
+        }
+        Err(e) => {
+            note!("dunlua: {e:#}");
+            return format!("save failed: {e}");
         }
     }
     format!("saved {}", saved.join(", "))
