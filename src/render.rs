@@ -2,6 +2,8 @@
 //! font, text, and whole maps for the PNG export. Pure Rust, no window, so
 //! the viewer's drawing and the PNG export share it and tests read pixels.
 
+use std::ops::Range;
+
 use font8x8::UnicodeFonts;
 
 use crate::map::{Map, Rgb, START_GLYPH};
@@ -105,13 +107,18 @@ impl Frame {
 
     /// RGB bytes, three per pixel, for image encoders.
     pub fn rgb_bytes(&self) -> Vec<u8> {
-        self.pixels
-            .iter()
-            .flat_map(|&p| {
-                let c = unpack(p);
-                [c.0, c.1, c.2]
-            })
-            .collect()
+        let mut bytes = Vec::new();
+        self.rgb_into(&mut bytes);
+        bytes
+    }
+
+    /// The same bytes into a buffer the caller reuses (cleared first).
+    pub fn rgb_into(&self, bytes: &mut Vec<u8>) {
+        bytes.clear();
+        bytes.reserve(self.pixels.len() * 3);
+        for &p in &self.pixels {
+            bytes.extend_from_slice(&[(p >> 16) as u8, (p >> 8) as u8, p as u8]);
+        }
     }
 }
 
@@ -123,9 +130,10 @@ pub fn marker_is_tile(map: &Map, marker: &crate::map::Marker) -> bool {
 }
 
 /// How the PNG export draws a tile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Style {
     /// The tile's glyph in its colour on its background.
+    #[default]
     Glyph,
     /// A solid cell in the tile's colour.
     Cells,
@@ -133,21 +141,54 @@ pub enum Style {
 
 /// The whole map, `cell` pixels per tile, with the start and markers shown.
 pub fn render_map(map: &Map, style: Style, cell: usize) -> Frame {
-    let (w, h) = (map.width() as usize, map.height() as usize);
-    let mut frame = Frame::new(w * cell, h * cell, Rgb(0, 0, 0));
-    for (i, &tile) in map.cells().iter().enumerate() {
-        let kind = map.tiles().kind(tile);
-        let (x, y) = (((i % w) * cell) as i64, ((i / w) * cell) as i64);
-        match style {
-            Style::Glyph => frame.glyph(x, y, cell, kind.glyph, kind.color, kind.background),
-            Style::Cells => frame.fill_rect(x, y, cell, cell, kind.color),
+    render_rows(map, style, cell, 0..map.height() as usize)
+}
+
+/// A band of whole tile rows of the map (`rows`, top first), drawn exactly
+/// as [`render_map`] draws them: the image is these bands stacked, so an
+/// export can encode a big map band by band instead of holding it whole.
+pub fn render_rows(map: &Map, style: Style, cell: usize, rows: Range<usize>) -> Frame {
+    let w = map.width() as usize;
+    let rows = rows.start.min(map.height() as usize)..rows.end.min(map.height() as usize);
+    let mut frame = Frame::new(w * cell, rows.len() * cell, Rgb(0, 0, 0));
+    // The top-left pixel of a cell in the band, if the cell is in it.
+    let at = |x: usize, y: usize| {
+        rows.contains(&y)
+            .then(|| ((x * cell) as i64, ((y - rows.start) * cell) as i64))
+    };
+    // Each kind's cell is drawn once; a row of pixels is then copies of
+    // one row of those cells.
+    let looks: Vec<Vec<u32>> = map
+        .tiles()
+        .iter()
+        .map(|(_, kind)| {
+            let mut look = Frame::new(cell, cell, Rgb(0, 0, 0));
+            match style {
+                Style::Glyph => look.glyph(0, 0, cell, kind.glyph, kind.color, kind.background),
+                Style::Cells => look.fill_rect(0, 0, cell, cell, kind.color),
+            }
+            look.pixels
+        })
+        .collect();
+    let cells = &map.cells()[rows.start * w..rows.end * w];
+    if cell > 0 && w > 0 {
+        let mut lines = frame.pixels.chunks_exact_mut(w * cell);
+        for tiles in cells.chunks_exact(w) {
+            for py in 0..cell {
+                let Some(line) = lines.next() else { break };
+                for (out, &tile) in line.chunks_exact_mut(cell).zip(tiles) {
+                    out.copy_from_slice(&looks[tile.index()][py * cell..(py + 1) * cell]);
+                }
+            }
         }
     }
     for m in map.markers() {
         if marker_is_tile(map, m) {
             continue;
         }
-        let (x, y) = ((m.x as usize * cell) as i64, (m.y as usize * cell) as i64);
+        let Some((x, y)) = at(m.x as usize, m.y as usize) else {
+            continue;
+        };
         let letter = m.name.chars().next().unwrap_or('*').to_ascii_uppercase();
         match style {
             Style::Glyph => frame.glyph(x, y, cell, letter, MARKER_COLOR, Rgb(0, 0, 0)),
@@ -160,8 +201,10 @@ pub fn render_map(map: &Map, style: Style, cell: usize) -> Frame {
             ),
         }
     }
-    if let Some((sx, sy)) = map.start() {
-        let (x, y) = ((sx as usize * cell) as i64, (sy as usize * cell) as i64);
+    if let Some((x, y)) = map
+        .start()
+        .and_then(|(sx, sy)| at(sx as usize, sy as usize))
+    {
         match style {
             Style::Glyph => frame.glyph(x, y, cell, START_GLYPH, START_COLOR, Rgb(0, 0, 0)),
             Style::Cells => frame.fill_rect(x, y, cell, cell, START_COLOR),
@@ -234,5 +277,21 @@ mod tests {
             .count();
         let bits: u32 = glyph_bits('@').iter().map(|b| b.count_ones()).sum();
         assert_eq!(lit as u32, bits, "the start cell shows the @ glyph");
+    }
+
+    #[test]
+    fn bands_stack_into_the_whole_map() {
+        let mut map = Map::from_ascii("#####\n#@..#\n#.~.#\n#...#\n#####\n").unwrap();
+        map.mark(3, 3, "gold").unwrap();
+        for style in [Style::Glyph, Style::Cells] {
+            let whole = render_map(&map, style, 5);
+            let mut stacked = Vec::new();
+            for rows in [0..2, 2..3, 3..5] {
+                let band = render_rows(&map, style, 5, rows.clone());
+                assert_eq!((band.width, band.height), (25, rows.len() * 5));
+                stacked.extend(band.pixels);
+            }
+            assert_eq!(stacked, whole.pixels, "{style:?}");
+        }
     }
 }

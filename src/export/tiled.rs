@@ -6,10 +6,11 @@
 
 use std::path::Path;
 
+use serde::{Serialize, Serializer};
 use serde_json::{json, Value};
 
 use crate::generated::Generated;
-use crate::map::Rgb;
+use crate::map::{Map, Rgb};
 use crate::params::ParamValue;
 use crate::render::{Frame, GLYPH};
 
@@ -49,14 +50,39 @@ fn property(name: &str, value: &ParamValue) -> Value {
     json!({ "name": name, "type": kind, "value": v })
 }
 
+/// A Tiled JSON document, ready to serialise. The tile layer's one number
+/// per cell is written straight from the map as it is serialised, never
+/// gathered into a JSON tree (which would take ~32 bytes a cell).
+#[derive(Serialize)]
+pub struct Tmj<'a> {
+    #[serde(flatten)]
+    head: Value,
+    layers: (TileLayer<'a>, Value),
+}
+
+#[derive(Serialize)]
+struct TileLayer<'a> {
+    #[serde(flatten)]
+    head: Value,
+    data: CellIds<'a>,
+}
+
+/// The map's cells as Tiled global tile ids (kind index + 1), row by row.
+struct CellIds<'a>(&'a Map);
+
+impl Serialize for CellIds<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.cells().iter().map(|t| t.index() as u32 + 1))
+    }
+}
+
 /// The map as a Tiled JSON document; `image` is the tileset image's file
 /// name relative to the map, `cell` the tile size in pixels.
-pub fn to_tmj(generated: &Generated, image: &str, cell: usize) -> Value {
+pub fn to_tmj<'a>(generated: &'a Generated, image: &str, cell: usize) -> Tmj<'a> {
     let map = &generated.map;
     let p = &generated.provenance;
     let (w, h) = (map.width(), map.height());
     let px = |v: i32| (v as usize * cell) as f64;
-    let data: Vec<u32> = map.cells().iter().map(|t| t.index() as u32 + 1).collect();
     let mut objects = Vec::new();
     let mut next_id = 1;
     for (i, room) in map.rooms().iter().enumerate() {
@@ -113,7 +139,7 @@ pub fn to_tmj(generated: &Generated, image: &str, cell: usize) -> Value {
             .iter()
             .map(|(k, v)| property(&format!("param.{k}"), v)),
     );
-    json!({
+    let head = json!({
         "type": "map", "version": "1.10", "tiledversion": "1.10.2",
         "orientation": "orthogonal", "renderorder": "right-down", "infinite": false,
         "width": w, "height": h, "tilewidth": cell, "tileheight": cell,
@@ -125,18 +151,22 @@ pub fn to_tmj(generated: &Generated, image: &str, cell: usize) -> Value {
             "tilewidth": cell, "tileheight": cell, "tilecount": count, "columns": count,
             "margin": 0, "spacing": 0, "tiles": tiles,
         }],
-        "layers": [
-            {
-                "type": "tilelayer", "id": 1, "name": "tiles",
-                "width": w, "height": h, "x": 0, "y": 0, "opacity": 1, "visible": true,
-                "data": data,
-            },
-            {
-                "type": "objectgroup", "id": 2, "name": "objects", "draworder": "topdown",
-                "x": 0, "y": 0, "opacity": 1, "visible": true, "objects": objects,
-            },
-        ],
-    })
+    });
+    let tile_layer = TileLayer {
+        head: json!({
+            "type": "tilelayer", "id": 1, "name": "tiles",
+            "width": w, "height": h, "x": 0, "y": 0, "opacity": 1, "visible": true,
+        }),
+        data: CellIds(map),
+    };
+    let objects = json!({
+        "type": "objectgroup", "id": 2, "name": "objects", "draworder": "topdown",
+        "x": 0, "y": 0, "opacity": 1, "visible": true, "objects": objects,
+    });
+    Tmj {
+        head,
+        layers: (tile_layer, objects),
+    }
 }
 
 /// The default tile size of the export: the font's, doubled.
