@@ -6,9 +6,10 @@ use std::cell::{Cell, Ref, RefCell, RefMut};
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::api_selection::{LuaDistance, LuaSelection};
-use super::args::{located, show, Args, Six};
+use super::args::{show, Args, Six};
 use super::budget::{self, Reservation};
 use super::cost::{self, area, rect_cells, span};
+use super::error::located;
 use super::raw::rect::rect_value;
 use crate::map::{Map, Tile};
 use crate::ops::{self, CellularRule, Selection, StampCell};

@@ -11,7 +11,8 @@
 
 use mlua::{ffi, Function, Lua, Value};
 
-use super::args::{located, Args, Six};
+use super::args::{Args, Six};
+use super::error::located;
 use super::raw::rect::{
     index_constructor, index_finalizer, index_key, metatable_key, raw_center, raw_closure,
     raw_contains, raw_count, raw_eq, raw_index, raw_insert, raw_interior, raw_intersects,

@@ -6,8 +6,9 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, UserData, UserDataFields, UserDataMethods, Value};
 
-use super::args::{located, Args, Six};
+use super::args::{Args, Six};
 use super::cost;
+use super::error::located;
 use crate::rng::Rng;
 
 /// A stream shared by the `rng` object and `math.random`.

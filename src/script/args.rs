@@ -9,33 +9,7 @@ use mlua::{Lua, MultiValue, Value};
 use crate::geom::Rect;
 use crate::map::{MapError, Tile, TileSet};
 
-/// The `file:line` of the nearest Lua frame that called into the host.
-pub(crate) fn script_location(lua: &Lua) -> Option<String> {
-    let at = |files_only: bool| {
-        (0..64).find_map(|level| {
-            lua.inspect_stack(level, |d| {
-                let line = d.current_line()?;
-                let source = d.source();
-                // A file's chunk name starts with '@'; the host's own Lua
-                // ("=sandbox") and load()ed strings do not.
-                if files_only && !source.source?.starts_with('@') {
-                    return None;
-                }
-                Some(format!("{}:{line}", source.short_src?))
-            })
-            .flatten()
-        })
-    };
-    at(true).or_else(|| at(false))
-}
-
-/// A Lua error located at the calling script line.
-pub(crate) fn located(lua: &Lua, message: impl Display) -> mlua::Error {
-    match script_location(lua) {
-        Some(at) => mlua::Error::RuntimeError(format!("{at}: {message}")),
-        None => mlua::Error::RuntimeError(message.to_string()),
-    }
-}
+use super::error::located;
 
 /// How a value reads in an error message.
 pub(crate) fn show(value: &Value) -> String {

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use mlua::Lua;
 
-use super::args::{located, script_location};
+use super::error::{located, script_location};
 use super::raw::guard::{Guard, Stop};
 
 /// What a script line reads when the run is stopped by `what`.

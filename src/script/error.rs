@@ -2,6 +2,37 @@
 //! short Lua traceback, and a kind that decides the exit code.
 
 use std::fmt;
+use std::fmt::Display;
+
+use mlua::Lua;
+
+/// The `file:line` of the nearest Lua frame that called into the host.
+pub(crate) fn script_location(lua: &Lua) -> Option<String> {
+    let at = |files_only: bool| {
+        (0..64).find_map(|level| {
+            lua.inspect_stack(level, |d| {
+                let line = d.current_line()?;
+                let source = d.source();
+                // A file's chunk name starts with '@'; the host's own Lua
+                // ("=sandbox") and load()ed strings do not.
+                if files_only && !source.source?.starts_with('@') {
+                    return None;
+                }
+                Some(format!("{}:{line}", source.short_src?))
+            })
+            .flatten()
+        })
+    };
+    at(true).or_else(|| at(false))
+}
+
+/// A Lua error located at the calling script line.
+pub(crate) fn located(lua: &Lua, message: impl Display) -> mlua::Error {
+    match script_location(lua) {
+        Some(at) => mlua::Error::RuntimeError(format!("{at}: {message}")),
+        None => mlua::Error::RuntimeError(message.to_string()),
+    }
+}
 
 /// What went wrong, coarsely: decides the exit code and, later, how `check`
 /// groups failures.

@@ -19,7 +19,7 @@ use mlua::{
 
 use super::api_map::LuaMap;
 use super::api_rng::{LuaRng, MathStream};
-use super::args::{located, script_location};
+use super::error::{located, script_location};
 use super::error::{FailureKind, ScriptError};
 use super::raw::fast::FastState;
 use super::raw::guard::{Guard, Stop};
