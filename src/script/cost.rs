@@ -13,10 +13,10 @@ pub const CELLS_PER_UNIT_WRITTEN: u64 = 16;
 /// distances, cellular steps, neighbour counts): a few loads and a branch.
 pub const UNITS_PER_CELL_VISITED: u64 = 1;
 
-/// Units for one call through mlua's ordinary bindings (a few hundred ns:
+/// Units for one call through mlua's ordinary bindings (about half a µs:
 /// argument conversion, a checked borrow), so a loop of slow calls is paid
 /// for by its time, not by its few Lua instructions.
-pub const CALL_UNITS: u64 = 40;
+pub const CALL_UNITS: u64 = 100;
 /// Units for one swap of two list entries from Rust (four table accesses).
 pub const SWAP_UNITS: u64 = 30;
 

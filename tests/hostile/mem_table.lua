@@ -1,4 +1,4 @@
--- args: --max-instructions 20000000 --max-memory 64
+-- args: --max-memory 64
 -- expect: memory limit
 -- line: 8
 return { generate = function(map, rng)

@@ -39,6 +39,12 @@ use mlua::Lua;
 /// counted in these steps.
 pub(crate) const HOOK_EVERY: c_int = 1000;
 
+/// What an allocation by Lua costs in the budget: a base (malloc, and the
+/// collector tracing and freeing the object later, up to a few hundred ns
+/// here once the heap outgrows the caches) and its bytes.
+const UNITS_PER_ALLOCATION: usize = 64;
+const BYTES_PER_UNIT: usize = 8;
+
 /// How many hook ticks (or charges) pass between looks at the clock.
 const CLOCK_EVERY: u32 = 64;
 
@@ -71,9 +77,10 @@ pub(crate) struct Guard {
     lua_bytes: Cell<usize>,
     native_bytes: Cell<usize>,
     memory_limit: Cell<usize>,
-    /// Set when the allocator refused a block once so that Lua would run an
-    /// emergency collection and ask again.
-    refused_once: Cell<bool>,
+    /// The request the allocator refused so that Lua would run an emergency
+    /// collection and ask again (its block and new size), while it waits
+    /// for that retry; the run is stopped meanwhile (see [`allocate`]).
+    refused: Cell<Option<(usize, usize)>>,
     inner_alloc: Cell<ffi::lua_Alloc>,
     inner_ud: Cell<*mut c_void>,
     main: Cell<*mut lua_State>,
@@ -103,7 +110,7 @@ impl Guard {
             lua_bytes: Cell::new(lua.used_memory()),
             native_bytes: Cell::new(0),
             memory_limit: Cell::new(memory_limit),
-            refused_once: Cell::new(false),
+            refused: Cell::new(None),
             inner_alloc: Cell::new(allocate),
             inner_ud: Cell::new(std::ptr::null_mut()),
             main: Cell::new(std::ptr::null_mut()),
@@ -161,7 +168,7 @@ impl Guard {
         *self.detail.borrow_mut() = None;
         self.deadline.set(timeout.map(|t| Instant::now() + t));
         self.ticks.set(0);
-        self.refused_once.set(false);
+        self.refused.set(None);
         *self.cancel.borrow_mut() = cancel;
         let main = self.main.get();
         // SAFETY: the main thread is alive while the guard is installed.
@@ -313,10 +320,14 @@ unsafe fn guard_of<'a>(state: *mut lua_State) -> Option<&'a Guard> {
 }
 
 /// The allocator: mlua's, with the combined limit in front. A block that
-/// would go over the limit is refused once, so Lua collects its garbage
-/// and asks again; asked again, it is granted (up to twice the limit) and
-/// the run is stopped, so that the hook raises a located error at the
-/// script's next instruction rather than Lua's bare "not enough memory".
+/// would go over the limit is refused once and the run stopped, so Lua
+/// collects its garbage and asks again:
+/// - if the retry fits now, the stop is lifted (the garbage was the excess);
+/// - if it still does not fit, it is granted (up to twice the limit) and
+///   the stop stays, so the hook raises a located error at the script's
+///   next instruction rather than Lua's bare "not enough memory";
+/// - if no retry comes (Lua raised "not enough memory" at once), the stop
+///   stays too: a `pcall` that catches that error cannot go on allocating.
 unsafe extern "C" fn allocate(
     ud: *mut c_void,
     ptr: *mut c_void,
@@ -326,6 +337,18 @@ unsafe extern "C" fn allocate(
     let guard = &*(ud as *const Guard);
     // Without a block, `osize` is a type tag, not a size.
     let old = if ptr.is_null() { 0 } else { osize };
+    let request = (ptr as usize, nsize);
+    // Frees and shrinks (the emergency collection's own) say nothing about
+    // the refused request; the next request to grow is its retry or not.
+    let retry = if nsize > old {
+        guard.refused.take()
+    } else {
+        None
+    };
+    if retry.is_some() && retry != Some(request) {
+        // The refused request was not asked again: Lua gave up on it.
+        guard.set_stop(Stop::Memory, || None);
+    }
     if nsize > old {
         let total = guard.memory_used() + (nsize - old);
         let limit = guard.memory_limit.get();
@@ -334,13 +357,28 @@ unsafe extern "C" fn allocate(
                 guard.set_stop(Stop::Memory, || None);
                 return std::ptr::null_mut();
             }
-            if !guard.refused_once.replace(true) {
+            let stopped = guard.stop.get().is_some() && retry.is_none();
+            if retry != Some(request) && !stopped {
+                // First refusal: let Lua collect and ask again.
+                guard.stop.set(Some(Stop::Memory));
+                guard.refused.set(Some(request));
                 return std::ptr::null_mut();
             }
+            // Still over after collecting, or already stopped: granted, so
+            // the hook can raise the located stop at the next instruction.
             guard.set_stop(Stop::Memory, || None);
-        } else {
-            guard.refused_once.set(false);
+        } else if retry == Some(request) && guard.stop.get() == Some(Stop::Memory) {
+            // The emergency collection made room: no stop after all.
+            guard.stop.set(None);
         }
+    }
+    if nsize > old {
+        // Allocating costs more than the instruction that asked for it (the
+        // collector must later trace and free it): a loop that churns
+        // memory pays for that in the budget, noticed at the next hook.
+        let units = (UNITS_PER_ALLOCATION + (nsize - old) / BYTES_PER_UNIT) as u64;
+        guard.used.set(guard.used.get().saturating_add(units));
+        guard.native.set(guard.native.get().saturating_add(units));
     }
     let inner = guard.inner_alloc.get();
     let block = inner(guard.inner_ud.get(), ptr, osize, nsize);
