@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use tiled_json_rs as tiled;
 
-use crate::util::{dunlua, dunlua_in, root, Scratch};
+use crate::util::{dunlua, dunlua_in, files_in, root, Scratch};
 
 #[test]
 fn tiled_maps_load_and_match_the_map() {
@@ -188,16 +188,6 @@ fn an_existing_file_is_replaced_whole() {
     );
 }
 
-/// The files in a folder (temporaries and backups included).
-fn names_in(dir: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 #[test]
 fn several_outputs_are_written_all_or_none() {
     let scratch = Scratch::new();
@@ -230,7 +220,7 @@ fn several_outputs_are_written_all_or_none() {
         "OLD A\n"
     );
     assert_eq!(
-        names_in(scratch.path()),
+        files_in(scratch.path()),
         ["a.txt", "b.json"],
         "no temporaries or backups left"
     );
@@ -255,7 +245,7 @@ fn several_outputs_are_written_all_or_none() {
         "OLD A\n"
     );
     assert!(scratch.path().join("b.json").is_file());
-    assert_eq!(names_in(scratch.path()), ["a.txt", "b.json"]);
+    assert_eq!(files_in(scratch.path()), ["a.txt", "b.json"]);
 }
 
 #[test]
@@ -274,7 +264,7 @@ fn a_tiled_map_whose_tileset_cannot_be_written_is_not_touched() {
         std::fs::read_to_string(scratch.path().join("m.tmj")).unwrap(),
         "OLD\n"
     );
-    assert_eq!(names_in(scratch.path()), ["m.tiles.png", "m.tmj"]);
+    assert_eq!(files_in(scratch.path()), ["m.tiles.png", "m.tmj"]);
 }
 
 /// A PNG's size from its header.

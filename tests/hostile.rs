@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use dunlua::script::{run, Request, Session};
 
-use crate::util::{root, Scratch};
+use crate::util::{files_in, root, Scratch};
 
 /// Not a speed limit: only what tells a hang from a slow machine.
 const HANG_GUARD: Duration = Duration::from_secs(180);
@@ -100,7 +100,7 @@ fn check_case(case: &Case) -> Result<(), String> {
         scratch.write(&format!("lib/{module}.lua"), &lib);
     }
     set_up(scratch.path(), &case.setup);
-    let before: Vec<_> = listing(scratch.path());
+    let before: Vec<_> = files_in(scratch.path());
     // The deadline is the budget's safety net, not what these cases test
     // (unless they say so): a loaded machine must not turn a budget stop
     // into a timeout.
@@ -148,10 +148,10 @@ fn check_case(case: &Case) -> Result<(), String> {
             Err("no output written".into())
         };
     }
-    if written || listing(scratch.path()) != before {
+    if written || files_in(scratch.path()) != before {
         return Err(format!(
             "a failing run left files: {:?}",
-            listing(scratch.path())
+            files_in(scratch.path())
         ));
     }
     let located = first
@@ -173,15 +173,6 @@ fn check_case(case: &Case) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]

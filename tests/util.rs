@@ -107,3 +107,14 @@ impl Scratch {
         script::run(&request)
     }
 }
+
+/// The names of the files in a folder, sorted (temporaries and backups
+/// included, to check that none is left behind).
+pub fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}

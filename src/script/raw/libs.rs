@@ -98,6 +98,20 @@ return table.concat(out, "|")
         assert!(expected.len() > 1000, "{expected}");
     }
 
+    /// Runs `code` as the chunk `x.lua` in a fresh VM and returns its error.
+    fn run_failing(limits: Limits, code: &str) -> (crate::script::ScriptError, Vm) {
+        let vm = Vm::new(std::path::Path::new("x.lua"), limits, true).unwrap();
+        vm.reset().unwrap();
+        let chunk = vm
+            .lua
+            .load(code)
+            .set_name("@x.lua")
+            .into_function()
+            .unwrap();
+        let err = vm.call(chunk, ()).unwrap_err();
+        (err, vm)
+    }
+
     #[test]
     fn runaway_library_calls_end_with_the_budget() {
         let limits = Limits {
@@ -114,15 +128,7 @@ return table.concat(out, "|")
             r#"local s = string.rep("a", 1000000) while true do s:find(string.rep("a", 500) .. "b", 1, true) end"#,
             r#"table.move({}, 1, math.maxinteger - 2, 1)"#,
         ] {
-            let vm = Vm::new(std::path::Path::new("x.lua"), limits, true).unwrap();
-            vm.reset().unwrap();
-            let chunk = vm
-                .lua
-                .load(code)
-                .set_name("@x.lua")
-                .into_function()
-                .unwrap();
-            let err = vm.call(chunk, ()).unwrap_err();
+            let err = run_failing(limits, code).0;
             assert!(
                 err.message
                     .starts_with("x.lua:1: instruction budget of 20000000 exceeded"),
@@ -137,16 +143,8 @@ return table.concat(out, "|")
             max_memory: 16 << 20,
             ..Limits::default()
         };
-        let vm = Vm::new(std::path::Path::new("x.lua"), limits, true).unwrap();
-        vm.reset().unwrap();
         let code = r#"local ok, e = pcall(string.rep, "x", 2^30) return string.rep("x", 2^30)"#;
-        let chunk = vm
-            .lua
-            .load(code)
-            .set_name("@x.lua")
-            .into_function()
-            .unwrap();
-        let err = vm.call(chunk, ()).unwrap_err();
+        let (err, vm) = run_failing(limits, code);
         assert!(
             err.message
                 .starts_with("x.lua:1: memory limit of 16 MiB exceeded"),
