@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use dunlua::script::api_doc::{Kind, Owner, API};
+use dunlua::script::api_doc::{Kind, API};
 use dunlua::script::{FailureKind, Limits, Request, Session};
 use dunlua::Rng;
 
@@ -61,20 +61,6 @@ const VALUES: &[&str] = &[
     "{ [\"#\"] = \"wall\", [\".\"] = { tile = \"floor\", mark = \"m\" } }",
 ];
 
-/// The expression standing for an owner's object in a script.
-fn receiver(owner: Owner) -> &'static str {
-    match owner {
-        Owner::Map => "map",
-        Owner::Rect => "r",
-        Owner::RectIndex => "ix",
-        Owner::Selection => "sel",
-        Owner::DistanceMap => "d",
-        Owner::Rng => "rng",
-        Owner::Global("_G") => "_G",
-        Owner::Global(table) => table,
-    }
-}
-
 fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
     &items[rng.int(items.len() as u64) as usize]
 }
@@ -82,7 +68,7 @@ fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
 /// One random statement calling one API entry.
 fn statement(rng: &mut Rng) -> String {
     let entry = pick(rng, API);
-    let object = receiver(entry.owner);
+    let object = entry.owner.lua_object();
     if entry.kind == Kind::Field {
         return format!("local _ = {object}.{}", entry.name);
     }

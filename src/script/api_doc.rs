@@ -20,6 +20,20 @@ pub enum Owner {
 }
 
 impl Owner {
+    /// How the examples (and the fuzzer's scripts) name an object of this
+    /// owner: `map`, `r`, `ix`, `sel`, `d`, `rng`, or the global table.
+    pub fn lua_object(self) -> &'static str {
+        match self {
+            Owner::Map => "map",
+            Owner::Rect => "r",
+            Owner::RectIndex => "ix",
+            Owner::Selection => "sel",
+            Owner::DistanceMap => "d",
+            Owner::Rng => "rng",
+            Owner::Global(table) => table,
+        }
+    }
+
     pub fn class(self) -> &'static str {
         match self {
             Owner::Map => "Map",
@@ -56,16 +70,10 @@ pub struct Entry {
 impl Entry {
     /// How it is written in Lua: `map:set`, `map.width`, `Rect.new`, `reject`.
     pub fn lua_name(&self) -> String {
-        let owner = match self.owner {
-            Owner::Map => "map",
-            Owner::Rect => "r",
-            Owner::RectIndex => "ix",
-            Owner::Selection => "sel",
-            Owner::DistanceMap => "d",
-            Owner::Rng => "rng",
-            Owner::Global("_G") => return self.name.to_string(),
-            Owner::Global(t) => t,
-        };
+        if self.owner == Owner::Global("_G") {
+            return self.name.to_string();
+        }
+        let owner = self.owner.lua_object();
         let sep = match (self.kind, self.owner) {
             (Kind::Method, _) => ":",
             _ => ".",
