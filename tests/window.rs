@@ -382,6 +382,19 @@ fn walk_change_seeds_reload_and_survive_a_broken_save() {
     assert!(runaway.cancelled >= 5, "{runaway:?}");
     assert_eq!(runaway.hash, fixed.hash, "the last good map stays");
     viewer.wait("every worker gone", |s| s.workers == 0);
+
+    // A memory bomb: the same overlay, the window lives on.
+    scratch.write(
+        "e2e.lua",
+        "return { generate = function(map)\n  local t = {}\n  while true do t[#t + 1] = { 1, 2, 3 } end\nend }\n",
+    );
+    let bomb = viewer.wait("the memory error", |s| s.error.contains("memory_limit"));
+    assert!(
+        bomb.error.starts_with("e2e.lua:3:_memory_limit_of_512_MiB"),
+        "{}",
+        bomb.error
+    );
+    assert_eq!(bomb.hash, fixed.hash, "the last good map stays");
     scratch.write("e2e.lua", &script);
     let fixed = viewer.wait("the map back", |s| {
         s.error == "none" && s.hash == first.hash
