@@ -108,13 +108,16 @@ fn check_case(case: &Case) -> Result<(), String> {
     if !args.iter().any(|a| a == "--timeout") {
         args.extend(["--timeout".to_string(), "120".to_string()]);
     }
+    let errors = tempfile::NamedTempFile::new().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_dunlua"))
         .args([script.as_str(), "--seed", "1", "--out", "out.json"])
         .args(&args)
         .current_dir(scratch.path())
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        // A file, not a pipe: a script that prints megabytes must not block
+        // on a pipe nobody reads until it exits.
+        .stderr(errors.reopen().unwrap())
         .spawn()
         .unwrap();
     let started = Instant::now();
@@ -128,9 +131,17 @@ fn check_case(case: &Case) -> Result<(), String> {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    let first = stderr.lines().next().unwrap_or("").to_string();
+    let stderr = String::from_utf8_lossy(&std::fs::read(errors.path()).unwrap()).into_owned();
+    // A script's own print lines come first; dunlua's message is the first
+    // line that is dunlua's.
+    let first = stderr
+        .lines()
+        .find(|l| l.starts_with("dunlua: ") && !l.starts_with("dunlua: print: "))
+        .unwrap_or("")
+        .chars()
+        .take(400)
+        .collect::<String>();
+    let stderr: String = stderr.chars().take(2000).collect();
     let code = status
         .code()
         .ok_or_else(|| format!("killed by a signal: {stderr}"))?;

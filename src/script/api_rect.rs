@@ -163,6 +163,11 @@ fn register_index(lua: &Lua) -> mlua::Result<Function> {
     let metatable = lua.create_table()?;
     metatable.raw_set("__index", methods)?;
     metatable.raw_set("__gc", index_finalizer(lua)?)?;
+    // Not the default "RectIndex: 0x55..." (an address differs every run).
+    metatable.raw_set(
+        "__tostring",
+        lua.create_function(|_, _: Value| Ok("RectIndex"))?,
+    )?;
     seal_and_register(lua, &metatable, "RectIndex", index_key())?;
     index_constructor(lua)
 }

@@ -41,13 +41,17 @@ impl UserData for LuaSelection {
             let a = Args::new(lua, "selection:contains", values);
             Ok(s.0.contains(a.coord(0, "x")? as i32, a.coord(1, "y")? as i32))
         });
-        for (name, op) in [
-            ("union", Selection::union as fn(&Selection, &Selection) -> _),
-            ("intersect", Selection::intersect),
-            ("subtract", Selection::subtract),
+        for (name, api, op) in [
+            (
+                "union",
+                "selection:union",
+                Selection::union as fn(&Selection, &Selection) -> _,
+            ),
+            ("intersect", "selection:intersect", Selection::intersect),
+            ("subtract", "selection:subtract", Selection::subtract),
         ] {
             methods.add_method(name, move |lua, s, values: MultiValue| {
-                let a = Args::new(lua, "selection:combine", values);
+                let a = Args::new(lua, api, values);
                 let other = a.selection(0, "other")?;
                 a.charge(cost::visited(s.0.count() as u64 + other.count() as u64))?;
                 let combined = op(&s.0, &other).map_err(|e| a.fail(e))?;
@@ -125,7 +129,8 @@ impl UserData for LuaDistance {
             Ok(d.0.max())
         });
         methods.add_meta_method(MetaMethod::ToString, |_, d, ()| {
-            Ok(format!("distance map (max {:?})", d.0.max()))
+            let max = d.0.max().map_or("none".to_string(), |m| m.to_string());
+            Ok(format!("distance map (max {max})"))
         });
     }
 }

@@ -11,6 +11,23 @@ use crate::map::{MapError, Tile, TileSet};
 
 use super::error::located;
 
+/// A value's type as the API names it: `map`, `rng`, `selection`,
+/// `distance map`, `Rect` and `RectIndex` for dunlua's objects.
+pub(crate) fn type_name(value: &Value) -> String {
+    match value {
+        Value::UserData(ud) => {
+            let name = ud
+                .metatable()
+                .ok()
+                .and_then(|mt| mt.get::<String>("__name").ok())
+                .unwrap_or_default();
+            super::error::api_type_name(&name).to_string()
+        }
+        Value::Integer(_) | Value::Number(_) => "number".to_string(),
+        other => other.type_name().to_string(),
+    }
+}
+
 /// How a value reads in an error message.
 pub(crate) fn show(value: &Value) -> String {
     match value {

@@ -85,6 +85,23 @@ impl ScriptError {
         ScriptError::new(FailureKind::Contract, message)
     }
 
+    /// The script's `file:line` this failure names: its message's, or its
+    /// innermost traceback frame's.
+    pub fn location(&self) -> Option<String> {
+        let from_message = self
+            .message
+            .split_once(": ")
+            .map(|(at, _)| at)
+            .filter(|at| has_location(&format!("{at}: ")));
+        let from_frame = || {
+            self.traceback
+                .first()
+                .and_then(|f| f.split(": in ").next())
+                .filter(|at| has_location(&format!("{at}: ")))
+        };
+        from_message.or_else(from_frame).map(str::to_string)
+    }
+
     /// The process exit code for this failure: 2 bad usage, 1 the script failed.
     pub fn exit_code(&self) -> i32 {
         match self.kind {
@@ -116,6 +133,7 @@ impl ScriptError {
             }
         }
         frames.truncate(8);
+        message = api_words(&message);
         if message.len() > MAX_MESSAGE {
             let mut end = MAX_MESSAGE;
             while !message.is_char_boundary(end) {
@@ -215,15 +233,30 @@ const TYPE_NAMES: [(&str, &str); 4] = [
     ("LuaDistance", "distance"),
 ];
 
+/// The API's name for a type Lua or mlua calls by its Rust name.
+pub(crate) fn api_type_name(rust: &str) -> &str {
+    TYPE_NAMES
+        .iter()
+        .find(|(r, _)| *r == rust)
+        .map_or(rust, |(_, lua)| lua)
+}
+
+/// Rewrites Rust type names in a Lua message ("attempt to index a LuaMap
+/// value") to the API's ("a map value").
+fn api_words(message: &str) -> String {
+    let mut out = message.to_string();
+    for (rust, lua) in TYPE_NAMES {
+        out = out.replace(rust, lua);
+    }
+    out
+}
+
 /// mlua's "bad argument `self` to `LuaMap.fill`" (a method called with `.`
 /// or on the wrong object) in the API's own words.
 fn bad_argument(to: Option<&str>, name: Option<&str>, cause: &mlua::Error) -> String {
     let to = to.unwrap_or("?");
     let (owner, method) = to.split_once('.').unwrap_or((to, ""));
-    let owner = TYPE_NAMES
-        .iter()
-        .find(|(rust, _)| *rust == owner)
-        .map_or(owner, |(_, lua)| lua);
+    let owner = api_type_name(owner);
     let api = format!("{owner}:{method}");
     match name {
         Some("self") => format!(

@@ -80,6 +80,8 @@ pub(crate) struct HostState {
     pub rejected: Option<String>,
     /// `require`'s cache of loaded modules.
     pub loaded: Option<Table>,
+    /// Bytes `print` wrote in this run.
+    pub printed: usize,
 }
 
 impl HostState {
@@ -90,6 +92,7 @@ impl HostState {
             modules: Vec::new(),
             rejected: None,
             loaded: None,
+            printed: 0,
         }
     }
 }
@@ -129,6 +132,8 @@ pub(crate) struct Vm {
     pub(crate) guard: Rc<Guard>,
     /// Set from another thread to cancel the runs of this VM.
     cancel: Option<Arc<AtomicBool>>,
+    /// The deadline of the run under way (all its attempts), if one began.
+    deadline: std::cell::Cell<Option<std::time::Instant>>,
     /// `raw::reset::restore_tables`, and the snapshot it restores (taken once the
     /// host's globals are in place).
     restore: Function,
@@ -183,6 +188,7 @@ impl Vm {
             limits,
             guard,
             cancel: None,
+            deadline: std::cell::Cell::new(None),
             restore,
             snapshot,
             fast,
@@ -201,6 +207,18 @@ impl Vm {
         Ok(Lent(&self.fast))
     }
 
+    /// Starts the clock of a run of several attempts: every reset until
+    /// [`Vm::end_run`] keeps the same deadline.
+    pub fn begin_run(&self) {
+        let deadline = self.limits.timeout.map(|t| std::time::Instant::now() + t);
+        self.deadline.set(deadline);
+    }
+
+    /// Ends the run begun by [`Vm::begin_run`].
+    pub fn end_run(&self) {
+        self.deadline.set(None);
+    }
+
     /// Lets another thread cancel this VM's runs by setting `flag`.
     pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
         self.cancel = flag;
@@ -212,11 +230,12 @@ impl Vm {
     /// and a new deadline. What a script did to them in an earlier run
     /// cannot reach the next one.
     pub fn reset(&self) -> mlua::Result<()> {
-        self.guard.start_run(
-            self.limits.max_instructions,
-            self.limits.timeout,
-            self.cancel.clone(),
-        );
+        let deadline = self
+            .deadline
+            .get()
+            .or_else(|| self.limits.timeout.map(|t| std::time::Instant::now() + t));
+        self.guard
+            .start_run(self.limits.max_instructions, deadline, self.cancel.clone());
         self.restore.call::<()>(&self.snapshot)?;
         // Only when a script stopped it: restarting also zeroes the
         // collector's debt, which would make every run start with GC work.
@@ -246,23 +265,18 @@ impl Vm {
     /// the run was stopped, else the error itself.
     pub fn failure(&self, err: mlua::Error) -> ScriptError {
         let failure = ScriptError::from_lua(&err);
-        match self.stop_failure() {
-            Some(mut stop) => {
-                stop.traceback = failure.traceback;
-                stop
-            }
-            None if failure.kind == FailureKind::Limit => {
-                // Lua's own "not enough memory" with no stop recorded.
-                self.limit_failure(Stop::Memory, None)
-            }
-            None => failure,
-        }
-    }
-
-    /// The failure for the run's stop, if it was stopped.
-    pub fn stop_failure(&self) -> Option<ScriptError> {
-        let stop = self.guard.stopped()?;
-        Some(self.limit_failure(stop, self.guard.stopped_at()))
+        let stop = match self.guard.stopped() {
+            Some(stop) => stop,
+            // Lua's own "not enough memory" with no stop recorded.
+            None if failure.kind == FailureKind::Limit => Stop::Memory,
+            None => return failure,
+        };
+        // A stop the allocator saw has no line of its own: the error that
+        // ended the run (or its innermost script frame) has one.
+        let at = self.guard.stopped_at().or_else(|| failure.location());
+        let mut stopped = self.limit_failure(stop, at);
+        stopped.traceback = failure.traceback;
+        stopped
     }
 
     fn limit_failure(&self, stop: Stop, at: Option<String>) -> ScriptError {
@@ -313,7 +327,7 @@ impl Drop for Vm {
 fn sandbox(lua: &Lua) -> mlua::Result<()> {
     lua.load(
         r#"
-        local charge, stopped = ...
+        local charge, stopped, typename = ...
         dofile, loadfile = nil, nil
         string.dump = nil
         -- Compiling runs no instructions, so its work is charged by size.
@@ -337,7 +351,19 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
         -- Finalizers run with hooks off (lgc.c's GCTM), outside any budget:
         -- a table may not get one.
         local raw_setmetatable, rawget, type, error = setmetatable, rawget, type, error
+        local raw_getmetatable = getmetatable
         setmetatable = function(t, mt)
+          -- Lua's own checks, said at the caller's line.
+          if type(t) ~= "table" then
+            error("bad argument #1 to 'setmetatable' (table expected, got " .. typename(t) .. ")", 2)
+          end
+          if mt ~= nil and type(mt) ~= "table" then
+            error("bad argument #2 to 'setmetatable' (nil or table expected)", 2)
+          end
+          local old = raw_getmetatable(t)
+          if type(old) == "table" and rawget(old, "__metatable") ~= nil then
+            error("cannot change a protected metatable", 2)
+          end
           if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
             error("setmetatable: __gc finalizers are not allowed in dunlua scripts (they would run outside the instruction budget)", 2)
           end
@@ -374,6 +400,7 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, ()| {
             Ok(Guard::of(lua).is_some_and(|g| g.stopped().is_some()))
         })?,
+        lua.create_function(|_, value: Value| Ok(super::args::type_name(&value)))?,
     ))?;
     lua.globals().set(
         "print",
@@ -386,13 +413,32 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
                 });
             }
             let line = parts.join("\t");
-            super::budget::charge(lua, "print", line.len() as u64 / 64)?;
+            super::budget::charge(lua, "print", line.len() as u64)?;
+            // A run prints at most MAX_PRINTED bytes: a print loop must not
+            // fill a disk with its log before the budget stops it.
+            let before = lua.app_data_mut::<HostState>().map_or(0, |mut s| {
+                let before = s.printed;
+                s.printed = s.printed.saturating_add(line.len() + 1);
+                before
+            });
+            let mut err = std::io::stderr().lock();
             // A closed stderr is no reason to stop the script.
-            let _ = writeln!(std::io::stderr(), "{line}");
+            if before + line.len() < MAX_PRINTED {
+                let _ = writeln!(err, "{line}");
+            } else if before < MAX_PRINTED {
+                let _ = writeln!(
+                    err,
+                    "dunlua: print: this run printed {} MiB; the rest of its output is not shown",
+                    MAX_PRINTED >> 20
+                );
+            }
             Ok(())
         })?,
     )
 }
+
+/// The most a run may print, in bytes.
+const MAX_PRINTED: usize = 16 << 20;
 
 /// `reject("why")`: this attempt's map is not wanted; the host tries again
 /// with the next attempt's stream.

@@ -195,6 +195,14 @@ impl Session {
     /// (`reject(...)` or `validate` returning false), further attempts on
     /// derived streams, up to `max_attempts`.
     pub fn run(&self, seed: u64) -> Result<Generated, ScriptError> {
+        // One deadline for every attempt: rerolls cannot stretch --timeout.
+        self.vm.begin_run();
+        let result = self.attempts(seed);
+        self.vm.end_run();
+        result
+    }
+
+    fn attempts(&self, seed: u64) -> Result<Generated, ScriptError> {
         let mut rejections: Vec<(u32, String)> = Vec::new();
         let attempts = self.request.max_attempts.max(1);
         let (mut work, mut native_work) = (0, 0);

@@ -30,7 +30,7 @@ use std::ffi::{c_int, c_void, CStr};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use mlua::ffi::{self, lua_Debug, lua_State};
 use mlua::Lua;
@@ -44,6 +44,9 @@ pub(crate) const HOOK_EVERY: c_int = 1000;
 /// here once the heap outgrows the caches) and its bytes.
 const UNITS_PER_ALLOCATION: usize = 64;
 const BYTES_PER_UNIT: usize = 8;
+
+/// Blocks this big are refused once the run is stopped (see [`allocate`]).
+const BIG_BLOCK: usize = 64 << 10;
 
 /// How many hook ticks (or charges) pass between looks at the clock.
 const CLOCK_EVERY: u32 = 64;
@@ -151,13 +154,14 @@ impl Guard {
         }
     }
 
-    /// Starts a run: a full budget of `limit`, an optional deadline, the
+    /// Starts a run: a full budget of `limit`, the deadline (shared by all
+    /// the attempts of one run), the
     /// flag that cancels it, no stop; the main thread's hook back to its
     /// normal pace.
     pub(crate) fn start_run(
         &self,
         limit: u64,
-        timeout: Option<Duration>,
+        deadline: Option<Instant>,
         cancel: Option<Arc<AtomicBool>>,
     ) {
         self.used.set(0);
@@ -166,7 +170,7 @@ impl Guard {
         self.stop.set(None);
         *self.at.borrow_mut() = None;
         *self.detail.borrow_mut() = None;
-        self.deadline.set(timeout.map(|t| Instant::now() + t));
+        self.deadline.set(deadline);
         self.ticks.set(0);
         self.refused.set(None);
         *self.cancel.borrow_mut() = cancel;
@@ -260,6 +264,23 @@ impl Guard {
             .set(self.native_bytes.get().saturating_sub(bytes));
     }
 
+    /// The stop already due (budget spent, cancelled, deadline passed),
+    /// looking at the clock now.
+    fn overdue(&self) -> Option<Stop> {
+        if self.used.get() > self.limit.get() {
+            return Some(Stop::Budget);
+        }
+        if let Some(cancel) = self.cancel.borrow().as_ref() {
+            if cancel.load(Ordering::Relaxed) {
+                return Some(Stop::Cancelled);
+            }
+        }
+        match self.deadline.get() {
+            Some(deadline) if Instant::now() >= deadline => Some(Stop::Timeout),
+            _ => None,
+        }
+    }
+
     /// The stop `units` more work would cause, counting them if none.
     fn check(&self, units: u64) -> Option<Stop> {
         if let Some(stop) = self.stop.get() {
@@ -337,6 +358,18 @@ unsafe extern "C" fn allocate(
     let guard = &*(ud as *const Guard);
     // Without a block, `osize` is a type tag, not a size.
     let old = if ptr.is_null() { 0 } else { osize };
+    // Lua's own C loops (a `__call` chain, growing the stack) run no
+    // instructions and call no charge; a big block is where they can be
+    // stopped: past the deadline or the budget, it is refused and Lua
+    // raises, unwinding whatever loop asked for it.
+    if nsize >= BIG_BLOCK && nsize > old && guard.stop.get().is_none() {
+        if let Some(stop) = guard.overdue() {
+            guard.set_stop(stop, || None);
+        }
+    }
+    if nsize >= BIG_BLOCK && nsize > old && guard.stop.get().is_some_and(|s| s != Stop::Memory) {
+        return std::ptr::null_mut();
+    }
     let request = (ptr as usize, nsize);
     // Frees and shrinks (the emergency collection's own) say nothing about
     // the refused request; the next request to grow is its retry or not.

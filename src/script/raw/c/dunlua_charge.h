@@ -42,4 +42,12 @@ void dunlua_reserve (lua_State *L, size_t bytes);
 /* UTF-8 bytes decoded per unit. */
 #define DUNLUA_DECODED(n) ((size_t)(n) / 2 + 1)
 
+/* Before a growing result buffer may double: raises the located memory
+   stop (rather than Lua's bare "not enough memory" from inside the
+   buffer) when there is no room for that. Needs lauxlib.h. */
+#define DUNLUA_ROOM(L, b) \
+  do { if (luaL_bufflen(b) > (1u << 20)) dunlua_reserve(L, luaL_bufflen(b)); } while (0)
+/* Units per format item (snprintf of a float can take microseconds). */
+#define DUNLUA_UNITS_PER_FORMAT 256
+
 #endif

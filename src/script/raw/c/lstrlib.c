@@ -1003,6 +1003,7 @@ static int str_gsub (lua_State *L) {
     if ((e = match(&ms, src, p)) != NULL && e != lastmatch) {  /* match? */
       n++;
       changed = add_value(&ms, &b, src, e, tr) | changed;
+      DUNLUA_ROOM(L, &b);  /* dunlua */
       src = lastmatch = e;
     }
     else if (src < ms.src_end)  /* otherwise, skip one character */
@@ -1159,6 +1160,9 @@ static int lua_number2strx (lua_State *L, char *buff, int sz,
 
 
 static void addquoted (luaL_Buffer *b, const char *s, size_t len) {
+  /* dunlua: quoting goes byte by byte and may take four bytes for one */
+  dunlua_charge(b->L, DUNLUA_MAPPED(len));
+  dunlua_reserve(b->L, luaL_bufflen(b) + (len < ((size_t)-1) / 4 ? len * 4 : len));
   luaL_addchar(b, '"');
   while (len--) {
     if (*s == '"' || *s == '\\' || *s == '\n') {
@@ -1410,6 +1414,9 @@ static int str_format (lua_State *L) {
       }
       lua_assert(nb < maxitem);
       luaL_addsize(&b, nb);
+      /* dunlua: each item is paid for, and the result must keep fitting */
+      dunlua_charge(L, DUNLUA_UNITS_PER_FORMAT + DUNLUA_BYTES(nb));
+      DUNLUA_ROOM(L, &b);
     }
   }
   dunlua_charge(L, DUNLUA_BYTES(luaL_bufflen(&b)));  /* dunlua */
@@ -1651,6 +1658,7 @@ static int str_pack (lua_State *L) {
     int size, ntoalign;
     KOption opt = getdetails(&h, totalsize, &fmt, &size, &ntoalign);
     totalsize += ntoalign + size;
+    DUNLUA_ROOM(L, &b);  /* dunlua */
     while (ntoalign-- > 0)
      luaL_addchar(&b, LUAL_PACKPADBYTE);  /* fill alignment */
     arg++;

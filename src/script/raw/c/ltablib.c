@@ -176,6 +176,7 @@ static int tconcat (lua_State *L) {
   for (; i < last; i++) {
     addfield(L, &b, i);
     luaL_addlstring(&b, sep, lsep);
+    DUNLUA_ROOM(L, &b);  /* dunlua */
     /* dunlua: each element and the bytes so far, in batches */
     if ((i & (DUNLUA_STEP_BATCH - 1)) == 0)
       dunlua_charge(L, DUNLUA_STEP_BATCH * DUNLUA_UNITS_PER_MOVE
