@@ -86,7 +86,15 @@ fn parse_spec(args: &Args, name: String, spec: &Table) -> mlua::Result<TileKind>
         )));
     }
     let glyph_text = match spec.get::<Value>("glyph")? {
-        Value::String(s) => s.to_string_lossy(),
+        Value::String(s) => match s.to_str() {
+            Ok(text) => text.to_string(),
+            // Not shown as U+FFFD: two bad bytes would look like one glyph.
+            Err(_) => {
+                return Err(args.fail(format!(
+                    "'{name}' needs glyph = one character, got bytes that are not UTF-8"
+                )))
+            }
+        },
         other => {
             return Err(args.fail(format!(
                 "'{name}' needs glyph = a one-character string, got {}",
