@@ -33,6 +33,9 @@ void dunlua_reserve (lua_State *L, size_t bytes);
 /* Bytes copied or compared per unit. */
 #define DUNLUA_BYTES_PER_UNIT 32
 #define DUNLUA_BYTES(n) ((size_t)(n) / DUNLUA_BYTES_PER_UNIT + 1)
+/* Pattern bytes scanned per unit (a bracket class read for each character,
+   a %b scan). */
+#define DUNLUA_SCANNED_PER_UNIT 8
 /* Bytes transformed one by one (upper, lower, reverse): 2 per unit. */
 #define DUNLUA_MAPPED(n) ((size_t)(n) / 2 + 1)
 /* Empty copies (string.rep of "") per unit. */

@@ -493,7 +493,9 @@ static int singlematch (MatchState *ms, const char *s, const char *p,
     switch (*p) {
       case '.': return 1;  /* matches any char */
       case L_ESC: return match_class(c, uchar(*(p+1)));
-      case '[': return matchbracketclass(c, p, ep-1);
+      case '[':  /* dunlua: a long class is scanned for every character */
+        count_steps(ms, (size_t)(ep - p) / DUNLUA_SCANNED_PER_UNIT);
+        return matchbracketclass(c, p, ep-1);
       default:  return (uchar(*p) == c);
     }
   }
@@ -509,12 +511,17 @@ static const char *matchbalance (MatchState *ms, const char *s,
     int b = *p;
     int e = *(p+1);
     int cont = 1;
+    const char *from = s;  /* dunlua: the scan is paid for */
     while (++s < ms->src_end) {
       if (*s == e) {
-        if (--cont == 0) return s+1;
+        if (--cont == 0) {
+          count_steps(ms, (size_t)(s - from) / DUNLUA_SCANNED_PER_UNIT);
+          return s+1;
+        }
       }
       else if (*s == b) cont++;
     }
+    count_steps(ms, (size_t)(s - from) / DUNLUA_SCANNED_PER_UNIT);
   }
   return NULL;  /* string ends out of balance */
 }
@@ -659,6 +666,7 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
       }
       default: dflt: {  /* pattern class plus optional suffix */
         const char *ep = classend(ms, p);  /* points to optional suffix */
+        count_steps(ms, (size_t)(ep - p) / DUNLUA_SCANNED_PER_UNIT);  /* dunlua */
         /* does not match at least once? */
         if (!singlematch(ms, s, p, ep)) {
           if (*ep == '*' || *ep == '?' || *ep == '-') {  /* accept empty? */

@@ -199,7 +199,7 @@ static int byteoffset (lua_State *L) {
   posi = u_posrelat(luaL_optinteger(L, 3, posi), len);
   luaL_argcheck(L, 1 <= posi && --posi <= (lua_Integer)len, 3,
                    "position out of bounds");
-  dunlua_charge(L, DUNLUA_DECODED(len));  /* dunlua: at most the whole string */
+  lua_Integer from = posi;  /* dunlua: the bytes walked are paid for */
   if (n == 0) {
     /* find beginning of current byte sequence */
     while (posi > 0 && iscontp(s + posi)) posi--;
@@ -225,6 +225,7 @@ static int byteoffset (lua_State *L) {
        }
      }
   }
+  dunlua_charge(L, DUNLUA_DECODED(from > posi ? from - posi : posi - from));  /* dunlua */
   if (n == 0)  /* did it find given character? */
     lua_pushinteger(L, posi + 1);
   else  /* no such character */
