@@ -72,6 +72,8 @@ type Column = (&'static str, fn(&Metrics) -> f64);
 /// One seed's outcome.
 struct SeedResult {
     seed: u64,
+    /// The map's hash, when the seed made one (even one that failed a check).
+    hash: Option<u64>,
     outcome: Result<Metrics, (Problem, String)>,
     time_ms: f64,
     /// Kept only for failures that have a map, when they are to be saved.
@@ -126,6 +128,12 @@ pub struct Report {
     pub metrics: BTreeMap<&'static str, Spread>,
     /// Generation time in milliseconds; the one part that varies run to run.
     pub time_ms: Option<Spread>,
+    /// [`crate::map::digest`] of every seed that made a map with its hash,
+    /// in seed order, as 16 hex digits: the same maps give the same digest
+    /// on every machine, whatever `--jobs`.
+    pub digest: String,
+    /// How many maps the digest covers.
+    pub maps: u64,
 }
 
 /// Cells walkable with exactly one walkable 4-neighbour.
@@ -194,6 +202,7 @@ fn run_seed(
             let keep = outcome.is_err() && options.save_failures.is_some();
             SeedResult {
                 seed,
+                hash: Some(g.map.hash64()),
                 outcome,
                 time_ms,
                 map: keep.then(|| Box::new(g)),
@@ -208,6 +217,7 @@ fn run_seed(
             };
             SeedResult {
                 seed,
+                hash: None,
                 outcome: Err((problem, e.to_string())),
                 time_ms,
                 map: None,
@@ -301,6 +311,11 @@ fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
         failures: groups.into_values().collect(),
         metrics,
         time_ms: Spread::of(results.iter().map(|r| r.time_ms).collect()),
+        digest: format!(
+            "{:016x}",
+            crate::map::digest(results.iter().filter_map(|r| Some((r.seed, r.hash?))))
+        ),
+        maps: results.iter().filter(|r| r.hash.is_some()).count() as u64,
     }
 }
 
@@ -337,12 +352,24 @@ fn save_failures(
 }
 
 impl Report {
+    /// The report as `--json` prints it.
+    pub fn json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self)
+            .unwrap_or_else(|e| unreachable!("a report always serialises: {e}"));
+        text.push('\n');
+        text
+    }
+
     /// The report as text for a terminal.
     pub fn text(&self) -> String {
         let mut out = format!(
             "check {}: seeds {}..{} ({}): {} ok, {} failed\n",
             self.script, self.seeds[0], self.seeds[1], self.total, self.ok, self.failed
         );
+        out.push_str(&format!(
+            "maps digest {} over {} maps (the same maps give the same digest on every machine)\n",
+            self.digest, self.maps
+        ));
         if !self.failures.is_empty() {
             out.push_str("failures:\n");
             for g in &self.failures {

@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use crate::map::Map;
+use crate::geom::Rect;
+use crate::map::{Map, Marker, Tile, TileKind};
 use crate::params::Params;
 use crate::replay::Replay;
 
@@ -38,4 +39,74 @@ pub struct Generated {
     /// The part of `work` charged for native primitives and C library
     /// functions; the rest are Lua instructions.
     pub native_work: u64,
+}
+
+/// What a game reads, without parsing text.
+impl Generated {
+    pub fn width(&self) -> usize {
+        self.map.width() as usize
+    }
+
+    pub fn height(&self) -> usize {
+        self.map.height() as usize
+    }
+
+    /// Every cell's tile, row by row (`y * width + x`); `Tile(id).0` is the
+    /// id, an index into [`tile_kinds`](Self::tile_kinds).
+    pub fn cells(&self) -> &[Tile] {
+        self.map.cells()
+    }
+
+    /// The tile id of every cell, row by row: what a game copies into its
+    /// own grid.
+    pub fn tile_ids(&self) -> Vec<u8> {
+        self.map.cells().iter().map(|t| t.0).collect()
+    }
+
+    /// The tile at (x, y), or `None` outside the map.
+    pub fn tile_at(&self, x: i32, y: i32) -> Option<Tile> {
+        self.map.get(x.into(), y.into()).ok()
+    }
+
+    /// The kind (name, glyph, colours, walkable, transparent) of the tile at (x, y).
+    pub fn kind_at(&self, x: i32, y: i32) -> Option<&TileKind> {
+        self.tile_at(x, y).map(|t| self.map.tiles().kind(t))
+    }
+
+    /// The name of the tile at (x, y) (`"wall"`, `"floor"`, a script's own kind).
+    pub fn tile_name(&self, x: i32, y: i32) -> Option<&str> {
+        self.kind_at(x, y).map(|k| k.name.as_str())
+    }
+
+    /// The tile kinds, in id order: the six built-ins, then the script's.
+    pub fn tile_kinds(&self) -> impl Iterator<Item = (Tile, &TileKind)> {
+        self.map.tiles().iter()
+    }
+
+    /// The rooms the script recorded, in order.
+    pub fn rooms(&self) -> &[Rect] {
+        self.map.rooms()
+    }
+
+    /// Where the player starts (always on a walkable cell: a map without
+    /// one is an error, never a `Generated`).
+    pub fn start(&self) -> (i32, i32) {
+        self.map.start().unwrap_or_default()
+    }
+
+    /// The named points the script marked (stairs, spawns, treasure).
+    pub fn markers(&self) -> &[Marker] {
+        self.map.markers()
+    }
+
+    /// The map's 64-bit hash, the same on every machine: what
+    /// `dunlua SCRIPT --hash` prints.
+    pub fn hash(&self) -> u64 {
+        self.map.hash64()
+    }
+
+    /// The JSON form the `.json` export writes (see [`crate::json`]).
+    pub fn to_json(&self) -> String {
+        crate::json::to_string(self)
+    }
 }

@@ -35,24 +35,39 @@ macro_rules! note {
     }};
 }
 
+// Generation: what every build has (the lean library a game links).
+pub mod generated;
+pub mod generator;
 pub mod geom;
+pub mod json;
 pub mod map;
 pub mod ops;
-pub mod render;
+pub mod params;
 pub mod replay;
 pub mod rng;
+pub mod script;
 
+pub use generated::{Generated, Provenance};
+pub use generator::{Generator, GeneratorBuilder};
 pub use geom::Rect;
 pub use map::{Map, MapError, Tile, TileSet};
 pub use rng::Rng;
-pub mod generated;
-pub mod params;
-pub mod script;
-pub mod templates;
-pub mod view;
-pub mod watch;
+pub use script::{FailureKind, Limits, ScriptError as Error};
 
-pub use generated::{Generated, Provenance};
-pub mod check;
-pub mod cli;
+// Pictures and files (features `png`, `export`).
+#[cfg(feature = "export")]
 pub mod export;
+#[cfg(feature = "png")]
+pub mod render;
+
+// The command (feature `cli`) and its window (feature `window`).
+#[cfg(feature = "cli")]
+pub mod check;
+#[cfg(feature = "cli")]
+pub mod cli;
+#[cfg(feature = "cli")]
+pub mod templates;
+#[cfg(feature = "window")]
+pub mod view;
+#[cfg(feature = "window")]
+pub mod watch;

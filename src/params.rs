@@ -1,5 +1,6 @@
 //! Script parameters: typed by their declared defaults, overridden from the
-//! command line with `key=value`. Pure Rust, so sinks and tests can use them.
+//! command line with `key=value` or by a game with typed values. Pure Rust,
+//! so sinks and tests can use them.
 
 use std::fmt;
 
@@ -151,6 +152,75 @@ impl Params {
         }
         Ok(out)
     }
+
+    /// These defaults with typed `values` applied (a game's overrides); an
+    /// undeclared key or a value of another type is an error that lists the
+    /// declared parameters. An integer is accepted for a number parameter.
+    pub fn with_values(&self, values: &[(String, ParamValue)]) -> Result<Params, String> {
+        let mut out = self.clone();
+        for (key, value) in values {
+            let Some(slot) = out.0.iter_mut().find(|(k, _)| k == key) else {
+                return Err(format!("unknown parameter '{key}'; {}", self.declared()));
+            };
+            slot.1 = match (&slot.1, value) {
+                (ParamValue::Number(_), ParamValue::Integer(v)) => ParamValue::Number(*v as f64),
+                (ParamValue::Number(_), ParamValue::Number(v)) if !v.is_finite() => {
+                    return Err(format!(
+                        "parameter '{key}' must be a finite number, got {v}; {}",
+                        self.declared()
+                    ))
+                }
+                (declared, given) if declared.type_name() == given.type_name() => given.clone(),
+                (declared, given) => {
+                    return Err(format!(
+                        "parameter '{key}' must be {} {}, got {} {} ({given}); {}",
+                        article(declared.type_name()),
+                        declared.type_name(),
+                        article(given.type_name()),
+                        given.type_name(),
+                        self.declared()
+                    ))
+                }
+            };
+        }
+        Ok(out)
+    }
+}
+
+impl From<i64> for ParamValue {
+    fn from(v: i64) -> Self {
+        ParamValue::Integer(v)
+    }
+}
+
+impl From<i32> for ParamValue {
+    fn from(v: i32) -> Self {
+        ParamValue::Integer(v.into())
+    }
+}
+
+impl From<f64> for ParamValue {
+    fn from(v: f64) -> Self {
+        ParamValue::Number(v)
+    }
+}
+
+impl From<bool> for ParamValue {
+    fn from(v: bool) -> Self {
+        ParamValue::Boolean(v)
+    }
+}
+
+impl From<&str> for ParamValue {
+    fn from(v: &str) -> Self {
+        ParamValue::Text(v.to_string())
+    }
+}
+
+impl From<String> for ParamValue {
+    fn from(v: String) -> Self {
+        ParamValue::Text(v)
+    }
 }
 
 fn article(type_name: &str) -> &'static str {
@@ -228,6 +298,40 @@ mod tests {
                 .unwrap_err(),
             "unknown parameter 'x'; no parameters are declared"
         );
+    }
+
+    #[test]
+    fn typed_values_must_match_the_declared_type() {
+        let p = defaults()
+            .with_values(&[
+                ("max_rooms".into(), 12.into()),
+                ("fill".into(), 1.into()),
+                ("doors".into(), true.into()),
+                ("theme".into(), "ice".into()),
+            ])
+            .unwrap();
+        assert_eq!(p.get("max_rooms"), Some(&ParamValue::Integer(12)));
+        assert_eq!(p.get("fill"), Some(&ParamValue::Number(1.0)));
+        assert_eq!(p.get("theme"), Some(&ParamValue::Text("ice".into())));
+        let wrong = defaults()
+            .with_values(&[("max_rooms".into(), "many".into())])
+            .unwrap_err();
+        assert!(
+            wrong.starts_with(
+                "parameter 'max_rooms' must be an integer, got a string (\"many\"); declared: doors"
+            ),
+            "{wrong}"
+        );
+        assert!(defaults()
+            .with_values(&[("max_rooms".into(), 2.5.into())])
+            .is_err());
+        assert!(defaults()
+            .with_values(&[("fill".into(), f64::NAN.into())])
+            .is_err());
+        assert!(defaults()
+            .with_values(&[("rooms".into(), 3.into())])
+            .unwrap_err()
+            .starts_with("unknown parameter 'rooms'; declared: doors"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The command line end to end: the map on stdout, seeds, params, sizes,
 //! files, and scripts that require their own modules.
 
-use dunlua::export::json::{read_map, JsonMap};
+use dunlua::json::{read_map, JsonMap};
 
 use crate::util::{dunlua, dunlua_in, Scratch};
 

@@ -29,7 +29,7 @@ fn tiled_maps_load_and_match_the_map() {
     );
     let map: tiled::Map =
         serde_json::from_str(&std::fs::read_to_string(&tmj).unwrap()).expect("a Tiled JSON map");
-    let ours: dunlua::export::json::JsonMap =
+    let ours: dunlua::json::JsonMap =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!((map.width, map.height), (80, 50));
     assert_eq!(map.tile_sets.len(), 1);
@@ -112,9 +112,9 @@ fn json_exports_read_back_into_the_same_map() {
     ] {
         let generated = crate::util::generate(script, 5, &[]).unwrap();
         let mut bytes = Vec::new();
-        dunlua::export::json::write(&generated, &mut bytes).unwrap();
-        let parsed: dunlua::export::json::JsonMap = serde_json::from_slice(&bytes).unwrap();
-        let back = dunlua::export::json::read_map(&parsed).unwrap();
+        dunlua::json::write(&generated, &mut bytes).unwrap();
+        let parsed: dunlua::json::JsonMap = serde_json::from_slice(&bytes).unwrap();
+        let back = dunlua::json::read_map(&parsed).unwrap();
         assert_eq!(back, generated.map, "{script}");
         assert_eq!(back.hash64(), generated.map.hash64());
     }

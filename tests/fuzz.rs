@@ -177,12 +177,12 @@ fn fuzz(cases: u64, first_seed: u64) {
                 timeout: Some(Duration::from_secs(20)),
             },
         };
-        let outcome = std::panic::catch_unwind(|| {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let session = Session::new(&request)?;
             // Two seeds in one VM: the second run must be as good as the first.
             session.run(case)?;
             session.run(case + 1)
-        });
+        }));
         let problem = match outcome {
             Err(_) => Some("panicked".to_string()),
             Ok(Ok(_)) => None,

@@ -8,6 +8,7 @@ mod cli;
 mod equivalence;
 mod exports;
 mod fuzz;
+mod game;
 mod golden;
 mod hostile;
 mod library;

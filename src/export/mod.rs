@@ -5,7 +5,6 @@
 //! puts back what the others replaced; so a failure never leaves a
 //! half-written, clobbered or half-updated set of files.
 
-pub mod json;
 pub mod png;
 pub mod text;
 pub mod tiled;
@@ -16,6 +15,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 
 use crate::generated::Generated;
+use crate::json;
 use crate::render::Style;
 
 /// The formats `--out` understands.

@@ -56,6 +56,20 @@ impl Map {
     }
 }
 
+/// One fingerprint for the maps of many seeds: FNV-1a over each seed and its
+/// map's [`Map::hash64`] (8 little-endian bytes each), in the order given.
+/// `dunlua check` prints it over the seeds that made a map, so any caller
+/// (a game generating the same seeds) can show it makes the same maps.
+pub fn digest(seeds_and_hashes: impl IntoIterator<Item = (u64, u64)>) -> u64 {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    h.text("dunlua-digest-1");
+    for (seed, hash) in seeds_and_hashes {
+        h.bytes(&seed.to_le_bytes());
+        h.bytes(&hash.to_le_bytes());
+    }
+    h.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,6 +89,15 @@ mod tests {
         for other in [tile, start, marked] {
             assert_ne!(other.hash64(), h);
         }
+    }
+
+    #[test]
+    fn the_digest_depends_on_every_seed_and_order() {
+        let d = digest([(1, 10), (2, 20)]);
+        assert_eq!(d, digest(vec![(1, 10), (2, 20)]));
+        assert_ne!(d, digest([(2, 20), (1, 10)]));
+        assert_ne!(d, digest([(1, 10), (2, 21)]));
+        assert_ne!(d, digest([(1, 10)]));
     }
 
     #[test]

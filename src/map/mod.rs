@@ -4,6 +4,7 @@
 
 mod ascii;
 mod hash;
+pub use hash::digest;
 mod tile;
 
 pub use tile::{Rgb, Tile, TileError, TileKind, TileSet, START_GLYPH};

@@ -508,6 +508,7 @@ pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
     out.extend(registered::<LuaRng>(Owner::Rng));
     let vm = super::host::Vm::new(
         std::path::Path::new("x.lua"),
+        &Default::default(),
         super::Limits::default(),
         true,
     )?;

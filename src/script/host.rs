@@ -23,6 +23,7 @@ use super::error::{located, script_location};
 use super::error::{FailureKind, ScriptError};
 use super::raw::fast::FastState;
 use super::raw::guard::{Guard, Stop};
+use super::Modules;
 use crate::map::{Map, TileSet};
 use crate::rng::Rng;
 
@@ -157,14 +158,19 @@ impl Drop for Lent<'_> {
 }
 
 impl Vm {
-    pub fn new(script: &Path, limits: Limits, fast_paths: bool) -> mlua::Result<Vm> {
+    pub fn new(
+        script: &Path,
+        modules: &Modules,
+        limits: Limits,
+        fast_paths: bool,
+    ) -> mlua::Result<Vm> {
         let lua = Lua::new_with(safe_libs(), LuaOptions::default())?;
         let guard = Guard::install(&lua, limits.max_memory)?;
         super::raw::libs::open_charged_libs(&lua)?;
         lua.set_app_data(HostState::fresh());
         sandbox(&lua)?;
         install_reject(&lua)?;
-        install_require(&lua, script)?;
+        install_require(&lua, script, modules.clone())?;
         super::api_rect::register(&lua)?;
         super::api_tiles::register(&lua)?;
         let math_stream = super::api_rng::install_math_random(&lua)?;
@@ -494,14 +500,33 @@ pub(crate) fn read_source(path: &Path) -> Result<String, String> {
     if !meta.is_file() {
         return Err("not a regular file".into());
     }
-    if meta.len() > MAX_SOURCE_BYTES {
+    check_source_size(meta.len())?;
+    std::fs::read_to_string(path).map_err(|e| e.to_string())
+}
+
+/// A script or module of `bytes` is refused when larger than [`MAX_SOURCE_BYTES`].
+pub(crate) fn check_source_size(bytes: u64) -> Result<(), String> {
+    if bytes > MAX_SOURCE_BYTES {
         return Err(format!(
-            "{} bytes is more than the {} MiB a script may have",
-            meta.len(),
+            "{bytes} bytes is more than the {} MiB a script may have",
             MAX_SOURCE_BYTES >> 20
         ));
     }
-    std::fs::read_to_string(path).map_err(|e| e.to_string())
+    Ok(())
+}
+
+/// A module's source from what the caller supplied, by its path relative
+/// to the script's folder.
+fn supplied_module(modules: &Modules, relative: &str) -> Result<String, String> {
+    let found = match modules {
+        Modules::Folder => None,
+        Modules::Map(map) => map.get(relative).cloned(),
+        Modules::Loader(load) => load(relative),
+    };
+    let source = found
+        .ok_or_else(|| format!("not found: no {relative} among the modules the game supplied"))?;
+    check_source_size(source.len() as u64).map_err(|e| format!("refused: {relative}: {e}"))?;
+    Ok(source)
 }
 
 /// A module's source, if its real path (symlinks resolved) lies inside the
@@ -523,8 +548,9 @@ fn read_module(root: &Path, path: &Path) -> Result<String, String> {
 }
 
 /// `require(name)`: loads `name.lua` (dots are folders) from the script's
-/// folder only, once per run, and records the file for hot reload.
-fn install_require(lua: &Lua, script: &Path) -> mlua::Result<()> {
+/// folder only (or from the modules the caller supplied, by the same
+/// relative path), once per run, and records the file for hot reload.
+fn install_require(lua: &Lua, script: &Path, modules: Modules) -> mlua::Result<()> {
     let root = script_folder(script);
     let compiled_modules: RefCell<HashMap<PathBuf, Function>> = RefCell::default();
     let require = lua.create_function(move |lua, name: Value| {
@@ -561,15 +587,19 @@ fn install_require(lua: &Lua, script: &Path) -> mlua::Result<()> {
             }
             value => return Ok(value),
         }
-        let path = root.join(format!("{}.lua", name.replace('.', "/")));
+        let relative = format!("{}.lua", name.replace('.', "/"));
+        let path = root.join(&relative);
         // Compiled once per VM: a VM reused across seeds runs the module's
         // code afresh each run but reads and parses the file only once.
         let compiled = compiled_modules.borrow().get(&path).cloned();
         let chunk = match compiled {
             Some(f) => f,
             None => {
-                let source = read_module(&root, &path)
-                    .map_err(|e| located(lua, format!("require: module '{name}' {e}")))?;
+                let source = match &modules {
+                    Modules::Folder => read_module(&root, &path),
+                    supplied => supplied_module(supplied, &relative),
+                }
+                .map_err(|e| located(lua, format!("require: module '{name}' {e}")))?;
                 super::budget::charge(lua, "require", super::cost::compiled(source.len() as u64))?;
                 let f = lua
                     .load(source)

@@ -15,24 +15,20 @@ mod error;
 mod host;
 #[allow(unsafe_code)]
 mod raw;
+mod session;
 
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use mlua::{Function, Table, Value};
-
 pub use error::{FailureKind, ScriptError};
 pub use host::Limits;
+pub use session::{BenchTotals, Session};
 
-use crate::generated::{Generated, Provenance};
-use crate::map::{self, Map};
+use crate::generated::Generated;
 use crate::params::{ParamValue, Params};
-use crate::replay::Journal;
 use crate::rng::Rng;
-use api_map::LuaMap;
-use api_rng::LuaRng;
-use host::{HostState, Vm};
 
 /// The default size when a script's table gives none.
 pub const DEFAULT_SIZE: (i64, i64) = (80, 50);
@@ -40,12 +36,21 @@ pub const DEFAULT_SIZE: (i64, i64) = (80, 50);
 /// What one run should do.
 #[derive(Clone, Debug)]
 pub struct Request {
+    /// The script's path: read from disk unless `source` is given, and the
+    /// name messages and tracebacks use either way.
     pub script: PathBuf,
+    /// The script's text, when the caller supplies it (a game's packed
+    /// assets) instead of a file.
+    pub source: Option<Arc<str>>,
+    /// Where `require` finds modules (the script's folder by default).
+    pub modules: Modules,
     pub seed: u64,
     /// `--size`, overriding the script's own width and height.
     pub size: Option<(i64, i64)>,
     /// `-p key=value` overrides, in order.
     pub params: Vec<String>,
+    /// Typed overrides (a game's), applied after `params`.
+    pub values: Vec<(String, ParamValue)>,
     pub limits: Limits,
     /// Record a replay step per primitive call (the window's replay); off
     /// for text and files, which then pay nothing for it.
@@ -77,14 +82,46 @@ impl Request {
     pub fn new(script: impl Into<PathBuf>, seed: u64) -> Request {
         Request {
             script: script.into(),
+            source: None,
+            modules: Modules::Folder,
             seed,
             size: None,
             params: Vec::new(),
+            values: Vec::new(),
             limits: Limits::default(),
             record: false,
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             fast_paths: true,
             cancel: None,
+        }
+    }
+}
+
+/// Where `require("lib.doors")` finds `lib/doors.lua` (dots are folders,
+/// relative to the script's folder; names are letters, digits, `_` and dots
+/// in every case, so no name leaves the folder).
+#[derive(Clone, Default)]
+pub enum Modules {
+    /// Files in the script's real folder, symlinks out refused.
+    #[default]
+    Folder,
+    /// Sources the caller holds, keyed by that relative path
+    /// (`"lib/doors.lua"`).
+    Map(Arc<BTreeMap<String, String>>),
+    /// A function from that relative path to the source, or `None` when
+    /// there is no such module (a game's pack file, an archive).
+    Loader(Arc<ModuleLoader>),
+}
+
+/// What [`Modules::Loader`] calls.
+pub type ModuleLoader = dyn Fn(&str) -> Option<String> + Send + Sync;
+
+impl std::fmt::Debug for Modules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Modules::Folder => f.write_str("Folder"),
+            Modules::Map(map) => f.debug_tuple("Map").field(&map.keys()).finish(),
+            Modules::Loader(_) => f.write_str("Loader(..)"),
         }
     }
 }
@@ -98,360 +135,12 @@ pub struct ScriptInfo {
     pub params: Params,
 }
 
-/// A script compiled into a VM that is reused run after run (each run
-/// starts from a reset VM, so runs cannot see each other): what `check`,
-/// `bench` and batch callers use to avoid paying for a new VM per seed.
-pub struct Session {
-    request: Request,
-    vm: Vm,
-    chunk: Function,
-}
-
-/// One run's view of the script: its returned table and what it declares.
-struct Loaded {
-    rng: LuaRng,
-    generate: Function,
-    validate: Option<Function>,
-    info: ScriptInfo,
-}
-
-impl Session {
-    /// Reads and compiles the script in a new sandboxed VM.
-    pub fn new(request: &Request) -> Result<Session, ScriptError> {
-        let path = &request.script;
-        let shown = path.display().to_string();
-        let source = host::read_source(path)
-            .map_err(|e| ScriptError::usage(format!("cannot read script {shown}: {e}")))?;
-        let mut vm = Vm::new(path, request.limits, request.fast_paths).map_err(|e| {
-            ScriptError::new(FailureKind::Runtime, format!("cannot start Lua: {e}"))
-        })?;
-        vm.set_cancel(request.cancel.clone());
-        let chunk = vm
-            .lua
-            .load(source)
-            .set_name(format!("@{shown}"))
-            .set_mode(mlua::chunk::ChunkMode::Text)
-            .into_function()
-            .map_err(|e| vm.failure(e))?;
-        Ok(Session {
-            request: request.clone(),
-            vm,
-            chunk,
-        })
-    }
-
-    /// Resets the VM, runs the chunk with a stream for `seed` and checks
-    /// the table it returns.
-    fn load(&self, seed: u64) -> Result<Loaded, ScriptError> {
-        let vm = &self.vm;
-        let shown = self.request.script.display().to_string();
-        vm.reset().map_err(|e| vm.failure(e))?;
-        let rng = LuaRng::new(Rng::new(seed));
-        vm.math_stream.route(&rng);
-        let returned = vm.call(self.chunk.clone(), ())?;
-        let Value::Table(table) = returned else {
-            return Err(ScriptError::contract(format!(
-                "{shown}: the script must return a table with a generate function, got {}",
-                args::show(&returned)
-            )));
-        };
-        let generate = match table.get::<Value>("generate") {
-            Ok(Value::Function(f)) => f,
-            Ok(other) => {
-                return Err(ScriptError::contract(format!(
-                "{shown}: the returned table needs generate = function(map, rng, params), got {}",
-                args::show(&other)
-            )))
-            }
-            Err(e) => return Err(vm.failure(e)),
-        };
-        let validate = match table.get::<Value>("validate") {
-            Ok(Value::Nil) => None,
-            Ok(Value::Function(f)) => Some(f),
-            Ok(other) => {
-                return Err(ScriptError::contract(format!(
-                    "{shown}: validate must be a function(map), got {}",
-                    args::show(&other)
-                )))
-            }
-            Err(e) => return Err(vm.failure(e)),
-        };
-        let info = read_info(&table, &self.request.script).map_err(ScriptError::contract)?;
-        Ok(Loaded {
-            rng,
-            generate,
-            validate,
-            info,
-        })
-    }
-
-    /// What the script declares, without generating.
-    pub fn inspect(&self) -> Result<ScriptInfo, ScriptError> {
-        self.load(self.request.seed).map(|loaded| loaded.info)
-    }
-
-    /// Generates the map for `seed` with the session's parameters and size:
-    /// attempt 0 on the seed and, while the script rejects its map
-    /// (`reject(...)` or `validate` returning false), further attempts on
-    /// derived streams, up to `max_attempts`.
-    pub fn run(&self, seed: u64) -> Result<Generated, ScriptError> {
-        // One deadline for every attempt: rerolls cannot stretch --timeout.
-        self.vm.begin_run();
-        let result = self.attempts(seed);
-        self.vm.end_run();
-        result
-    }
-
-    fn attempts(&self, seed: u64) -> Result<Generated, ScriptError> {
-        let mut rejections: Vec<(u32, String)> = Vec::new();
-        let attempts = self.request.max_attempts.max(1);
-        let (mut work, mut native_work) = (0, 0);
-        for k in 0..attempts {
-            if k > 0 {
-                work += self.vm.guard.used();
-                native_work += self.vm.guard.native();
-            }
-            match self.attempt(seed, attempt_seed(seed, k))? {
-                Attempt::Accepted(mut generated) => {
-                    generated.provenance.attempt = k;
-                    generated.rejections = rejections;
-                    generated.work = work + self.vm.guard.used();
-                    generated.native_work = native_work + self.vm.guard.native();
-                    return Ok(*generated);
-                }
-                Attempt::Rejected(why) => rejections.push((k, why)),
-            }
-        }
-        let last = rejections.last().map(|(_, why)| why.as_str()).unwrap_or("");
-        Err(ScriptError::new(
-            FailureKind::Rejected,
-            format!(
-                "{}: all {attempts} attempts were rejected; the last because {last} (raise --max-attempts or loosen the script's checks)",
-                self.request.script.display()
-            ),
-        ))
-    }
-}
-
-fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
-    let shown = path.display();
-    let field = |key: &str| {
-        table
-            .get::<Value>(key)
-            .map_err(|e| format!("{shown}: {key}: {e}"))
-    };
-    let name = match field("name")? {
-        Value::Nil => path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        Value::String(s) => s.to_string_lossy(),
-        other => {
-            return Err(format!(
-                "{shown}: name must be a string, got {}",
-                args::show(&other)
-            ))
-        }
-    };
-    let dimension = |key: &str, default: i64| -> Result<i64, String> {
-        match field(key)? {
-            Value::Nil => Ok(default),
-            Value::Integer(v) => Ok(v),
-            other => Err(format!(
-                "{shown}: {key} must be an integer, got {}",
-                args::show(&other)
-            )),
-        }
-    };
-    let width = dimension("width", DEFAULT_SIZE.0)?;
-    let height = dimension("height", DEFAULT_SIZE.1)?;
-    let params = match field("params")? {
-        Value::Nil => Params::default(),
-        Value::Table(t) => read_params(&t, &shown.to_string())?,
-        other => {
-            return Err(format!(
-                "{shown}: params must be a table, got {}",
-                args::show(&other)
-            ))
-        }
-    };
-    Ok(ScriptInfo {
-        name,
-        width,
-        height,
-        params,
-    })
-}
-
-fn read_params(table: &Table, shown: &str) -> Result<Params, String> {
-    let mut entries = Vec::new();
-    for pair in table.pairs::<Value, Value>() {
-        let (key, value) = pair.map_err(|e| format!("{shown}: params: {e}"))?;
-        let Value::String(key) = key else {
-            return Err(format!(
-                "{shown}: params keys must be names, got {}",
-                args::show(&key)
-            ));
-        };
-        let key = key.to_string_lossy();
-        let value = match value {
-            Value::Integer(v) => ParamValue::Integer(v),
-            Value::Number(v) => ParamValue::Number(v),
-            Value::Boolean(v) => ParamValue::Boolean(v),
-            Value::String(v) => ParamValue::Text(v.to_string_lossy()),
-            other => {
-                return Err(format!(
-                    "{shown}: params.{key} must default to an integer, number, boolean or string, got {}",
-                    args::show(&other)
-                ))
-            }
-        };
-        entries.push((key, value));
-    }
-    Ok(Params::new(entries))
-}
-
 /// Loads a script and reports what it declares, without generating.
 pub fn inspect(request: &Request) -> Result<ScriptInfo, ScriptError> {
     Session::new(request)?.inspect()
 }
 
-/// What one attempt gave.
-enum Attempt {
-    Accepted(Box<Generated>),
-    Rejected(String),
-}
-
 /// Runs a script once, in a VM of its own.
 pub fn run(request: &Request) -> Result<Generated, ScriptError> {
     Session::new(request)?.run(request.seed)
-}
-
-impl Session {
-    /// One attempt: a reset VM, the contract checked, `generate` called on a
-    /// new map, the script's verdict, and the start checked to be walkable.
-    /// `seed` is the user's; `stream` the attempt's.
-    fn attempt(&self, seed: u64, stream: u64) -> Result<Attempt, ScriptError> {
-        let request = &self.request;
-        let vm = &self.vm;
-        let loaded = self.load(stream)?;
-        let shown = request.script.display().to_string();
-        let params = loaded
-            .info
-            .params
-            .with_overrides(&request.params)
-            .map_err(ScriptError::usage)?;
-        let (width, height) = match request.size {
-            Some((w, h)) => {
-                map::check_size(w, h)
-                    .map_err(|e| ScriptError::usage(format!("--size {w}x{h}: {e}")))?;
-                (w, h)
-            }
-            None => {
-                let (w, h) = (loaded.info.width, loaded.info.height);
-                map::check_size(w, h)
-                    .map_err(|e| ScriptError::contract(format!("{shown}: {e}")))?;
-                (w, h)
-            }
-        };
-        let Loaded {
-            rng,
-            generate,
-            validate,
-            info,
-        } = loaded;
-        let lua = &vm.lua;
-        let tiles = lua
-            .app_data_mut::<HostState>()
-            .map(|mut s| std::mem::take(&mut s.pending_tiles))
-            .unwrap_or_default();
-        let mut map =
-            Map::with_tiles(width, height, tiles).map_err(|e| ScriptError::usage(e.to_string()))?;
-        let journal = request.record.then(|| Journal::new(&mut map));
-        let handed = (|| -> mlua::Result<_> {
-            let ud = lua.create_userdata(LuaMap::new(map, journal))?;
-            let p = lua.create_table()?;
-            for (k, v) in params.iter() {
-                match v {
-                    ParamValue::Integer(i) => p.set(k, *i)?,
-                    ParamValue::Number(n) => p.set(k, *n)?,
-                    ParamValue::Boolean(b) => p.set(k, *b)?,
-                    ParamValue::Text(s) => p.set(k, s.as_str())?,
-                }
-            }
-            Ok((ud, lua.create_userdata(rng)?, p))
-        })()
-        .map_err(|e| vm.failure(e))?;
-        let (map_ud, rng_ud, p) = handed;
-        if let Some(mut state) = lua.app_data_mut::<HostState>() {
-            state.map = Some(map_ud.clone());
-        }
-        let lent = vm.lend(&map_ud, &rng_ud).map_err(|e| vm.failure(e))?;
-        let mut called = vm.call(generate, (map_ud.clone(), rng_ud, p)).map(|_| true);
-        if let (Ok(true), Some(validate)) = (&called, validate) {
-            called = vm
-                .call(validate, map_ud.clone())
-                .map(|verdict| verdict.as_boolean() != Some(false) && !verdict.is_nil());
-        }
-        drop(lent);
-        let (modules, rejected) = match lua.app_data_mut::<HostState>() {
-            Some(mut state) => {
-                state.map = None;
-                (std::mem::take(&mut state.modules), state.rejected.take())
-            }
-            None => (Vec::new(), None),
-        };
-        // A reject() wins even over the error it raised or a pcall that caught it.
-        if let Some(why) = rejected {
-            return Ok(Attempt::Rejected(why));
-        }
-        if !called? {
-            return Ok(Attempt::Rejected(format!(
-                "{shown}: validate returned false"
-            )));
-        }
-        let (map, journal) = map_ud
-            .take::<LuaMap>()
-            .map_err(|e| vm.failure(e))?
-            .into_parts();
-        check_start(&map, &shown)?;
-        Ok(Attempt::Accepted(Box::new(Generated {
-            map,
-            provenance: Provenance {
-                script: shown,
-                name: info.name,
-                seed,
-                attempt: 0,
-                params,
-            },
-            modules,
-            replay: journal.map(Journal::finish),
-            rejections: Vec::new(),
-            work: 0,
-            native_work: 0,
-        })))
-    }
-}
-
-/// A map must leave the player on a walkable cell, not in rock.
-fn check_start(map: &Map, shown: &str) -> Result<(), ScriptError> {
-    match map.start() {
-        None => Err(ScriptError::new(
-            FailureKind::BadStart,
-            format!("{shown}: generate set no start; call map:set_start(x, y) on a walkable cell"),
-        )),
-        Some((x, y)) if !map.is_walkable(x as i64, y as i64) => {
-            let tile = map
-                .get(x as i64, y as i64)
-                .map(|t| map.tiles().kind(t).name.clone());
-            Err(ScriptError::new(
-                FailureKind::BadStart,
-                format!(
-                    "{shown}: generate left the start at ({x}, {y}) on '{}', which is not walkable",
-                    tile.unwrap_or_default()
-                ),
-            ))
-        }
-        Some(_) => Ok(()),
-    }
 }

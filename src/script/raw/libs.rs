@@ -87,7 +87,13 @@ return table.concat(out, "|")
         let stock = mlua::Lua::new();
         let expected: mlua::LuaString = stock.load(SNIPPET).set_name("=t").eval().unwrap();
         let expected = expected.as_bytes().to_vec();
-        let vm = Vm::new(std::path::Path::new("x.lua"), Limits::default(), true).unwrap();
+        let vm = Vm::new(
+            std::path::Path::new("x.lua"),
+            &Default::default(),
+            Limits::default(),
+            true,
+        )
+        .unwrap();
         vm.reset().unwrap();
         let got: mlua::LuaString = vm.lua.load(SNIPPET).set_name("=t").eval().unwrap();
         let (got, expected) = (
@@ -100,7 +106,13 @@ return table.concat(out, "|")
 
     /// Runs `code` as the chunk `x.lua` in a fresh VM and returns its error.
     fn run_failing(limits: Limits, code: &str) -> (crate::script::ScriptError, Vm) {
-        let vm = Vm::new(std::path::Path::new("x.lua"), limits, true).unwrap();
+        let vm = Vm::new(
+            std::path::Path::new("x.lua"),
+            &Default::default(),
+            limits,
+            true,
+        )
+        .unwrap();
         vm.reset().unwrap();
         let chunk = vm
             .lua

@@ -15,8 +15,10 @@
 //!   metatable or by the exact block address the host lent for this run,
 //!   never by trusting a script's value; pointers to host state (the budget
 //!   guard, the fast state) live as long as the Lua state that holds them.
-//! - **One thread.** A Lua state and everything here is used from one
-//!   thread at a time; only the guard's cancel flag is shared, as an atomic.
+//! - **One thread at a time.** A Lua state and everything here is used
+//!   from one thread at a time (a whole session may move to another thread,
+//!   see its `Send` below); only the guard's cancel flag is shared, as an
+//!   atomic.
 //!
 //! Modules: [`fast`] (fast paths for the hottest map and rng methods),
 //! [`rect`] (rect and index userdata), [`reset`] (restoring a reused VM's
@@ -55,3 +57,19 @@ unsafe extern "C-unwind" fn after_fall_back(
 ) -> c_int {
     ffi::lua_gettop(state)
 }
+
+/// A [`super::Session`] may move to another thread, as a whole.
+///
+/// It is not `Send` automatically because mlua (without its `send` feature,
+/// whose locks would tax every call) holds the Lua state through `Rc`s, and
+/// the guard and fast state are `Rc`s too. Moving them is sound because a
+/// session is a closed graph: every `Rc` clone, every Lua reference
+/// (`Function`, `Table`, `AnyUserData`), the state's registry and the host
+/// state it points to belong to this session's VM alone. No method returns
+/// a Lua value or an `Rc` (runs return plain Rust: `Generated`,
+/// `ScriptInfo`, `ScriptError`), so nothing stays behind on the old thread
+/// to race with the moved copy. Neither Lua nor mlua keeps thread-local or
+/// thread-id state, and what a caller supplies (a module loader, a cancel
+/// flag) is itself `Send + Sync`. It is not `Sync`: two threads must never
+/// run one session at once, which `&self` methods on a `!Sync` type forbid.
+unsafe impl Send for super::Session {}

@@ -1,6 +1,7 @@
-//! The JSON export (schema in the README, `format` 1): the map as glyph rows
-//! with a legend, plus rooms, start, markers and how it was made. It reads
-//! back into the same [`Map`] with [`read_map`].
+//! The JSON form of a map (schema in the README, `format` 1): glyph rows
+//! with a legend, plus rooms, start, markers and how it was made. What the
+//! `.json` export writes and [`Generated::to_json`] returns; it reads back
+//! into the same [`Map`] with [`read_map`].
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -130,15 +131,22 @@ pub fn to_json(generated: &Generated) -> JsonMap {
     }
 }
 
-pub fn write(generated: &Generated, out: &mut impl Write) -> anyhow::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &to_json(generated))?;
-    out.write_all(b"\n")?;
-    Ok(())
+/// The JSON text of a generated map, pretty-printed, ending in a newline.
+pub fn to_string(generated: &Generated) -> String {
+    // Serialising plain strings, numbers and maps with string keys cannot fail.
+    let mut text = serde_json::to_string_pretty(&to_json(generated))
+        .unwrap_or_else(|e| unreachable!("the JSON form always serialises: {e}"));
+    text.push('\n');
+    text
+}
+
+pub fn write(generated: &Generated, out: &mut impl Write) -> std::io::Result<()> {
+    out.write_all(to_string(generated).as_bytes())
 }
 
 /// Rebuilds the map a JSON export describes: tiles (built-ins first, then
 /// the legend's other kinds in glyph order), rooms, start and markers.
-pub fn read_map(json: &JsonMap) -> anyhow::Result<Map> {
+pub fn read_map(json: &JsonMap) -> Result<Map, String> {
     let mut tiles = TileSet::builtin();
     for (glyph, entry) in &json.legend {
         if tiles.by_name(&entry.name).is_some() {
@@ -147,34 +155,38 @@ pub fn read_map(json: &JsonMap) -> anyhow::Result<Map> {
         let glyph = glyph
             .chars()
             .next()
-            .ok_or_else(|| anyhow::anyhow!("empty glyph in legend"))?;
-        let color =
-            |text: &str| Rgb::parse_hex(text).ok_or_else(|| anyhow::anyhow!("bad colour {text:?}"));
-        tiles.define(TileKind {
-            name: entry.name.clone(),
-            glyph,
-            color: color(&entry.color)?,
-            background: color(&entry.bg)?,
-            walkable: entry.walkable,
-            transparent: entry.transparent,
-        })?;
+            .ok_or_else(|| "empty glyph in legend".to_string())?;
+        let color = |text: &str| Rgb::parse_hex(text).ok_or_else(|| format!("bad colour {text:?}"));
+        tiles
+            .define(TileKind {
+                name: entry.name.clone(),
+                glyph,
+                color: color(&entry.color)?,
+                background: color(&entry.bg)?,
+                walkable: entry.walkable,
+                transparent: entry.transparent,
+            })
+            .map_err(|e| e.to_string())?;
     }
     let mut text = json.rows.join("\n");
     text.push('\n');
-    let mut map = Map::from_ascii_with(&text, tiles)?;
+    let text_error = |e: crate::map::MapError| e.to_string();
+    let mut map = Map::from_ascii_with(&text, tiles).map_err(|e| e.to_string())?;
     for r in &json.rooms {
         map.add_room(Rect {
             x1: r.x1,
             y1: r.y1,
             x2: r.x2,
             y2: r.y2,
-        })?;
+        })
+        .map_err(text_error)?;
     }
     if let Some(s) = &json.start {
-        map.set_start(s.x as i64, s.y as i64)?;
+        map.set_start(s.x as i64, s.y as i64).map_err(text_error)?;
     }
     for m in &json.markers {
-        map.mark(m.x as i64, m.y as i64, &m.name)?;
+        map.mark(m.x as i64, m.y as i64, &m.name)
+            .map_err(text_error)?;
     }
     Ok(map)
 }

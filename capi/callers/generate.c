@@ -1,0 +1,124 @@
+/* A C game's use of dunlua: generate rooms.lua, read the map, and show that
+ * errors come back as a status and a message. Prints one line per check
+ * for capi/tests/callers.rs, which compares it with the command line.
+ *
+ *   cc generate.c -I../include -L../../target/debug -ldunlua_capi -o generate
+ *   ./generate ../../scripts/rooms.lua
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dunlua.h"
+
+static const char *MAIN_SCRIPT =
+    "local room = require('lib.room')\n"
+    "return { width = 20, height = 10, generate = function(map)\n"
+    "  room.carve(map)\n"
+    "  map:set_start(2, 2)\n"
+    "end }\n";
+static const char *ROOM_MODULE =
+    "return { carve = function(map)\n"
+    "  map:fill('wall')\n"
+    "  map:carve_room(Rect.new(1, 1, 10, 6))\n"
+    "end }\n";
+
+/* The game's module loader: here from a string, in a game from its pack. */
+static void load_module(void *user_data, const char *path, DunluaModule *module) {
+    (void)user_data;
+    if (strcmp(path, "lib/room.lua") == 0) {
+        dunlua_module_set_source(module, ROOM_MODULE, strlen(ROOM_MODULE));
+    }
+}
+
+static void report_error(const char *what, DunluaGenerator *g, DunluaStatus status) {
+    printf("%s %d %s\n", what, (int)status, dunlua_generator_error(g));
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: generate SCRIPT\n");
+        return 2;
+    }
+    printf("version %s\n", dunlua_version());
+
+    DunluaGenerator *g = dunlua_generator_from_file(argv[1]);
+    if (dunlua_generator_status(g) != DUNLUA_STATUS_OK) {
+        fprintf(stderr, "cannot load %s: %s\n", argv[1], dunlua_generator_error(g));
+        return 1;
+    }
+    DunluaMap *map = NULL;
+    DunluaStatus status = dunlua_generate(g, 7, &map);
+    if (status != DUNLUA_STATUS_OK) {
+        fprintf(stderr, "generate: %s\n", dunlua_generator_error(g));
+        return 1;
+    }
+    printf("hash %016llx\n", (unsigned long long)dunlua_map_hash(map));
+    int width = dunlua_map_width(map), height = dunlua_map_height(map);
+    printf("size %d %d\n", width, height);
+    const uint8_t *tiles = dunlua_map_tiles(map);
+    int32_t sx, sy;
+    dunlua_map_start(map, &sx, &sy);
+    DunluaTileKind kind;
+    dunlua_map_tile_kind(map, tiles[sy * width + sx], &kind);
+    printf("start_walkable %d %s\n", kind.walkable ? 1 : 0, kind.name);
+    dunlua_map_tile_kind(map, 0, &kind);
+    printf("kinds %zu %s %s %06x\n", dunlua_map_tile_kind_count(map), kind.name, kind.glyph,
+           (unsigned)kind.color);
+    size_t floors = 0;
+    for (int i = 0; i < width * height; i++) {
+        floors += tiles[i] == 1;
+    }
+    printf("floors %zu\n", floors);
+    DunluaRoom room;
+    dunlua_map_room(map, 0, &room);
+    printf("rooms %zu first %d %d %d %d\n", dunlua_map_room_count(map), room.x1, room.y1,
+           room.x2, room.y2);
+    printf("json_has_hash %d\n", strstr(dunlua_map_json(map), "\"hash\"") != NULL);
+    printf("out_of_range %d\n", (int)dunlua_map_room(map, 100000, &room));
+    dunlua_map_free(map);
+
+    status = dunlua_generator_set_int(g, "max_rooms", 12);
+    if (status != DUNLUA_STATUS_OK) {
+        fprintf(stderr, "set max_rooms: %s\n", dunlua_generator_error(g));
+        return 1;
+    }
+    dunlua_generate(g, 7, &map);
+    printf("hash_param %016llx\n", (unsigned long long)dunlua_map_hash(map));
+    dunlua_map_free(map);
+
+    status = dunlua_generator_set_int(g, "max_room", 12);
+    report_error("unknown_param", g, status);
+    status = dunlua_generator_set_string(g, "max_rooms", "many");
+    report_error("wrong_type", g, status);
+    dunlua_generator_free(g);
+
+    g = dunlua_generator_from_source("mods/cave.lua", MAIN_SCRIPT, load_module, NULL);
+    status = dunlua_generate(g, 1, &map);
+    if (status != DUNLUA_STATUS_OK) {
+        fprintf(stderr, "loader: %s\n", dunlua_generator_error(g));
+        return 1;
+    }
+    printf("loader %016llx\n", (unsigned long long)dunlua_map_hash(map));
+    dunlua_map_free(map);
+    dunlua_generator_free(g);
+
+    g = dunlua_generator_from_source("broken.lua", "return { generate = function(map)\n  map:fill(\nend }\n", NULL, NULL);
+    report_error("syntax", g, dunlua_generator_status(g));
+    status = dunlua_generate(g, 1, &map);
+    printf("syntax_generate %d %d\n", (int)status, map == NULL);
+    dunlua_generator_free(g);
+
+    g = dunlua_generator_from_source("spin.lua", "return { generate = function(map) while true do end end }\n", NULL, NULL);
+    dunlua_generator_set_limits(g, 1000000, 0, 0);
+    report_error("limit", g, dunlua_generate(g, 1, &map));
+    dunlua_generator_free(g);
+
+    /* Handles that are not live: NULL, freed, made up, the wrong kind. */
+    printf("bad_handle %d %d %d %d\n", (int)dunlua_generate(NULL, 1, &map),
+           (int)dunlua_generate(g, 1, &map), (int)dunlua_generate((DunluaGenerator *)0x1234, 1, &map),
+           (int)dunlua_generator_status(NULL));
+    printf("bad_handle_message %s\n", dunlua_last_error());
+    dunlua_generator_free(g); /* a double free does nothing */
+    dunlua_map_free(NULL);
+    return 0;
+}

@@ -1,0 +1,135 @@
+-- A LuaJIT game's use of dunlua through the FFI (as a LÖVE game would):
+-- generate rooms.lua, read the map, and show that errors come back as a
+-- status and a message. Prints the same lines as generate.c, for
+-- capi/tests/callers.rs.
+--
+--   luajit generate.lua ../../target/debug/libdunlua_capi.so ../../scripts/rooms.lua
+local ffi = require("ffi")
+
+ffi.cdef[[
+typedef struct DunluaGenerator DunluaGenerator;
+typedef struct DunluaMap DunluaMap;
+typedef struct DunluaModule DunluaModule;
+typedef void (*DunluaModuleLoader)(void *user_data, const char *relative_path, DunluaModule *module);
+typedef struct { const char *name; const char *glyph; uint32_t codepoint; uint32_t color;
+                 uint32_t background; bool walkable; bool transparent; } DunluaTileKind;
+typedef struct { int32_t x1, y1, x2, y2; } DunluaRoom;
+const char *dunlua_version(void);
+const char *dunlua_last_error(void);
+DunluaGenerator *dunlua_generator_from_file(const char *path);
+DunluaGenerator *dunlua_generator_from_source(const char *name, const char *source,
+                                              DunluaModuleLoader loader, void *user_data);
+int dunlua_module_set_source(DunluaModule *module, const char *text, size_t length);
+int dunlua_generator_set_int(DunluaGenerator *g, const char *name, int64_t value);
+int dunlua_generator_set_string(DunluaGenerator *g, const char *name, const char *value);
+int dunlua_generator_set_limits(DunluaGenerator *g, uint64_t max_instructions,
+                                uint64_t max_memory_mb, double timeout_seconds);
+int dunlua_generator_status(const DunluaGenerator *g);
+const char *dunlua_generator_error(const DunluaGenerator *g);
+int dunlua_generate(DunluaGenerator *g, uint64_t seed, DunluaMap **out);
+void dunlua_generator_free(DunluaGenerator *g);
+int32_t dunlua_map_width(const DunluaMap *m);
+int32_t dunlua_map_height(const DunluaMap *m);
+const uint8_t *dunlua_map_tiles(const DunluaMap *m);
+size_t dunlua_map_tile_kind_count(const DunluaMap *m);
+int dunlua_map_tile_kind(const DunluaMap *m, size_t id, DunluaTileKind *out);
+size_t dunlua_map_room_count(const DunluaMap *m);
+int dunlua_map_room(const DunluaMap *m, size_t index, DunluaRoom *out);
+int dunlua_map_start(const DunluaMap *m, int32_t *x, int32_t *y);
+uint64_t dunlua_map_hash(const DunluaMap *m);
+const char *dunlua_map_json(const DunluaMap *m);
+void dunlua_map_free(DunluaMap *m);
+]]
+
+local MAIN_SCRIPT = [[
+local room = require('lib.room')
+return { width = 20, height = 10, generate = function(map)
+  room.carve(map)
+  map:set_start(2, 2)
+end }
+]]
+local ROOM_MODULE = [[
+return { carve = function(map)
+  map:fill('wall')
+  map:carve_room(Rect.new(1, 1, 10, 6))
+end }
+]]
+
+local lib = ffi.load(arg[1])
+local function out(...) print(table.concat({...}, " ")) io.stdout:flush() end
+local function hex(u64) return (string.format("%016x", u64)) end
+local function error_line(what, g, status)
+  out(what, tostring(status), ffi.string(lib.dunlua_generator_error(g)))
+end
+
+out("version", ffi.string(lib.dunlua_version()))
+local g = lib.dunlua_generator_from_file(arg[2])
+if lib.dunlua_generator_status(g) ~= 0 then
+  error("cannot load: " .. ffi.string(lib.dunlua_generator_error(g)))
+end
+local m = ffi.new("DunluaMap *[1]")
+assert(lib.dunlua_generate(g, 7, m) == 0, ffi.string(lib.dunlua_generator_error(g)))
+out("hash", hex(lib.dunlua_map_hash(m[0])))
+local width, height = lib.dunlua_map_width(m[0]), lib.dunlua_map_height(m[0])
+out("size", width, height)
+local tiles = lib.dunlua_map_tiles(m[0])
+local sx, sy = ffi.new("int32_t[1]"), ffi.new("int32_t[1]")
+lib.dunlua_map_start(m[0], sx, sy)
+local kind = ffi.new("DunluaTileKind")
+lib.dunlua_map_tile_kind(m[0], tiles[sy[0] * width + sx[0]], kind)
+out("start_walkable", kind.walkable and 1 or 0, ffi.string(kind.name))
+lib.dunlua_map_tile_kind(m[0], 0, kind)
+out("kinds", tonumber(lib.dunlua_map_tile_kind_count(m[0])), ffi.string(kind.name),
+    ffi.string(kind.glyph), string.format("%06x", kind.color))
+local floors = 0
+for i = 0, width * height - 1 do
+  if tiles[i] == 1 then floors = floors + 1 end
+end
+out("floors", floors)
+local room = ffi.new("DunluaRoom")
+lib.dunlua_map_room(m[0], 0, room)
+out("rooms", tonumber(lib.dunlua_map_room_count(m[0])), "first", room.x1, room.y1, room.x2, room.y2)
+out("json_has_hash", ffi.string(lib.dunlua_map_json(m[0])):find('"hash"', 1, true) and 1 or 0)
+out("out_of_range", lib.dunlua_map_room(m[0], 100000, room))
+lib.dunlua_map_free(m[0])
+
+assert(lib.dunlua_generator_set_int(g, "max_rooms", 12) == 0)
+lib.dunlua_generate(g, 7, m)
+out("hash_param", hex(lib.dunlua_map_hash(m[0])))
+lib.dunlua_map_free(m[0])
+error_line("unknown_param", g, lib.dunlua_generator_set_int(g, "max_room", 12))
+error_line("wrong_type", g, lib.dunlua_generator_set_string(g, "max_rooms", "many"))
+lib.dunlua_generator_free(g)
+
+-- The game's module loader: here from a string, in a game from its pack
+-- (LÖVE: love.filesystem.read).
+local load_module = ffi.cast("DunluaModuleLoader", function(user_data, path, module)
+  if ffi.string(path) == "lib/room.lua" then
+    lib.dunlua_module_set_source(module, ROOM_MODULE, #ROOM_MODULE)
+  end
+end)
+g = lib.dunlua_generator_from_source("mods/cave.lua", MAIN_SCRIPT, load_module, nil)
+assert(lib.dunlua_generate(g, 1, m) == 0, ffi.string(lib.dunlua_generator_error(g)))
+out("loader", hex(lib.dunlua_map_hash(m[0])))
+lib.dunlua_map_free(m[0])
+lib.dunlua_generator_free(g)
+load_module:free()
+
+g = lib.dunlua_generator_from_source("broken.lua",
+  "return { generate = function(map)\n  map:fill(\nend }\n", nil, nil)
+error_line("syntax", g, lib.dunlua_generator_status(g))
+local status = lib.dunlua_generate(g, 1, m)
+out("syntax_generate", status, m[0] == nil and 1 or 0)
+lib.dunlua_generator_free(g)
+
+g = lib.dunlua_generator_from_source("spin.lua",
+  "return { generate = function(map) while true do end end }\n", nil, nil)
+lib.dunlua_generator_set_limits(g, 1000000, 0, 0)
+error_line("limit", g, lib.dunlua_generate(g, 1, m))
+lib.dunlua_generator_free(g)
+
+out("bad_handle", lib.dunlua_generate(nil, 1, m), lib.dunlua_generate(g, 1, m),
+    lib.dunlua_generate(ffi.cast("DunluaGenerator *", 0x1234), 1, m), lib.dunlua_generator_status(nil))
+out("bad_handle_message", ffi.string(lib.dunlua_last_error()))
+lib.dunlua_generator_free(g)
+lib.dunlua_map_free(nil)

@@ -1,0 +1,148 @@
+"""A Python game's use of dunlua through ctypes (no build step): generate
+rooms.lua, read the map, and show that errors come back as a status and a
+message. Prints the same lines as generate.c, for capi/tests/callers.rs.
+
+    python3 generate.py ../../target/debug/libdunlua_capi.so ../../scripts/rooms.lua
+"""
+import ctypes
+import sys
+from ctypes import (CFUNCTYPE, POINTER, Structure, byref, c_bool, c_char_p,
+                    c_double, c_int, c_int32, c_int64, c_size_t, c_uint8,
+                    c_uint32, c_uint64, c_void_p)
+
+MAIN_SCRIPT = b"""local room = require('lib.room')
+return { width = 20, height = 10, generate = function(map)
+  room.carve(map)
+  map:set_start(2, 2)
+end }
+"""
+ROOM_MODULE = b"""return { carve = function(map)
+  map:fill('wall')
+  map:carve_room(Rect.new(1, 1, 10, 6))
+end }
+"""
+
+
+class TileKind(Structure):
+    _fields_ = [("name", c_char_p), ("glyph", c_char_p), ("codepoint", c_uint32),
+                ("color", c_uint32), ("background", c_uint32),
+                ("walkable", c_bool), ("transparent", c_bool)]
+
+
+class Room(Structure):
+    _fields_ = [("x1", c_int32), ("y1", c_int32), ("x2", c_int32), ("y2", c_int32)]
+
+
+LOADER = CFUNCTYPE(None, c_void_p, c_char_p, c_void_p)
+
+
+def bind(path):
+    lib = ctypes.CDLL(path)
+    sig = {
+        "dunlua_version": (c_char_p, []),
+        "dunlua_last_error": (c_char_p, []),
+        "dunlua_generator_from_file": (c_void_p, [c_char_p]),
+        "dunlua_generator_from_source": (c_void_p, [c_char_p, c_char_p, LOADER, c_void_p]),
+        "dunlua_module_set_source": (c_int, [c_void_p, c_char_p, c_size_t]),
+        "dunlua_generator_set_int": (c_int, [c_void_p, c_char_p, c_int64]),
+        "dunlua_generator_set_string": (c_int, [c_void_p, c_char_p, c_char_p]),
+        "dunlua_generator_set_limits": (c_int, [c_void_p, c_uint64, c_uint64, c_double]),
+        "dunlua_generator_status": (c_int, [c_void_p]),
+        "dunlua_generator_error": (c_char_p, [c_void_p]),
+        "dunlua_generate": (c_int, [c_void_p, c_uint64, POINTER(c_void_p)]),
+        "dunlua_generator_free": (None, [c_void_p]),
+        "dunlua_map_width": (c_int32, [c_void_p]),
+        "dunlua_map_height": (c_int32, [c_void_p]),
+        "dunlua_map_tiles": (POINTER(c_uint8), [c_void_p]),
+        "dunlua_map_tile_kind_count": (c_size_t, [c_void_p]),
+        "dunlua_map_tile_kind": (c_int, [c_void_p, c_size_t, POINTER(TileKind)]),
+        "dunlua_map_room_count": (c_size_t, [c_void_p]),
+        "dunlua_map_room": (c_int, [c_void_p, c_size_t, POINTER(Room)]),
+        "dunlua_map_start": (c_int, [c_void_p, POINTER(c_int32), POINTER(c_int32)]),
+        "dunlua_map_hash": (c_uint64, [c_void_p]),
+        "dunlua_map_json": (c_char_p, [c_void_p]),
+        "dunlua_map_free": (None, [c_void_p]),
+    }
+    for name, (restype, argtypes) in sig.items():
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = restype, argtypes
+    return lib
+
+
+def main():
+    lib = bind(sys.argv[1])
+    out = lambda *words: print(*words, flush=True)
+    error = lambda what, g, status: out(what, status, lib.dunlua_generator_error(g).decode())
+    out("version", lib.dunlua_version().decode())
+
+    g = lib.dunlua_generator_from_file(sys.argv[2].encode())
+    if lib.dunlua_generator_status(g) != 0:
+        sys.exit("cannot load: " + lib.dunlua_generator_error(g).decode())
+    m = c_void_p()
+    if lib.dunlua_generate(g, 7, byref(m)) != 0:
+        sys.exit("generate: " + lib.dunlua_generator_error(g).decode())
+    out("hash", "%016x" % lib.dunlua_map_hash(m))
+    width, height = lib.dunlua_map_width(m), lib.dunlua_map_height(m)
+    out("size", width, height)
+    tiles = lib.dunlua_map_tiles(m)
+    sx, sy = c_int32(), c_int32()
+    lib.dunlua_map_start(m, byref(sx), byref(sy))
+    kind = TileKind()
+    lib.dunlua_map_tile_kind(m, tiles[sy.value * width + sx.value], byref(kind))
+    out("start_walkable", int(kind.walkable), kind.name.decode())
+    lib.dunlua_map_tile_kind(m, 0, byref(kind))
+    out("kinds", lib.dunlua_map_tile_kind_count(m), kind.name.decode(), kind.glyph.decode(),
+        "%06x" % kind.color)
+    cells = bytes(tiles[:width * height])
+    out("floors", cells.count(1))
+    room = Room()
+    lib.dunlua_map_room(m, 0, byref(room))
+    out("rooms", lib.dunlua_map_room_count(m), "first", room.x1, room.y1, room.x2, room.y2)
+    out("json_has_hash", int(b'"hash"' in lib.dunlua_map_json(m)))
+    out("out_of_range", lib.dunlua_map_room(m, 100000, byref(room)))
+    lib.dunlua_map_free(m)
+
+    if lib.dunlua_generator_set_int(g, b"max_rooms", 12) != 0:
+        sys.exit("set max_rooms: " + lib.dunlua_generator_error(g).decode())
+    lib.dunlua_generate(g, 7, byref(m))
+    out("hash_param", "%016x" % lib.dunlua_map_hash(m))
+    lib.dunlua_map_free(m)
+    error("unknown_param", g, lib.dunlua_generator_set_int(g, b"max_room", 12))
+    error("wrong_type", g, lib.dunlua_generator_set_string(g, b"max_rooms", b"many"))
+    lib.dunlua_generator_free(g)
+
+    # The game's module loader: here from a string, in a game from its pack.
+    @LOADER
+    def load_module(user_data, path, module):
+        if path == b"lib/room.lua":
+            lib.dunlua_module_set_source(module, ROOM_MODULE, len(ROOM_MODULE))
+
+    g = lib.dunlua_generator_from_source(b"mods/cave.lua", MAIN_SCRIPT, load_module, None)
+    if lib.dunlua_generate(g, 1, byref(m)) != 0:
+        sys.exit("loader: " + lib.dunlua_generator_error(g).decode())
+    out("loader", "%016x" % lib.dunlua_map_hash(m))
+    lib.dunlua_map_free(m)
+    lib.dunlua_generator_free(g)
+
+    g = lib.dunlua_generator_from_source(
+        b"broken.lua", b"return { generate = function(map)\n  map:fill(\nend }\n", LOADER(), None)
+    error("syntax", g, lib.dunlua_generator_status(g))
+    status = lib.dunlua_generate(g, 1, byref(m))
+    out("syntax_generate", status, int(not m.value))
+    lib.dunlua_generator_free(g)
+
+    g = lib.dunlua_generator_from_source(
+        b"spin.lua", b"return { generate = function(map) while true do end end }\n", LOADER(), None)
+    lib.dunlua_generator_set_limits(g, 1000000, 0, 0)
+    error("limit", g, lib.dunlua_generate(g, 1, byref(m)))
+    lib.dunlua_generator_free(g)
+
+    out("bad_handle", lib.dunlua_generate(None, 1, byref(m)), lib.dunlua_generate(g, 1, byref(m)),
+        lib.dunlua_generate(0x1234, 1, byref(m)), lib.dunlua_generator_status(None))
+    out("bad_handle_message", lib.dunlua_last_error().decode())
+    lib.dunlua_generator_free(g)
+    lib.dunlua_map_free(None)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1050 @@
+//! dunlua's C ABI: what a C, C++, Python (`ctypes`), LuaJIT (`ffi`), Godot
+//! (GDExtension) or Unity (P/Invoke) game calls to run a dunlua script at
+//! run time. `include/dunlua.h` is generated from this file by cbindgen.
+//!
+//! Design, for callers that cannot be trusted to get pointers right:
+//! - **Handles are ids, not addresses.** A `DunluaGenerator *` or
+//!   `DunluaMap *` is a number dunlua looks up in a table of live objects;
+//!   it is never dereferenced. A NULL, freed, made-up or wrong-kind handle
+//!   gives `DUNLUA_STATUS_BAD_HANDLE` (or 0/NULL from a plain getter), not a
+//!   crash, and a double free does nothing.
+//! - **No panic crosses the boundary**: every function body runs under
+//!   `catch_unwind`; a panic becomes `DUNLUA_STATUS_PANIC` with its message.
+//! - **Errors are a status plus a message.** The message of a generator's
+//!   last call is `dunlua_generator_error(g)`; errors that have no
+//!   generator (a bad map handle, a NULL argument) are also kept per
+//!   thread in `dunlua_last_error()`.
+//! - **Threads.** Every object sits behind a lock: calls on one generator
+//!   from two threads take turns (so use one generator per thread to
+//!   generate in parallel); maps are immutable and readable anywhere.
+//!
+//! All `unsafe` here is reading the caller's C strings and writing the
+//! caller's out-parameters, each checked for NULL first.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{c_char, c_void, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
+
+use dunlua::{FailureKind, Generated, Generator, GeneratorBuilder, Limits};
+
+/// What a call did. Every function that can fail returns one.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DunluaStatus {
+    /// It worked.
+    Ok = 0,
+    /// A required pointer argument was NULL.
+    NullArgument = 1,
+    /// A handle that is not a live object of the right kind (freed, made up,
+    /// a map where a generator was expected).
+    BadHandle = 2,
+    /// A string argument is not UTF-8.
+    InvalidText = 3,
+    /// Something the caller asked is impossible: an unknown parameter or a
+    /// value of the wrong type, a bad size, an unreadable script.
+    Usage = 4,
+    /// The script does not compile.
+    Syntax = 5,
+    /// A Lua error while loading or generating.
+    Runtime = 6,
+    /// The script broke the contract (no table, no `generate`).
+    Contract = 7,
+    /// The instruction budget or the memory limit ran out.
+    Limit = 8,
+    /// The run's wall-clock deadline passed.
+    TimedOut = 9,
+    /// The run was cancelled.
+    Cancelled = 10,
+    /// Every attempt was rejected by the script.
+    Rejected = 11,
+    /// The script set no start, or left it on a cell that is not walkable.
+    BadStart = 12,
+    /// An index past the end of a list.
+    OutOfRange = 13,
+    /// dunlua itself failed (a bug): the message says where.
+    Panic = 14,
+}
+
+/// A compiled script that generates maps seed after seed. Opaque.
+pub struct DunluaGenerator(());
+
+/// One generated map. Opaque; read it with the `dunlua_map_*` functions.
+pub struct DunluaMap(());
+
+/// Where a module loader puts a module's source. Opaque; valid only during
+/// the loader call it is given to.
+pub struct DunluaModule(());
+
+/// A module loader: called with `relative_path` such as `"lib/doors.lua"`
+/// (for `require("lib.doors")`, relative to the script's folder) when the
+/// script first requires it. To supply the module, call
+/// `dunlua_module_set_source(module, text, length)` before returning; not
+/// calling it means there is no such module. It may be called from any
+/// thread that calls a function on the generator, during that call.
+pub type DunluaModuleLoader = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        relative_path: *const c_char,
+        module: *mut DunluaModule,
+    ),
+>;
+
+/// A tile kind. The strings are owned by the map and live as long as it.
+#[repr(C)]
+pub struct DunluaTileKind {
+    /// `"wall"`, `"floor"`, ... or a kind the script defined.
+    pub name: *const c_char,
+    /// The glyph as UTF-8 text (one character).
+    pub glyph: *const c_char,
+    /// The glyph as a Unicode code point.
+    pub codepoint: u32,
+    /// Foreground colour, 0xRRGGBB.
+    pub color: u32,
+    /// Background colour, 0xRRGGBB.
+    pub background: u32,
+    pub walkable: bool,
+    pub transparent: bool,
+}
+
+/// A room: corners `(x1, y1)` and `(x2, y2)`, both inclusive.
+#[repr(C)]
+pub struct DunluaRoom {
+    pub x1: i32,
+    pub y1: i32,
+    pub x2: i32,
+    pub y2: i32,
+}
+
+/// A named point. The name is owned by the map and lives as long as it.
+#[repr(C)]
+pub struct DunluaMarker {
+    pub x: i32,
+    pub y: i32,
+    pub name: *const c_char,
+}
+
+// ---------------------------------------------------------------- objects
+
+/// A generator handle's state: what it is built from, the generator (when
+/// the last build worked) and the last call's outcome.
+struct GeneratorState {
+    builder: GeneratorBuilder,
+    generator: Option<Generator>,
+    status: DunluaStatus,
+    error: CString,
+    traceback: CString,
+}
+
+/// A map handle's state: the map and the C views of it, made once.
+struct MapState {
+    generated: Generated,
+    tile_ids: Vec<u8>,
+    kind_texts: Vec<(CString, CString)>,
+    marker_names: Vec<CString>,
+    json: OnceLock<CString>,
+}
+
+#[derive(Clone)]
+enum Object {
+    Generator(Arc<Mutex<GeneratorState>>),
+    Map(Arc<MapState>),
+}
+
+/// The live objects by handle id. Ids count up and are never reused, so a
+/// stale handle can never reach a newer object.
+struct Registry {
+    next: usize,
+    live: HashMap<usize, Object>,
+}
+
+fn registry() -> MutexGuard<'static, Registry> {
+    static REGISTRY: OnceLock<Mutex<Registry>> = OnceLock::new();
+    REGISTRY
+        .get_or_init(|| {
+            Mutex::new(Registry {
+                next: 1,
+                live: HashMap::new(),
+            })
+        })
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Handle ids are spaced by 16 so a handle looks like an aligned pointer to
+/// tools that print it; it is never dereferenced.
+const HANDLE_STEP: usize = 16;
+
+fn register(object: Object) -> usize {
+    let mut registry = registry();
+    let id = registry.next;
+    registry.next += 1;
+    registry.live.insert(id, object);
+    id * HANDLE_STEP
+}
+
+/// The registry key of a handle, if it could be one.
+fn key(handle: usize) -> Option<usize> {
+    (handle != 0 && handle.is_multiple_of(HANDLE_STEP)).then_some(handle / HANDLE_STEP)
+}
+
+fn lookup(handle: usize) -> Option<Object> {
+    registry().live.get(&key(handle)?).cloned()
+}
+
+fn unregister(handle: usize) -> Option<Object> {
+    registry().live.remove(&key(handle)?)
+}
+
+fn generator_of(g: *const DunluaGenerator) -> Result<Arc<Mutex<GeneratorState>>, Failure> {
+    match lookup(g as usize) {
+        Some(Object::Generator(state)) => Ok(state),
+        Some(Object::Map(_)) => Err(Failure::new(
+            DunluaStatus::BadHandle,
+            "a map handle was given where a generator was expected",
+        )),
+        None => Err(bad_handle("generator", g as usize)),
+    }
+}
+
+fn map_of(m: *const DunluaMap) -> Result<Arc<MapState>, Failure> {
+    match lookup(m as usize) {
+        Some(Object::Map(state)) => Ok(state),
+        Some(Object::Generator(_)) => Err(Failure::new(
+            DunluaStatus::BadHandle,
+            "a generator handle was given where a map was expected",
+        )),
+        None => Err(bad_handle("map", m as usize)),
+    }
+}
+
+fn bad_handle(what: &str, handle: usize) -> Failure {
+    if handle == 0 {
+        Failure::new(
+            DunluaStatus::BadHandle,
+            format!("the {what} handle is NULL"),
+        )
+    } else {
+        Failure::new(
+            DunluaStatus::BadHandle,
+            format!("{handle:#x} is not a live {what} handle (freed, or never made by dunlua)"),
+        )
+    }
+}
+
+fn lock(state: &Mutex<GeneratorState>) -> MutexGuard<'_, GeneratorState> {
+    state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+// ----------------------------------------------------------------- errors
+
+/// A failed call: its status and message.
+struct Failure {
+    status: DunluaStatus,
+    message: String,
+    /// The script's Lua frames, innermost first, one per line.
+    traceback: String,
+}
+
+impl Failure {
+    fn new(status: DunluaStatus, message: impl Into<String>) -> Failure {
+        Failure {
+            status,
+            message: message.into(),
+            traceback: String::new(),
+        }
+    }
+}
+
+impl From<dunlua::Error> for Failure {
+    fn from(err: dunlua::Error) -> Failure {
+        let status = match err.kind {
+            FailureKind::Usage => DunluaStatus::Usage,
+            FailureKind::Syntax => DunluaStatus::Syntax,
+            FailureKind::Runtime => DunluaStatus::Runtime,
+            FailureKind::Contract => DunluaStatus::Contract,
+            FailureKind::Limit => DunluaStatus::Limit,
+            FailureKind::TimedOut => DunluaStatus::TimedOut,
+            FailureKind::Cancelled => DunluaStatus::Cancelled,
+            FailureKind::Rejected => DunluaStatus::Rejected,
+            FailureKind::BadStart => DunluaStatus::BadStart,
+        };
+        // The message is the one line that names the script's line; the
+        // Lua frames are kept apart for `dunlua_generator_traceback`.
+        Failure {
+            status,
+            message: err.message,
+            traceback: err.traceback.join("\n"),
+        }
+    }
+}
+
+thread_local! {
+    /// The last error of a call on this thread, for callers without a
+    /// generator to ask.
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+/// A C string of `text`, with any NUL byte (which C cannot hold) shown as `\0`.
+fn c_text(text: &str) -> CString {
+    CString::new(text.replace('\0', "\\0")).unwrap_or_default()
+}
+
+fn remember(failure: &Failure) {
+    LAST_ERROR.with(|last| *last.borrow_mut() = c_text(&failure.message));
+}
+
+/// Runs `body` with panics caught; a failure is remembered per thread.
+fn guarded(body: impl FnOnce() -> Result<(), Failure>) -> DunluaStatus {
+    let outcome =
+        catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|panic| Err(panicked(&panic)));
+    match outcome {
+        Ok(()) => {
+            LAST_ERROR.with(|last| *last.borrow_mut() = CString::default());
+            DunluaStatus::Ok
+        }
+        Err(failure) => {
+            remember(&failure);
+            failure.status
+        }
+    }
+}
+
+/// A plain getter: its value, or `fallback` on a bad handle or a panic.
+fn getter<T>(fallback: T, body: impl FnOnce() -> Result<T, Failure>) -> T {
+    match catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|panic| Err(panicked(&panic))) {
+        Ok(value) => value,
+        Err(failure) => {
+            remember(&failure);
+            fallback
+        }
+    }
+}
+
+fn panicked(panic: &Box<dyn std::any::Any + Send>) -> Failure {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    Failure::new(
+        DunluaStatus::Panic,
+        format!("dunlua failed inside (a bug, please report it): {what}"),
+    )
+}
+
+/// Runs `body` on a generator's state, recording its outcome there as the
+/// last call's status and message.
+fn with_generator(
+    g: *mut DunluaGenerator,
+    body: impl FnOnce(&mut GeneratorState) -> Result<(), Failure>,
+) -> DunluaStatus {
+    guarded(|| {
+        let state = generator_of(g)?;
+        let mut state = lock(&state);
+        let outcome = catch_unwind(AssertUnwindSafe(|| body(&mut state)))
+            .unwrap_or_else(|panic| Err(panicked(&panic)));
+        match &outcome {
+            Ok(()) => {
+                state.status = DunluaStatus::Ok;
+                state.error = CString::default();
+                state.traceback = CString::default();
+            }
+            Err(failure) => {
+                state.status = failure.status;
+                state.error = c_text(&failure.message);
+                state.traceback = c_text(&failure.traceback);
+            }
+        }
+        outcome
+    })
+}
+
+/// The caller's C string, checked: NULL and non-UTF-8 are errors naming `what`.
+///
+/// # Safety
+/// `text` is NULL or points to a NUL-terminated string.
+unsafe fn text_arg<'a>(text: *const c_char, what: &str) -> Result<&'a str, Failure> {
+    if text.is_null() {
+        return Err(Failure::new(
+            DunluaStatus::NullArgument,
+            format!("{what} is NULL"),
+        ));
+    }
+    // SAFETY: not NULL, and NUL-terminated by the caller's contract.
+    unsafe { CStr::from_ptr(text) }
+        .to_str()
+        .map_err(|_| Failure::new(DunluaStatus::InvalidText, format!("{what} is not UTF-8")))
+}
+
+/// Writes `value` through the caller's out-parameter.
+///
+/// # Safety
+/// `out` is NULL or valid for writing a `T`.
+unsafe fn put<T>(out: *mut T, value: T, what: &str) -> Result<(), Failure> {
+    if out.is_null() {
+        return Err(Failure::new(
+            DunluaStatus::NullArgument,
+            format!("{what} is NULL"),
+        ));
+    }
+    // SAFETY: not NULL, and writable by the caller's contract.
+    unsafe { out.write(value) };
+    Ok(())
+}
+
+// ------------------------------------------------------------- generators
+
+/// dunlua's version, e.g. `"0.1.0"`. Static.
+#[no_mangle]
+pub extern "C" fn dunlua_version() -> *const c_char {
+    static VERSION: OnceLock<CString> = OnceLock::new();
+    VERSION
+        .get_or_init(|| c_text(env!("CARGO_PKG_VERSION")))
+        .as_ptr()
+}
+
+/// The name of a status, e.g. `"DUNLUA_STATUS_SYNTAX"`. Static.
+#[no_mangle]
+pub extern "C" fn dunlua_status_name(status: DunluaStatus) -> *const c_char {
+    let name: &'static CStr = match status {
+        DunluaStatus::Ok => c"DUNLUA_STATUS_OK",
+        DunluaStatus::NullArgument => c"DUNLUA_STATUS_NULL_ARGUMENT",
+        DunluaStatus::BadHandle => c"DUNLUA_STATUS_BAD_HANDLE",
+        DunluaStatus::InvalidText => c"DUNLUA_STATUS_INVALID_TEXT",
+        DunluaStatus::Usage => c"DUNLUA_STATUS_USAGE",
+        DunluaStatus::Syntax => c"DUNLUA_STATUS_SYNTAX",
+        DunluaStatus::Runtime => c"DUNLUA_STATUS_RUNTIME",
+        DunluaStatus::Contract => c"DUNLUA_STATUS_CONTRACT",
+        DunluaStatus::Limit => c"DUNLUA_STATUS_LIMIT",
+        DunluaStatus::TimedOut => c"DUNLUA_STATUS_TIMED_OUT",
+        DunluaStatus::Cancelled => c"DUNLUA_STATUS_CANCELLED",
+        DunluaStatus::Rejected => c"DUNLUA_STATUS_REJECTED",
+        DunluaStatus::BadStart => c"DUNLUA_STATUS_BAD_START",
+        DunluaStatus::OutOfRange => c"DUNLUA_STATUS_OUT_OF_RANGE",
+        DunluaStatus::Panic => c"DUNLUA_STATUS_PANIC",
+    };
+    name.as_ptr()
+}
+
+/// The message of the last failed call on this thread ("" after a call
+/// that worked). Valid until the next dunlua call on this thread.
+#[no_mangle]
+pub extern "C" fn dunlua_last_error() -> *const c_char {
+    LAST_ERROR.with(|last| last.borrow().as_ptr())
+}
+
+/// Makes a generator handle for `builder`, built at once; a failed build
+/// still gives a handle, holding the error.
+fn new_generator(builder: Result<GeneratorBuilder, Failure>) -> *mut DunluaGenerator {
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let builder = builder?;
+        let generator = builder.clone().build();
+        Ok::<_, Failure>((builder, generator))
+    }))
+    .unwrap_or_else(|panic| Err(panicked(&panic)));
+    let state = match outcome {
+        Ok((builder, Ok(generator))) => GeneratorState {
+            builder,
+            generator: Some(generator),
+            status: DunluaStatus::Ok,
+            error: CString::default(),
+            traceback: CString::default(),
+        },
+        Ok((builder, Err(err))) => failed_state(builder, err.into()),
+        Err(failure) => failed_state(Generator::source("", ""), failure),
+    };
+    if state.status != DunluaStatus::Ok {
+        remember(&Failure::new(state.status, state.error.to_string_lossy()));
+    }
+    register(Object::Generator(Arc::new(Mutex::new(state)))) as *mut DunluaGenerator
+}
+
+fn failed_state(builder: GeneratorBuilder, failure: Failure) -> GeneratorState {
+    GeneratorState {
+        builder,
+        generator: None,
+        status: failure.status,
+        error: c_text(&failure.message),
+        traceback: c_text(&failure.traceback),
+    }
+}
+
+/// A generator for the script file at `path` (its modules are read from its
+/// folder). Always returns a handle, to be freed with
+/// `dunlua_generator_free`; when the script cannot be read or compiled,
+/// `dunlua_generator_status` says why and `dunlua_generate` repeats it.
+///
+/// # Safety
+/// `path` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_generator_from_file(path: *const c_char) -> *mut DunluaGenerator {
+    // SAFETY: the caller's contract on `path`.
+    let builder = unsafe { text_arg(path, "path") }.map(Generator::file);
+    new_generator(builder)
+}
+
+/// Calls a C module loader, collecting what it supplies.
+struct CLoader {
+    load: unsafe extern "C" fn(*mut c_void, *const c_char, *mut DunluaModule),
+    user_data: *mut c_void,
+}
+
+// SAFETY: the loader and its user data are the caller's; dunlua.h documents
+// that the loader is called on whichever thread calls into the generator,
+// one call at a time per generator (the generator's lock).
+unsafe impl Send for CLoader {}
+unsafe impl Sync for CLoader {}
+
+/// What a loader call supplied, behind a `DunluaModule *`.
+struct ModuleSlot {
+    source: Option<String>,
+}
+
+impl CLoader {
+    fn call(&self, relative_path: &str) -> Option<String> {
+        let path = c_text(relative_path);
+        let mut slot = ModuleSlot { source: None };
+        // SAFETY: the function and user data are the caller's; the path and
+        // slot outlive the call, and the slot is only reachable through
+        // `dunlua_module_set_source` during it.
+        unsafe {
+            (self.load)(
+                self.user_data,
+                path.as_ptr(),
+                &mut slot as *mut ModuleSlot as *mut DunluaModule,
+            )
+        };
+        slot.source
+    }
+}
+
+/// A generator for script text the game holds. `name` is the path the
+/// script would have as a file (`"mods/cave.lua"`): messages name it and
+/// its modules are found relative to its folder, through `loader` (NULL:
+/// the script has no modules; `user_data` is passed to it as is). Always
+/// returns a handle, like `dunlua_generator_from_file`.
+///
+/// # Safety
+/// `name` and `source` are NULL or NUL-terminated strings; `loader` is NULL
+/// or a function that may be called with `user_data` until the generator
+/// is freed.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_generator_from_source(
+    name: *const c_char,
+    source: *const c_char,
+    loader: DunluaModuleLoader,
+    user_data: *mut c_void,
+) -> *mut DunluaGenerator {
+    // SAFETY: the caller's contract on `name` and `source`.
+    let builder = unsafe { text_arg(name, "name") }.and_then(|name| {
+        // SAFETY: as above.
+        let source = unsafe { text_arg(source, "source") }?;
+        let builder = Generator::source(name, source);
+        Ok(match loader {
+            Some(load) => {
+                let c_loader = CLoader { load, user_data };
+                builder.loader(move |path| c_loader.call(path))
+            }
+            None => builder,
+        })
+    });
+    new_generator(builder)
+}
+
+/// Supplies a module's source from inside a module loader: `length` bytes
+/// of UTF-8 at `text` (`length` may be `(size_t)-1` for a NUL-terminated
+/// string). The text is copied before it returns.
+///
+/// # Safety
+/// `module` is the pointer the loader was given, during that call; `text`
+/// points to `length` readable bytes (or a NUL-terminated string).
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_module_set_source(
+    module: *mut DunluaModule,
+    text: *const c_char,
+    length: usize,
+) -> DunluaStatus {
+    guarded(|| {
+        if module.is_null() {
+            return Err(Failure::new(DunluaStatus::NullArgument, "module is NULL"));
+        }
+        let source = if length == usize::MAX {
+            // SAFETY: the caller's contract on `text`.
+            unsafe { text_arg(text, "text") }?.to_string()
+        } else {
+            if text.is_null() {
+                return Err(Failure::new(DunluaStatus::NullArgument, "text is NULL"));
+            }
+            // SAFETY: `length` readable bytes by the caller's contract.
+            let bytes = unsafe { std::slice::from_raw_parts(text as *const u8, length) };
+            String::from_utf8(bytes.to_vec()).map_err(|_| {
+                Failure::new(DunluaStatus::InvalidText, "the module text is not UTF-8")
+            })?
+        };
+        // SAFETY: `module` is the slot the loader was handed (see CLoader::call).
+        unsafe { (*(module as *mut ModuleSlot)).source = Some(source) };
+        Ok(())
+    })
+}
+
+/// Applies `change` to a generator's settings and rebuilds it; a change
+/// that does not build (an unknown parameter, a wrong type, a bad size) is
+/// not kept, and the call fails saying why.
+fn reconfigure(
+    g: *mut DunluaGenerator,
+    change: impl FnOnce(GeneratorBuilder) -> Result<GeneratorBuilder, Failure>,
+) -> DunluaStatus {
+    with_generator(g, |state| {
+        let builder = change(state.builder.clone())?;
+        let generator = builder.clone().build()?;
+        state.builder = builder;
+        state.generator = Some(generator);
+        Ok(())
+    })
+}
+
+/// Sets an integer parameter (also accepted for a number parameter).
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_generator_set_int(
+    g: *mut DunluaGenerator,
+    name: *const c_char,
+    value: i64,
+) -> DunluaStatus {
+    // SAFETY: the caller's contract on `name`.
+    reconfigure(
+        g,
+        |b| Ok(b.param(unsafe { text_arg(name, "name") }?, value)),
+    )
+}
+
+/// Sets a number parameter.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_generator_set_number(
+    g: *mut DunluaGenerator,
+    name: *const c_char,
+    value: f64,
+) -> DunluaStatus {
+    // SAFETY: the caller's contract on `name`.
+    reconfigure(
+        g,
+        |b| Ok(b.param(unsafe { text_arg(name, "name") }?, value)),
+    )
+}
+
+/// Sets a boolean parameter.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_generator_set_bool(
+    g: *mut DunluaGenerator,
+    name: *const c_char,
+    value: bool,
+) -> DunluaStatus {
+    // SAFETY: the caller's contract on `name`.
+    reconfigure(
+        g,
+        |b| Ok(b.param(unsafe { text_arg(name, "name") }?, value)),
+    )
+}
+
+/// Sets a string parameter.
+///
+/// # Safety
+/// `name` and `value` are NULL or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_generator_set_string(
+    g: *mut DunluaGenerator,
+    name: *const c_char,
+    value: *const c_char,
+) -> DunluaStatus {
+    reconfigure(g, |b| {
+        // SAFETY: the caller's contract on `name` and `value`.
+        let (name, value) = unsafe { (text_arg(name, "name")?, text_arg(value, "value")?) };
+        Ok(b.param(name, value))
+    })
+}
+
+/// Sets the map size, instead of the script's own `width` and `height`.
+#[no_mangle]
+pub extern "C" fn dunlua_generator_set_size(
+    g: *mut DunluaGenerator,
+    width: i64,
+    height: i64,
+) -> DunluaStatus {
+    reconfigure(g, |b| Ok(b.size(width, height)))
+}
+
+/// Sets the limits of each generate: the budget (Lua instructions plus
+/// native work; 0 keeps the default 400,000,000), memory in MiB (0: default
+/// 512) and the wall-clock deadline in seconds (0: none).
+#[no_mangle]
+pub extern "C" fn dunlua_generator_set_limits(
+    g: *mut DunluaGenerator,
+    max_instructions: u64,
+    max_memory_mb: u64,
+    timeout_seconds: f64,
+) -> DunluaStatus {
+    reconfigure(g, |b| {
+        if !(timeout_seconds.is_finite() && (0.0..=86_400.0).contains(&timeout_seconds)) {
+            return Err(Failure::new(
+                DunluaStatus::Usage,
+                format!("timeout_seconds must be from 0 to 86400, got {timeout_seconds}"),
+            ));
+        }
+        if max_memory_mb > 1 << 20 {
+            return Err(Failure::new(
+                DunluaStatus::Usage,
+                format!("max_memory_mb must be at most 1048576, got {max_memory_mb}"),
+            ));
+        }
+        let defaults = Limits::default();
+        Ok(b.limits(Limits {
+            max_instructions: if max_instructions == 0 {
+                defaults.max_instructions
+            } else {
+                max_instructions
+            },
+            max_memory: if max_memory_mb == 0 {
+                defaults.max_memory
+            } else {
+                (max_memory_mb as usize) << 20
+            },
+            timeout: (timeout_seconds > 0.0).then(|| Duration::from_secs_f64(timeout_seconds)),
+        }))
+    })
+}
+
+/// Sets how many attempts a script that rejects its maps gets (default 20).
+#[no_mangle]
+pub extern "C" fn dunlua_generator_set_max_attempts(
+    g: *mut DunluaGenerator,
+    attempts: u32,
+) -> DunluaStatus {
+    reconfigure(g, |b| Ok(b.max_attempts(attempts)))
+}
+
+/// The status of the generator's last call (its creation, a setter or a
+/// generate); `DUNLUA_STATUS_BAD_HANDLE` for a bad handle.
+#[no_mangle]
+pub extern "C" fn dunlua_generator_status(g: *const DunluaGenerator) -> DunluaStatus {
+    getter(DunluaStatus::BadHandle, || {
+        let state = generator_of(g)?;
+        let status = lock(&state).status;
+        Ok(status)
+    })
+}
+
+/// The message of the generator's last call: one line naming what was
+/// wrong and where (`"mods/cave.lua:12: map:set: ..."`), or "" when it
+/// worked. For a bad handle, the same as `dunlua_last_error()`. Valid until
+/// the next call on this generator.
+#[no_mangle]
+pub extern "C" fn dunlua_generator_error(g: *const DunluaGenerator) -> *const c_char {
+    // The pointer stays valid after the lock is released: the registry
+    // keeps the state, and only the next call on this generator replaces it.
+    match catch_unwind(|| generator_of(g).map(|state| lock(&state).error.as_ptr())) {
+        Ok(Ok(message)) => message,
+        Ok(Err(failure)) => {
+            remember(&failure);
+            dunlua_last_error()
+        }
+        Err(_) => dunlua_last_error(),
+    }
+}
+
+/// The Lua traceback of the generator's last failed call: the script's
+/// frames, innermost first, one per line (`"mods/cave.lua:12: in function
+/// 'carve'"`); "" when there is none. Valid until the next call on this
+/// generator; "" for a bad handle.
+#[no_mangle]
+pub extern "C" fn dunlua_generator_traceback(g: *const DunluaGenerator) -> *const c_char {
+    match catch_unwind(|| generator_of(g).map(|state| lock(&state).traceback.as_ptr())) {
+        Ok(Ok(frames)) => frames,
+        _ => c"".as_ptr(),
+    }
+}
+
+/// Generates the map of `seed` into `*out` (a new map handle, to be freed
+/// with `dunlua_map_free`); on failure `*out` is NULL and the status and
+/// `dunlua_generator_error` say why. The same seed and settings give the
+/// same map as `dunlua SCRIPT --seed N`, forever. The generator can be used
+/// again after a failure.
+///
+/// # Safety
+/// `out` is NULL or valid for writing a pointer.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_generate(
+    g: *mut DunluaGenerator,
+    seed: u64,
+    out: *mut *mut DunluaMap,
+) -> DunluaStatus {
+    if !out.is_null() {
+        // SAFETY: checked not NULL; writable by the caller's contract.
+        unsafe { out.write(std::ptr::null_mut()) };
+    }
+    with_generator(g, |state| {
+        if out.is_null() {
+            return Err(Failure::new(DunluaStatus::NullArgument, "out is NULL"));
+        }
+        let generator = match &state.generator {
+            Some(generator) => generator,
+            // A generator that never built fails the same way again.
+            None => {
+                return Err(Failure {
+                    status: state.status,
+                    message: state.error.to_string_lossy().into_owned(),
+                    traceback: state.traceback.to_string_lossy().into_owned(),
+                })
+            }
+        };
+        let generated = generator.generate(seed)?;
+        let handle = register(Object::Map(Arc::new(map_state(generated))));
+        // SAFETY: checked not NULL above.
+        unsafe { put(out, handle as *mut DunluaMap, "out") }
+    })
+}
+
+/// Frees a generator. NULL, or a handle already freed, does nothing.
+#[no_mangle]
+pub extern "C" fn dunlua_generator_free(g: *mut DunluaGenerator) {
+    let _ = catch_unwind(|| {
+        if let Some(Object::Map(map)) = unregister(g as usize) {
+            // A map handle given by mistake: put it back.
+            let mut registry = registry();
+            registry
+                .live
+                .insert(g as usize / HANDLE_STEP, Object::Map(map));
+        }
+    });
+}
+
+// ------------------------------------------------------------------- maps
+
+fn map_state(generated: Generated) -> MapState {
+    let kind_texts = generated
+        .tile_kinds()
+        .map(|(_, kind)| (c_text(&kind.name), c_text(&kind.glyph.to_string())))
+        .collect();
+    let marker_names = generated
+        .markers()
+        .iter()
+        .map(|m| c_text(&m.name))
+        .collect();
+    MapState {
+        tile_ids: generated.tile_ids(),
+        kind_texts,
+        marker_names,
+        json: OnceLock::new(),
+        generated,
+    }
+}
+
+/// The map's width in cells (0 for a bad handle).
+#[no_mangle]
+pub extern "C" fn dunlua_map_width(m: *const DunluaMap) -> i32 {
+    getter(0, || Ok(map_of(m)?.generated.width() as i32))
+}
+
+/// The map's height in cells (0 for a bad handle).
+#[no_mangle]
+pub extern "C" fn dunlua_map_height(m: *const DunluaMap) -> i32 {
+    getter(0, || Ok(map_of(m)?.generated.height() as i32))
+}
+
+/// The tile id of every cell, row by row: cell (x, y) is at
+/// `[y * width + x]`, and an id indexes the tile kinds
+/// (`dunlua_map_tile_kind`). `width * height` bytes, valid until the map is
+/// freed; NULL for a bad handle.
+#[no_mangle]
+pub extern "C" fn dunlua_map_tiles(m: *const DunluaMap) -> *const u8 {
+    getter(std::ptr::null(), || Ok(map_of(m)?.tile_ids.as_ptr()))
+}
+
+/// How many tile kinds the map has: the six built-ins (wall, floor, door,
+/// stairs_down, stairs_up, water, ids 0 to 5), then the script's own.
+#[no_mangle]
+pub extern "C" fn dunlua_map_tile_kind_count(m: *const DunluaMap) -> usize {
+    getter(0, || Ok(map_of(m)?.kind_texts.len()))
+}
+
+/// Writes tile kind `id` into `*out`.
+///
+/// # Safety
+/// `out` is NULL or valid for writing a `DunluaTileKind`.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_map_tile_kind(
+    m: *const DunluaMap,
+    id: usize,
+    out: *mut DunluaTileKind,
+) -> DunluaStatus {
+    guarded(|| {
+        let map = map_of(m)?;
+        let (_, kind) = map
+            .generated
+            .tile_kinds()
+            .nth(id)
+            .ok_or_else(|| out_of_range("tile kind", id, map.kind_texts.len()))?;
+        let (name, glyph) = &map.kind_texts[id];
+        let rgb = |c: dunlua::map::Rgb| (c.0 as u32) << 16 | (c.1 as u32) << 8 | c.2 as u32;
+        let value = DunluaTileKind {
+            name: name.as_ptr(),
+            glyph: glyph.as_ptr(),
+            codepoint: kind.glyph as u32,
+            color: rgb(kind.color),
+            background: rgb(kind.background),
+            walkable: kind.walkable,
+            transparent: kind.transparent,
+        };
+        // SAFETY: the caller's contract on `out`; the strings live in the
+        // map, which the registry keeps until `dunlua_map_free`.
+        unsafe { put(out, value, "out") }
+    })
+}
+
+fn out_of_range(what: &str, index: usize, count: usize) -> Failure {
+    Failure::new(
+        DunluaStatus::OutOfRange,
+        format!("{what} {index} does not exist (there are {count})"),
+    )
+}
+
+/// How many rooms the script recorded.
+#[no_mangle]
+pub extern "C" fn dunlua_map_room_count(m: *const DunluaMap) -> usize {
+    getter(0, || Ok(map_of(m)?.generated.rooms().len()))
+}
+
+/// Writes room `index` into `*out`.
+///
+/// # Safety
+/// `out` is NULL or valid for writing a `DunluaRoom`.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_map_room(
+    m: *const DunluaMap,
+    index: usize,
+    out: *mut DunluaRoom,
+) -> DunluaStatus {
+    guarded(|| {
+        let map = map_of(m)?;
+        let rooms = map.generated.rooms();
+        let r = rooms
+            .get(index)
+            .ok_or_else(|| out_of_range("room", index, rooms.len()))?;
+        let room = DunluaRoom {
+            x1: r.x1,
+            y1: r.y1,
+            x2: r.x2,
+            y2: r.y2,
+        };
+        // SAFETY: the caller's contract on `out`.
+        unsafe { put(out, room, "out") }
+    })
+}
+
+/// Writes where the player starts into `*x` and `*y`.
+///
+/// # Safety
+/// `x` and `y` are NULL or valid for writing an `int32_t`.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_map_start(
+    m: *const DunluaMap,
+    x: *mut i32,
+    y: *mut i32,
+) -> DunluaStatus {
+    guarded(|| {
+        let (sx, sy) = map_of(m)?.generated.start();
+        // SAFETY: the caller's contract on `x` and `y`.
+        unsafe {
+            put(x, sx, "x")?;
+            put(y, sy, "y")
+        }
+    })
+}
+
+/// How many markers the script placed.
+#[no_mangle]
+pub extern "C" fn dunlua_map_marker_count(m: *const DunluaMap) -> usize {
+    getter(0, || Ok(map_of(m)?.generated.markers().len()))
+}
+
+/// Writes marker `index` into `*out`.
+///
+/// # Safety
+/// `out` is NULL or valid for writing a `DunluaMarker`.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_map_marker(
+    m: *const DunluaMap,
+    index: usize,
+    out: *mut DunluaMarker,
+) -> DunluaStatus {
+    guarded(|| {
+        let map = map_of(m)?;
+        let markers = map.generated.markers();
+        let marker = markers
+            .get(index)
+            .ok_or_else(|| out_of_range("marker", index, markers.len()))?;
+        let value = DunluaMarker {
+            x: marker.x,
+            y: marker.y,
+            name: map.marker_names[index].as_ptr(),
+        };
+        // SAFETY: the caller's contract on `out`; the name lives in the map.
+        unsafe { put(out, value, "out") }
+    })
+}
+
+/// The map's 64-bit hash, the same on every machine: what
+/// `dunlua SCRIPT --hash` prints (as 16 hex digits). 0 for a bad handle.
+#[no_mangle]
+pub extern "C" fn dunlua_map_hash(m: *const DunluaMap) -> u64 {
+    getter(0, || Ok(map_of(m)?.generated.hash()))
+}
+
+/// The seed the map was made from.
+#[no_mangle]
+pub extern "C" fn dunlua_map_seed(m: *const DunluaMap) -> u64 {
+    getter(0, || Ok(map_of(m)?.generated.provenance.seed))
+}
+
+/// The map as the `.json` export writes it (rows, legend, rooms, start,
+/// markers, params, seed, hash). Made on first use; valid until the map is
+/// freed. NULL for a bad handle.
+#[no_mangle]
+pub extern "C" fn dunlua_map_json(m: *const DunluaMap) -> *const c_char {
+    getter(std::ptr::null(), || {
+        let map = map_of(m)?;
+        // The pointer stays valid after `map` (an Arc clone) drops: the
+        // registry holds the state until `dunlua_map_free`.
+        Ok(map
+            .json
+            .get_or_init(|| c_text(&map.generated.to_json()))
+            .as_ptr())
+    })
+}
+
+/// Frees a map (its tiles, strings and JSON with it). NULL, or a handle
+/// already freed, does nothing.
+#[no_mangle]
+pub extern "C" fn dunlua_map_free(m: *mut DunluaMap) {
+    let _ = catch_unwind(|| {
+        if let Some(Object::Generator(g)) = unregister(m as usize) {
+            // A generator handle given by mistake: put it back.
+            let mut registry = registry();
+            registry
+                .live
+                .insert(m as usize / HANDLE_STEP, Object::Generator(g));
+        }
+    });
+}

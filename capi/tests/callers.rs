@@ -1,0 +1,265 @@
+//! The C ABI from three real callers, as games use it: a C program compiled
+//! with `cc` against `include/dunlua.h` (linked to the shared and to the
+//! static library), a Python program through `ctypes` and a LuaJIT program
+//! through `ffi` (as a LÖVE game would). Each prints the same lines
+//! (`callers/generate.*`); they must equal what the Rust library and the
+//! command line say about the same script, seeds and parameters, error
+//! paths included. With `CI` set, a missing `cc`, `python3` or `luajit`
+//! fails the test instead of skipping that caller.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use dunlua::script::{self, Request};
+use dunlua::{Generator, Limits};
+
+fn capi_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn rooms() -> PathBuf {
+    capi_dir().join("../scripts/rooms.lua")
+}
+
+/// The folder cargo built the libraries into (this test runs from its
+/// `deps/` subfolder).
+fn built_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+const MAIN_SCRIPT: &str = "local room = require('lib.room')\n\
+return { width = 20, height = 10, generate = function(map)\n  room.carve(map)\n  map:set_start(2, 2)\nend }\n";
+const ROOM_MODULE: &str = "return { carve = function(map)\n  map:fill('wall')\n  map:carve_room(Rect.new(1, 1, 10, 6))\nend }\n";
+
+/// The hash the command line's run gives (`dunlua SCRIPT --seed N -p ...
+/// --hash`), from the same code path, checked against the built `dunlua`
+/// binary too when it is there.
+fn command_hash(seed: u64, params: &[&str]) -> String {
+    let mut request = Request::new(rooms(), seed);
+    request.params = params.iter().map(|p| p.to_string()).collect();
+    let ours = format!("{:016x}", script::run(&request).unwrap().map.hash64());
+    let binary = built_dir().join("dunlua");
+    if binary.exists() {
+        let mut args = vec![rooms().display().to_string(), "--hash".into()];
+        args.extend(["--seed".into(), seed.to_string()]);
+        for p in params {
+            args.extend(["-p".to_string(), p.to_string()]);
+        }
+        let output = Command::new(&binary).args(&args).output().unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout).trim(),
+            ours,
+            "{args:?}"
+        );
+    }
+    ours
+}
+
+/// Every line a caller must print, from the Rust library.
+fn expected() -> String {
+    let level = Generator::file(rooms())
+        .build()
+        .unwrap()
+        .generate(7)
+        .unwrap();
+    let (sx, sy) = level.start();
+    let floors = level.tile_ids().iter().filter(|&&t| t == 1).count();
+    let first = level.rooms()[0];
+    let unknown = Generator::file(rooms())
+        .param("max_room", 12)
+        .build()
+        .err()
+        .unwrap();
+    let wrong = Generator::file(rooms())
+        .param("max_rooms", "many")
+        .build()
+        .err()
+        .unwrap();
+    let loader = Generator::source("mods/cave.lua", MAIN_SCRIPT)
+        .module("lib/room.lua", ROOM_MODULE)
+        .build()
+        .unwrap()
+        .generate(1)
+        .unwrap();
+    let spin = Generator::source(
+        "spin.lua",
+        "return { generate = function(map) while true do end end }\n",
+    )
+    .limits(Limits {
+        max_instructions: 1_000_000,
+        timeout: None,
+        ..Limits::default()
+    })
+    .build()
+    .unwrap()
+    .generate(1)
+    .err()
+    .unwrap();
+    let lines = [
+        "version 0.1.0".to_string(),
+        format!("hash {}", command_hash(7, &[])),
+        "size 80 50".into(),
+        format!("start_walkable 1 {}", level.tile_name(sx, sy).unwrap()),
+        "kinds 6 wall # 888888".into(),
+        format!("floors {floors}"),
+        format!(
+            "rooms {} first {} {} {} {}",
+            level.rooms().len(),
+            first.x1,
+            first.y1,
+            first.x2,
+            first.y2
+        ),
+        "json_has_hash 1".into(),
+        "out_of_range 13".into(),
+        format!("hash_param {}", command_hash(7, &["max_rooms=12"])),
+        format!("unknown_param 4 {}", unknown.message),
+        format!("wrong_type 4 {}", wrong.message),
+        format!("loader {:016x}", loader.hash()),
+        "syntax 5 broken.lua:3: unexpected symbol near 'end'".into(),
+        "syntax_generate 5 1".into(),
+        format!("limit 8 {}", spin.message),
+        "bad_handle 2 2 2 2".into(),
+        "bad_handle_message the generator handle is NULL".into(),
+    ];
+    assert!(unknown
+        .message
+        .starts_with("unknown parameter 'max_room'; declared: "));
+    assert!(spin.message.starts_with("spin.lua:1: instruction budget"));
+    lines.join("\n") + "\n"
+}
+
+/// Whether `program` can be run; with `CI` set it must be.
+fn available(program: &str) -> bool {
+    let found = Command::new(program).arg("--version").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{program} is not installed, and CI must run every caller (see .ci/run)"
+        );
+        eprintln!("skipping the {program} caller: {program} is not installed");
+    }
+    found
+}
+
+fn run(program: &Path, args: &[&Path], env: &[(&str, &Path)]) -> String {
+    let mut command = Command::new(program);
+    command.args(args).current_dir(capi_dir().join("callers"));
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{} failed ({}):\n{}\n{}",
+        program.display(),
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn shared_library() -> PathBuf {
+    let name = format!(
+        "{}dunlua_capi{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    let path = built_dir().join(name);
+    assert!(path.exists(), "{} was not built", path.display());
+    path
+}
+
+#[test]
+fn a_c_program_gets_the_command_lines_maps_and_errors() {
+    if !available("cc") {
+        return;
+    }
+    let scratch = std::env::temp_dir().join(format!("dunlua-capi-c-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let source = capi_dir().join("callers/generate.c");
+    let include = capi_dir().join("include");
+    let dir = built_dir();
+    let shared = scratch.join("generate-shared");
+    let statically = scratch.join("generate-static");
+    let compile = |args: Vec<String>| {
+        let output = Command::new("cc").args(&args).output().unwrap();
+        assert!(
+            output.status.success(),
+            "cc {args:?}:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(
+            output.stderr.is_empty(),
+            "warnings: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    let common = |out: &Path| {
+        vec![
+            "-std=c99".into(),
+            "-Wall".into(),
+            "-Wextra".into(),
+            "-Werror".into(),
+            source.display().to_string(),
+            format!("-I{}", include.display()),
+            "-o".into(),
+            out.display().to_string(),
+        ]
+    };
+    let mut args = common(&shared);
+    args.extend([
+        format!("-L{}", dir.display()),
+        "-ldunlua_capi".into(),
+        format!("-Wl,-rpath,{}", dir.display()),
+    ]);
+    compile(args);
+    let mut args = common(&statically);
+    args.extend([
+        dir.join("libdunlua_capi.a").display().to_string(),
+        "-lpthread".into(),
+        "-ldl".into(),
+        "-lm".into(),
+    ]);
+    compile(args);
+    let want = expected();
+    for program in [&shared, &statically] {
+        assert_eq!(
+            run(program, &[&rooms()], &[]),
+            want,
+            "{}",
+            program.display()
+        );
+    }
+    std::fs::remove_dir_all(&scratch).unwrap();
+}
+
+#[test]
+fn a_python_program_gets_them_through_ctypes() {
+    if !available("python3") {
+        return;
+    }
+    let script = capi_dir().join("callers/generate.py");
+    let printed = run(
+        Path::new("python3"),
+        &[&script, &shared_library(), &rooms()],
+        &[],
+    );
+    assert_eq!(printed, expected());
+}
+
+#[test]
+fn a_luajit_program_gets_them_through_ffi() {
+    if !available("luajit") {
+        return;
+    }
+    let script = capi_dir().join("callers/generate.lua");
+    let printed = run(
+        Path::new("luajit"),
+        &[&script, &shared_library(), &rooms()],
+        &[],
+    );
+    assert_eq!(printed, expected());
+}

@@ -1,0 +1,244 @@
+//! What clap parses: the commands, their flags and the parsers that check
+//! a flag's value as it is read. Nothing here runs anything.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use crate::map;
+use crate::script::{self, Limits};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "dunlua",
+    version,
+    about = "Scriptable roguelike dungeon generator: a Lua script decides the layout, Rust does the per-tile work.",
+    after_help = "Commands: dunlua check SCRIPT --seeds 0..1000 runs a script over many seeds (see dunlua check --help).\nExit codes: 0 ok, 1 the script failed, 2 bad usage.\nExample: dunlua scripts/rooms.lua --seed 7 --out map.json",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Run a script over many seeds in parallel and report failures and map statistics.
+    Check(CheckArgs),
+    /// Generate seeds 0..N-1 in one process and print one line of throughput and checksums.
+    Bench(BenchArgs),
+    /// Print the Lua API reference (or, with --luals, the editor annotations of types/dunlua.lua).
+    Api(ApiArgs),
+    /// Write NAME.lua, a commented starting script (from a template or a reference script).
+    New(NewArgs),
+}
+
+/// `dunlua api [--luals]`.
+#[derive(clap::Args, Debug)]
+pub struct ApiArgs {
+    /// Print LuaLS annotations (what types/dunlua.lua holds) instead of the reference.
+    #[arg(long)]
+    pub luals: bool,
+}
+
+/// `dunlua new NAME [--from SCRIPT]`.
+#[derive(clap::Args, Debug)]
+pub struct NewArgs {
+    /// The script to write: NAME.lua (a path may come first).
+    pub name: PathBuf,
+
+    /// Start from a reference script instead of the template.
+    #[arg(long, value_name = "SCRIPT", value_parser = clap::builder::PossibleValuesParser::new(crate::templates::NAMES))]
+    pub from: Option<String>,
+}
+
+/// `dunlua bench SCRIPT --count N ...`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The generation script to time.
+    pub script: PathBuf,
+
+    /// How many maps: seeds 0..N-1.
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub count: u64,
+
+    #[command(flatten)]
+    pub script_args: ScriptArgs,
+}
+
+/// Generating one map: `dunlua SCRIPT ...`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The generation script: a Lua file returning {name, width, height, params, generate}.
+    #[arg(required = true)]
+    pub script: Option<PathBuf>,
+
+    /// The seed; the same seed gives the same map. Random (and printed) when absent.
+    #[arg(long)]
+    pub seed: Option<u64>,
+
+    /// Write the map to FILE; the format follows the extension (.txt, .json, .png, .tmj). Repeatable.
+    #[arg(long = "out", value_name = "FILE")]
+    pub outs: Vec<PathBuf>,
+
+    /// Print the map as text on stdout instead of opening the window.
+    #[arg(long, conflicts_with = "window")]
+    pub ascii: bool,
+
+    /// Open the window even with --out or --hash; fail if no window can be opened.
+    #[arg(long)]
+    pub window: bool,
+
+    /// Print the map's 64-bit hash (16 hex digits) on stdout.
+    #[arg(long)]
+    pub hash: bool,
+
+    /// List the script's parameters with their defaults and exit.
+    #[arg(long = "params")]
+    pub list_params: bool,
+
+    #[command(flatten)]
+    pub script_args: ScriptArgs,
+
+    #[command(flatten)]
+    pub export: ExportArgs,
+}
+
+/// `dunlua check SCRIPT --seeds A..B ...`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The generation script to check.
+    pub script: PathBuf,
+
+    /// The seeds: A..B (B excluded), A..=B (B included) or N (0..N).
+    #[arg(long, value_name = "RANGE", default_value = "0..100", value_parser = crate::check::parse_seeds)]
+    pub seeds: std::ops::Range<u64>,
+
+    /// Worker threads, each running its own Lua VMs (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Write the PNG and JSON of each failing seed (or its error as .txt) into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub save_failures: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub script_args: ScriptArgs,
+
+    #[command(flatten)]
+    pub export: ExportArgs,
+}
+
+/// How a script runs: size, parameters, limits.
+#[derive(clap::Args, Debug)]
+pub struct ScriptArgs {
+    /// Map size, overriding the script's width and height.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<(i64, i64)>,
+
+    /// Override a declared parameter (repeatable); see --params.
+    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+
+    /// Lua instructions a run may execute before it is stopped.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_INSTRUCTIONS)]
+    pub max_instructions: u64,
+
+    /// Attempts a script that rejects its map (reject() or validate) gets.
+    #[arg(long, value_name = "N", default_value_t = script::DEFAULT_MAX_ATTEMPTS,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_attempts: u32,
+
+    /// Megabytes the Lua heap may use before the run is stopped.
+    #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB,
+          value_parser = parse_megabytes)]
+    pub max_memory: usize,
+
+    /// Seconds of wall-clock time a run may take before it is stopped (0: no
+    /// deadline); the last safety net behind the instruction budget.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::DEFAULT_TIMEOUT_SECS as f64,
+          value_parser = parse_timeout)]
+    pub timeout: f64,
+}
+
+/// How image exports look.
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// How a .png output draws tiles: glyph (the tile's character) or cells (solid colour).
+    #[arg(long, value_enum, default_value_t = PngStyle::Glyph)]
+    pub png_style: PngStyle,
+
+    /// Pixels per tile in a .png output (default 16 for glyph, 8 for cells).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub cell_size: Option<u16>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PngStyle {
+    Glyph,
+    Cells,
+}
+
+/// Parses `WxH` and checks it against the map limits.
+fn parse_size(text: &str) -> Result<(i64, i64), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WxH such as 80x50, got '{text}'"))?;
+    let number = |s: &str| {
+        s.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("expected WxH such as 80x50, got '{text}'"))
+    };
+    let (w, h) = (number(w)?, number(h)?);
+    map::check_size(w, h).map_err(|e| e.to_string())?;
+    Ok((w, h))
+}
+
+/// Parses a memory limit in MiB; zero would mean "no limit" to Lua, so it
+/// is refused.
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=86_400.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a number of seconds from 0 to 86400")),
+    }
+}
+
+fn parse_megabytes(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(mb) if (1..=1 << 20).contains(&mb) => Ok(mb),
+        _ => Err(format!("expected megabytes in 1..=1048576, got '{text}'")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_are_checked() {
+        assert_eq!(parse_size("80x50"), Ok((80, 50)));
+        assert_eq!(parse_size("120X40"), Ok((120, 40)));
+        assert!(parse_size("80").unwrap_err().contains("expected WxH"));
+        assert!(parse_size("0x5")
+            .unwrap_err()
+            .contains("size 0x5 is invalid"));
+        assert!(parse_size("100000x100000").is_err());
+        assert!(parse_size("-3x5").is_err());
+    }
+
+    #[test]
+    fn memory_limits_are_positive() {
+        assert_eq!(parse_megabytes("64"), Ok(64));
+        assert!(parse_megabytes("0").is_err());
+        assert!(parse_megabytes("lots").is_err());
+    }
+}

@@ -1,0 +1,123 @@
+//! The command line, in three steps: [`flags`] (what clap parses) are
+//! resolved once by [`options`] into a [`crate::script::Request`] and export
+//! options, then a command runs ([`one_map`] for `dunlua SCRIPT`,
+//! [`commands`] for check, bench and new). Errors come back as one
+//! `dunlua: ...` line (plus a Lua traceback for script failures) and an
+//! exit code.
+
+mod commands;
+pub mod flags;
+mod one_map;
+mod options;
+
+use std::io::Write;
+
+use clap::Parser;
+
+use crate::script::{self, ScriptError};
+pub use flags::Cli;
+use flags::Command;
+pub use one_map::report_rejections;
+
+/// Exit codes: 0 ok, 1 the script failed, 2 bad usage.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_SCRIPT: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+/// A failure to report: the text after `dunlua: ` and the exit code.
+#[derive(Debug)]
+pub struct Failure {
+    pub code: i32,
+    pub message: String,
+}
+
+impl Failure {
+    pub(crate) fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            code: EXIT_USAGE,
+            message: message.into(),
+        }
+    }
+
+    /// A failure of the run itself (exit 1), with the whole error chain.
+    pub(crate) fn run(err: impl Into<anyhow::Error>) -> Failure {
+        Failure {
+            code: EXIT_SCRIPT,
+            message: format!("{:#}", err.into()),
+        }
+    }
+}
+
+impl From<ScriptError> for Failure {
+    fn from(err: ScriptError) -> Failure {
+        Failure {
+            code: err.exit_code(),
+            message: err.to_string(),
+        }
+    }
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: &Cli) -> Result<(), Failure> {
+    match &cli.command {
+        Some(Command::Check(args)) => commands::check(args),
+        Some(Command::Bench(args)) => commands::bench(args),
+        Some(Command::Api(args)) => print_stdout(&if args.luals {
+            script::api_doc::luals()
+        } else {
+            script::api_doc::reference()
+        }),
+        Some(Command::New(args)) => commands::new(args),
+        None => one_map::run(&cli.run),
+    }
+}
+
+pub(crate) fn print_stdout(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`dunlua ... | head`) is the reader's choice, not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure {
+            code: EXIT_SCRIPT,
+            message: format!("cannot write to stdout: {e}"),
+        }),
+    }
+}
+
+/// Parses the process arguments, runs, reports; returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                err.kind(),
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+            ) {
+                let _ = err.print();
+                return EXIT_OK;
+            }
+            // clap's first line is the error (continued on the next line
+            // when it ends with a colon); the rest is a usage reminder.
+            let text = err.render().to_string();
+            let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+            let first = lines.next().unwrap_or("bad usage");
+            let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+            if message.ends_with(':') {
+                if let Some(next) = lines.next() {
+                    message = format!("{message} {}", next.trim());
+                }
+            }
+            note!("dunlua: {message} (see dunlua --help)");
+            return EXIT_USAGE;
+        }
+    };
+    match run(&cli) {
+        Ok(()) => EXIT_OK,
+        Err(failure) => {
+            note!("dunlua: {}", failure.message);
+            failure.code
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! `dunlua SCRIPT ...`: one map, to the window, stdout or files, with a
+//! watchdog behind the run's own deadline.
+
+use std::io::Write;
+use std::time::Duration;
+
+use super::flags::RunArgs;
+use super::{print_stdout, Failure, EXIT_SCRIPT};
+use crate::export;
+use crate::script::{self, Request};
+#[cfg(feature = "window")]
+use crate::view::{self, ViewConfig, ViewError};
+
+/// How long past `--timeout` a run may stay stuck (in code no budget check
+/// reaches) before the process gives up on it.
+const WATCHDOG_GRACE: Duration = Duration::from_secs(2);
+
+/// Runs `generate` with a last-resort watchdog: the run's own deadline
+/// stops it at its next budget check; should it be stuck where none comes,
+/// the process reports the timeout and exits 1 a little later. Nothing has
+/// been written yet then (outputs are written after generating).
+fn with_watchdog<T>(request: &Request, generate: impl FnOnce() -> T) -> T {
+    let Some(timeout) = request.limits.timeout else {
+        return generate();
+    };
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    let script = request.script.display().to_string();
+    std::thread::spawn(move || {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+            wait.recv_timeout(timeout + WATCHDOG_GRACE)
+        {
+            let _ = writeln!(
+                std::io::stderr(),
+                "dunlua: {script}: timed out after {} s (--timeout), stuck where the budget could not stop it",
+                timeout.as_secs_f64()
+            );
+            std::process::exit(EXIT_SCRIPT);
+        }
+    });
+    let result = generate();
+    drop(done);
+    result
+}
+
+/// `dunlua SCRIPT ...`: one map, to the window, stdout or files.
+pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
+    let script_path = cli
+        .script
+        .as_deref()
+        .ok_or_else(|| Failure::usage("no SCRIPT given"))?;
+    if cli.list_params {
+        let info = script::inspect(&cli.script_args.request(script_path, 0))?;
+        print_stdout(&format!(
+            "{} ({}x{})\n{}",
+            info.name,
+            info.width,
+            info.height,
+            if info.params.is_empty() {
+                "no parameters\n".to_string()
+            } else {
+                info.params.listing()
+            }
+        ))?;
+        return Ok(());
+    }
+    for out in &cli.outs {
+        export::check_target(out).map_err(|e| Failure::usage(e.to_string()))?;
+    }
+    let seed = match cli.seed {
+        Some(seed) => seed,
+        None => {
+            let seed = rand::random::<u32>() as u64;
+            note!(
+                "dunlua: seed {seed} (no --seed given; pass --seed {seed} to get this map again)"
+            );
+            seed
+        }
+    };
+    // The window is the default when nothing else was asked for.
+    let wants_window = cli.window || (!cli.ascii && !cli.hash && cli.outs.is_empty());
+    let windowed = wants_window && (cli.window || display_available());
+    let mut request = cli.script_args.request(script_path, seed);
+    request.record = windowed;
+    let started = std::time::Instant::now();
+    let generated = with_watchdog(&request, || script::run(&request))?;
+    let took = started.elapsed();
+    report_rejections(&generated);
+    let options = cli.export.options();
+    if !cli.outs.is_empty() {
+        let (written, notes) =
+            export::write_all(&cli.outs, &generated, &options).map_err(Failure::run)?;
+        for note in notes {
+            note!("dunlua: {note}");
+        }
+        for path in written {
+            note!("dunlua: wrote {}", path.display());
+        }
+    }
+    if cli.hash {
+        print_stdout(&format!("{:016x}\n", generated.map.hash64()))?;
+    }
+    if windowed {
+        return show(cli, generated, took, request, options);
+    }
+    if wants_window {
+        print_stdout(&generated.map.to_string())?;
+        note!("dunlua: {}; printed the map as text. Use --out map.png for a picture, --ascii to skip the window", NO_WINDOW);
+    } else if cli.ascii {
+        print_stdout(&generated.map.to_string())?;
+    }
+    Ok(())
+}
+
+/// Why there is no window when one would be the default.
+#[cfg(feature = "window")]
+const NO_WINDOW: &str = "no display (DISPLAY is not set)";
+#[cfg(not(feature = "window"))]
+const NO_WINDOW: &str = "no window (this dunlua was built without the `window` feature)";
+
+#[cfg(feature = "window")]
+fn display_available() -> bool {
+    view::display_available()
+}
+
+#[cfg(not(feature = "window"))]
+fn display_available() -> bool {
+    false
+}
+
+/// Opens the window on the map (falling back to text when it cannot open
+/// and the user did not insist with `--window`).
+#[cfg(feature = "window")]
+fn show(
+    cli: &RunArgs,
+    generated: crate::Generated,
+    took: Duration,
+    request: Request,
+    options: export::Options,
+) -> Result<(), Failure> {
+    let text = generated.map.to_string();
+    let config = ViewConfig {
+        request,
+        export: options,
+        state_file: std::env::var_os("DUNLUA_STATE_FILE").map(Into::into),
+    };
+    match view::run(generated, took, config) {
+        Ok(()) => Ok(()),
+        Err(ViewError::NoWindow(why)) if !cli.window => {
+            print_stdout(&text)?;
+            note!("dunlua: no window ({why}); printed the map as text. Use --out map.png for a picture, --ascii to skip the window");
+            Ok(())
+        }
+        Err(ViewError::NoWindow(why)) => Err(Failure {
+            code: EXIT_SCRIPT,
+            message: format!("cannot open a window: {why}"),
+        }),
+        Err(ViewError::Other(e)) => Err(Failure::run(e)),
+    }
+}
+
+/// `--window` in a build without the window.
+#[cfg(not(feature = "window"))]
+fn show(
+    _cli: &RunArgs,
+    _generated: crate::Generated,
+    _took: Duration,
+    _request: Request,
+    _options: export::Options,
+) -> Result<(), Failure> {
+    Err(Failure {
+        code: EXIT_SCRIPT,
+        message: "cannot open a window: this dunlua was built without the `window` feature".into(),
+    })
+}
+
+/// Says on stderr which attempt was accepted and why earlier ones were not.
+pub fn report_rejections(generated: &crate::Generated) {
+    if generated.rejections.is_empty() {
+        return;
+    }
+    note!(
+        "dunlua: attempt {} accepted (seed {} with the attempt-{} stream)",
+        generated.provenance.attempt,
+        generated.provenance.seed,
+        generated.provenance.attempt
+    );
+    for (k, why) in &generated.rejections {
+        note!("dunlua:   attempt {k} rejected: {why}");
+    }
+}

@@ -1,0 +1,49 @@
+//! Flags resolved into what the library takes: a [`Request`] for the
+//! script and [`Options`] for the exports.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::flags::{ExportArgs, PngStyle, ScriptArgs};
+use crate::export::Options;
+use crate::render::Style;
+use crate::script::{Limits, Request};
+
+impl ScriptArgs {
+    pub(super) fn request(&self, script: &Path, seed: u64) -> Request {
+        Request {
+            script: script.to_path_buf(),
+            source: None,
+            modules: Default::default(),
+            seed,
+            size: self.size,
+            params: self.params.clone(),
+            values: Vec::new(),
+            limits: Limits {
+                max_instructions: self.max_instructions,
+                max_memory: self.max_memory.saturating_mul(1 << 20),
+                timeout: (self.timeout > 0.0).then(|| Duration::from_secs_f64(self.timeout)),
+            },
+            record: false,
+            max_attempts: self.max_attempts,
+            fast_paths: true,
+            cancel: None,
+        }
+    }
+}
+
+impl ExportArgs {
+    pub(super) fn options(&self) -> Options {
+        let png_style = match self.png_style {
+            PngStyle::Glyph => Style::Glyph,
+            PngStyle::Cells => Style::Cells,
+        };
+        Options {
+            png_style,
+            cell_size: self
+                .cell_size
+                .map_or(Options::default_cell_size(png_style), usize::from),
+            cell_size_chosen: self.cell_size.is_some(),
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! A game's [`Generator`] against the command line: the same script, seed,
+//! parameters and size give the hash `dunlua --hash` prints, and 10,000
+//! seeds on a game's worker thread give the digest `dunlua check` reports.
+
+use dunlua::Generator;
+
+use crate::util::{dunlua, root};
+
+#[test]
+fn a_generator_gives_the_hash_the_command_prints() {
+    for (script, params) in [
+        ("scripts/rooms.lua", vec![]),
+        ("scripts/rooms.lua", vec!["max_rooms=8"]),
+        ("scripts/caves.lua", vec![]),
+        ("scripts/vaults.lua", vec![]),
+    ] {
+        let mut builder = Generator::file(root().join(script));
+        for p in &params {
+            let (k, v) = p.split_once('=').unwrap();
+            builder = builder.param_text(k, v);
+        }
+        let generator = builder.build().unwrap();
+        for seed in [0u64, 7, 123_456_789] {
+            let mut args = vec![script, "--hash"];
+            let seed_text = seed.to_string();
+            args.extend(["--seed", &seed_text]);
+            for p in &params {
+                args.extend(["-p", p]);
+            }
+            let run = dunlua(&args);
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            let ours = format!("{:016x}\n", generator.generate(seed).unwrap().hash());
+            assert_eq!(ours, run.stdout, "{script} {params:?} seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn ten_thousand_seeds_on_a_game_thread_match_check() {
+    let run = dunlua(&[
+        "check",
+        "scripts/rooms.lua",
+        "--seeds",
+        "0..10000",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["maps"], 10_000);
+    let generator = Generator::file(root().join("scripts/rooms.lua"))
+        .build()
+        .unwrap();
+    let digest = std::thread::spawn(move || {
+        let hashes = (0..10_000u64).map(|seed| (seed, generator.generate(seed).unwrap().hash()));
+        format!("{:016x}", dunlua::map::digest(hashes.collect::<Vec<_>>()))
+    })
+    .join()
+    .unwrap();
+    assert_eq!(report["digest"], digest.as_str());
+    let text = dunlua(&[
+        "check",
+        "scripts/rooms.lua",
+        "--seeds",
+        "0..10000",
+        "--jobs",
+        "1",
+    ]);
+    assert!(
+        text.stdout
+            .contains(&format!("maps digest {digest} over 10000 maps")),
+        "{}",
+        text.stdout
+    );
+}
