@@ -234,10 +234,35 @@ fn bad_handle(what: &str, handle: usize) -> Failure {
     }
 }
 
-fn lock(state: &Mutex<GeneratorState>) -> MutexGuard<'_, GeneratorState> {
-    state
+thread_local! {
+    /// The generators this thread is inside (their lock held), so a module
+    /// loader calling back into its own generator gets an error instead of
+    /// waiting forever for a lock its own thread holds.
+    static INSIDE: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `body` on the state of generator `g`, holding its lock.
+fn with_state<R>(
+    g: *const DunluaGenerator,
+    body: impl FnOnce(&mut GeneratorState) -> R,
+) -> Result<R, Failure> {
+    let state = generator_of(g)?;
+    let handle = g as usize;
+    if INSIDE.with(|inside| inside.borrow().contains(&handle)) {
+        return Err(Failure::new(
+            DunluaStatus::Usage,
+            "a generator was called from inside its own module loader; \
+             a loader may only call dunlua_module_set_source",
+        ));
+    }
+    let mut guard = state
         .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    INSIDE.with(|inside| inside.borrow_mut().push(handle));
+    let result = catch_unwind(AssertUnwindSafe(|| body(&mut guard)));
+    INSIDE.with(|inside| inside.borrow_mut().retain(|&h| h != handle));
+    drop(guard);
+    result.map_err(|panic| panicked(&panic))
 }
 
 // ----------------------------------------------------------------- errors
@@ -344,24 +369,28 @@ fn with_generator(
     body: impl FnOnce(&mut GeneratorState) -> Result<(), Failure>,
 ) -> DunluaStatus {
     guarded(|| {
-        let state = generator_of(g)?;
-        let mut state = lock(&state);
-        let outcome = catch_unwind(AssertUnwindSafe(|| body(&mut state)))
-            .unwrap_or_else(|panic| Err(panicked(&panic)));
-        match &outcome {
-            Ok(()) => {
-                state.status = DunluaStatus::Ok;
-                state.error = CString::default();
-                state.traceback = CString::default();
-            }
-            Err(failure) => {
-                state.status = failure.status;
-                state.error = c_text(&failure.message);
-                state.traceback = c_text(&failure.traceback);
-            }
-        }
-        outcome
+        with_state(g, |state| {
+            let outcome = body(state);
+            record(state, &outcome);
+            outcome
+        })?
     })
+}
+
+/// Keeps a call's outcome in the generator as its last status and message.
+fn record(state: &mut GeneratorState, outcome: &Result<(), Failure>) {
+    match outcome {
+        Ok(()) => {
+            state.status = DunluaStatus::Ok;
+            state.error = CString::default();
+            state.traceback = CString::default();
+        }
+        Err(failure) => {
+            state.status = failure.status;
+            state.error = c_text(&failure.message);
+            state.traceback = c_text(&failure.traceback);
+        }
+    }
 }
 
 /// The caller's C string, checked: NULL and non-UTF-8 are errors naming `what`.
@@ -740,9 +769,7 @@ pub extern "C" fn dunlua_generator_set_max_attempts(
 #[no_mangle]
 pub extern "C" fn dunlua_generator_status(g: *const DunluaGenerator) -> DunluaStatus {
     getter(DunluaStatus::BadHandle, || {
-        let state = generator_of(g)?;
-        let status = lock(&state).status;
-        Ok(status)
+        with_state(g, |state| state.status)
     })
 }
 
@@ -754,7 +781,7 @@ pub extern "C" fn dunlua_generator_status(g: *const DunluaGenerator) -> DunluaSt
 pub extern "C" fn dunlua_generator_error(g: *const DunluaGenerator) -> *const c_char {
     // The pointer stays valid after the lock is released: the registry
     // keeps the state, and only the next call on this generator replaces it.
-    match catch_unwind(|| generator_of(g).map(|state| lock(&state).error.as_ptr())) {
+    match catch_unwind(|| with_state(g, |state| state.error.as_ptr())) {
         Ok(Ok(message)) => message,
         Ok(Err(failure)) => {
             remember(&failure);
@@ -770,7 +797,7 @@ pub extern "C" fn dunlua_generator_error(g: *const DunluaGenerator) -> *const c_
 /// generator; "" for a bad handle.
 #[no_mangle]
 pub extern "C" fn dunlua_generator_traceback(g: *const DunluaGenerator) -> *const c_char {
-    match catch_unwind(|| generator_of(g).map(|state| lock(&state).traceback.as_ptr())) {
+    match catch_unwind(|| with_state(g, |state| state.traceback.as_ptr())) {
         Ok(Ok(frames)) => frames,
         _ => c"".as_ptr(),
     }
