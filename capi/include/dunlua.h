@@ -187,7 +187,9 @@ DunluaStatus dunlua_generator_set_limits(DunluaGenerator *g,
 DunluaStatus dunlua_generator_set_max_attempts(DunluaGenerator *g, uint32_t attempts);
 
 // The status of the generator's last call (its creation, a setter or a
-// generate); `DUNLUA_STATUS_BAD_HANDLE` for a bad handle.
+// generate); `DUNLUA_STATUS_BAD_HANDLE` for a bad handle (and
+// `DUNLUA_STATUS_USAGE` from inside its own module loader), with the
+// message in `dunlua_last_error()`.
 DunluaStatus dunlua_generator_status(const DunluaGenerator *g);
 
 // The message of the generator's last call: one line naming what was

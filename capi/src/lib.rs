@@ -342,7 +342,10 @@ fn guarded(body: impl FnOnce() -> Result<(), Failure>) -> DunluaStatus {
 /// A plain getter: its value, or `fallback` on a bad handle or a panic.
 fn getter<T>(fallback: T, body: impl FnOnce() -> Result<T, Failure>) -> T {
     match catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|panic| Err(panicked(&panic))) {
-        Ok(value) => value,
+        Ok(value) => {
+            LAST_ERROR.with(|last| *last.borrow_mut() = CString::default());
+            value
+        }
         Err(failure) => {
             remember(&failure);
             fallback
@@ -765,12 +768,21 @@ pub extern "C" fn dunlua_generator_set_max_attempts(
 }
 
 /// The status of the generator's last call (its creation, a setter or a
-/// generate); `DUNLUA_STATUS_BAD_HANDLE` for a bad handle.
+/// generate); `DUNLUA_STATUS_BAD_HANDLE` for a bad handle (and
+/// `DUNLUA_STATUS_USAGE` from inside its own module loader), with the
+/// message in `dunlua_last_error()`.
 #[no_mangle]
 pub extern "C" fn dunlua_generator_status(g: *const DunluaGenerator) -> DunluaStatus {
-    getter(DunluaStatus::BadHandle, || {
-        with_state(g, |state| state.status)
-    })
+    // A failure to read the status is itself the answer (and its message
+    // stays in `dunlua_last_error`).
+    let read = catch_unwind(|| with_state(g, |state| state.status));
+    match read.unwrap_or_else(|panic| Err(panicked(&panic))) {
+        Ok(status) => status,
+        Err(failure) => {
+            remember(&failure);
+            failure.status
+        }
+    }
 }
 
 /// The message of the generator's last call: one line naming what was
