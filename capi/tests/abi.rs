@@ -84,7 +84,7 @@ fn nulls_and_bad_handles_are_statuses() {
     dunlua_map_free(g as *mut DunluaMap); // not a map: nothing happens
     dunlua_generator_free(map as *mut DunluaGenerator); // not a generator: nothing happens
     assert_eq!(dunlua_map_width(map), 80);
-    assert_eq!(generate_hash(g, 2).is_ok(), true);
+    assert!(generate_hash(g, 2).is_ok());
     dunlua_map_free(map);
     dunlua_map_free(map);
     assert_eq!(dunlua_map_width(map), 0);
