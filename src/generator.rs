@@ -152,8 +152,9 @@ impl GeneratorBuilder {
     }
 
     /// Supplies a module's source by its path relative to the script's
-    /// folder: `require("lib.walls")` finds `"lib/walls.lua"`. Replaces a
-    /// loader given before.
+    /// folder: `require("lib.walls")` finds `"lib/walls.lua"`. Once modules
+    /// are supplied, `require` looks only among them, never on disk (for a
+    /// script from a file too). Replaces a loader given before.
     pub fn module(mut self, relative_path: &str, text: impl Into<String>) -> Self {
         self.modules.insert(
             relative_path.trim_start_matches("./").to_string(),
@@ -164,7 +165,10 @@ impl GeneratorBuilder {
 
     /// Supplies modules through a function from that relative path to the
     /// source (`None`: no such module), for scripts whose modules live in a
-    /// game's pack files. Replaces modules given before.
+    /// game's pack files. It is called the first time a generator's script
+    /// requires a module (each module's text is compiled once per
+    /// generator), on the thread that calls `build` or `generate`; a module
+    /// over 16 MiB is refused. Replaces modules given before.
     pub fn loader(mut self, load: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> Self {
         self.modules.clear();
         self.request.modules = Modules::Loader(Arc::new(load));
