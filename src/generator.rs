@@ -164,12 +164,16 @@ impl GeneratorBuilder {
     }
 
     /// Supplies modules through a function from that relative path to the
-    /// source (`None`: no such module), for scripts whose modules live in a
-    /// game's pack files. It is called the first time a generator's script
+    /// source (`Ok(None)`: no such module; `Err(why)`: it cannot be read,
+    /// and the script's `require` fails saying why), for scripts whose
+    /// modules live in a game's pack files. It is called the first time a generator's script
     /// requires a module (each module's text is compiled once per
     /// generator), on the thread that calls `build` or `generate`; a module
     /// over 16 MiB is refused. Replaces modules given before.
-    pub fn loader(mut self, load: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> Self {
+    pub fn loader(
+        mut self,
+        load: impl Fn(&str) -> Result<Option<String>, String> + Send + Sync + 'static,
+    ) -> Self {
         self.modules.clear();
         self.request.modules = Modules::Loader(Arc::new(load));
         self

@@ -532,13 +532,14 @@ struct CLoader {
 unsafe impl Send for CLoader {}
 unsafe impl Sync for CLoader {}
 
-/// What a loader call supplied, behind a `DunluaModule *`.
+/// What a loader call supplied, behind a `DunluaModule *`: the module's
+/// text, or why the text it gave was refused.
 struct ModuleSlot {
-    source: Option<String>,
+    source: Option<Result<String, String>>,
 }
 
 impl CLoader {
-    fn call(&self, relative_path: &str) -> Option<String> {
+    fn call(&self, relative_path: &str) -> Result<Option<String>, String> {
         let path = c_text(relative_path);
         let mut slot = ModuleSlot { source: None };
         // SAFETY: the function and user data are the caller's; the path and
@@ -551,7 +552,7 @@ impl CLoader {
                 &mut slot as *mut ModuleSlot as *mut DunluaModule,
             )
         };
-        slot.source
+        slot.source.transpose()
     }
 }
 
@@ -607,20 +608,30 @@ pub unsafe extern "C" fn dunlua_module_set_source(
         }
         let source = if length == usize::MAX {
             // SAFETY: the caller's contract on `text`.
-            unsafe { text_arg(text, "text") }?.to_string()
+            unsafe { text_arg(text, "text") }.map(str::to_string)
+        } else if text.is_null() {
+            Err(Failure::new(DunluaStatus::NullArgument, "text is NULL"))
         } else {
-            if text.is_null() {
-                return Err(Failure::new(DunluaStatus::NullArgument, "text is NULL"));
-            }
             // SAFETY: `length` readable bytes by the caller's contract.
             let bytes = unsafe { std::slice::from_raw_parts(text as *const u8, length) };
-            String::from_utf8(bytes.to_vec()).map_err(|_| {
-                Failure::new(DunluaStatus::InvalidText, "the module text is not UTF-8")
-            })?
+            String::from_utf8(bytes.to_vec()).map_err(|e| {
+                Failure::new(
+                    DunluaStatus::InvalidText,
+                    format!(
+                        "the module text is not UTF-8 (byte {})",
+                        e.utf8_error().valid_up_to()
+                    ),
+                )
+            })
+        };
+        // The script's require reports a refused text too, not "not found".
+        let kept = match &source {
+            Ok(text) => Ok(text.clone()),
+            Err(failure) => Err(format!("dunlua_module_set_source: {}", failure.message)),
         };
         // SAFETY: `module` is the slot the loader was handed (see CLoader::call).
-        unsafe { (*(module as *mut ModuleSlot)).source = Some(source) };
-        Ok(())
+        unsafe { (*(module as *mut ModuleSlot)).source = Some(kept) };
+        source.map(drop)
     })
 }
 

@@ -160,6 +160,35 @@ fn a_loader_calling_its_own_generator_gets_an_error_not_a_deadlock() {
     dunlua_generator_free(g);
 }
 
+unsafe extern "C" fn gives_latin1(_: *mut c_void, _: *const c_char, module: *mut DunluaModule) {
+    let text = b"return '\xe9t\xe9'";
+    let status =
+        unsafe { dunlua_module_set_source(module, text.as_ptr() as *const c_char, text.len()) };
+    assert_eq!(status, DunluaStatus::InvalidText);
+}
+
+#[test]
+fn a_module_text_that_is_not_utf8_is_refused_saying_so() {
+    let name = CString::new("x.lua").unwrap();
+    let source =
+        CString::new("local m = require('lib.m')\nreturn { generate = function() end }").unwrap();
+    let g = unsafe {
+        dunlua_generator_from_source(
+            name.as_ptr(),
+            source.as_ptr(),
+            Some(gives_latin1),
+            null_mut(),
+        )
+    };
+    assert_eq!(dunlua_generator_status(g), DunluaStatus::Runtime);
+    assert_eq!(
+        text(dunlua_generator_error(g)),
+        "x.lua:1: require: module 'lib.m' refused: the game's loader: lib/m.lua: \
+         dunlua_module_set_source: the module text is not UTF-8 (byte 8)"
+    );
+    dunlua_generator_free(g);
+}
+
 #[test]
 fn threads_sharing_a_generator_take_turns_and_agree() {
     let g = unsafe { dunlua_generator_from_file(rooms().as_ptr()) } as usize;

@@ -521,7 +521,8 @@ fn supplied_module(modules: &Modules, relative: &str) -> Result<String, String> 
     let found = match modules {
         Modules::Folder => None,
         Modules::Map(map) => map.get(relative).cloned(),
-        Modules::Loader(load) => load(relative),
+        Modules::Loader(load) => load(relative)
+            .map_err(|why| format!("refused: the game's loader: {relative}: {why}"))?,
     };
     let source = found
         .ok_or_else(|| format!("not found: no {relative} among the modules the game supplied"))?;
@@ -588,7 +589,13 @@ fn install_require(lua: &Lua, script: &Path, modules: Modules) -> mlua::Result<(
             value => return Ok(value),
         }
         let relative = format!("{}.lua", name.replace('.', "/"));
-        let path = root.join(&relative);
+        // Named as the user would write it: `lib/doors.lua` beside a script
+        // in the current folder, not `./lib/doors.lua`.
+        let path = if root == Path::new(".") {
+            PathBuf::from(&relative)
+        } else {
+            root.join(&relative)
+        };
         // Compiled once per VM: a VM reused across seeds runs the module's
         // code afresh each run but reads and parses the file only once.
         let compiled = compiled_modules.borrow().get(&path).cloned();

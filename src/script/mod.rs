@@ -108,13 +108,14 @@ pub enum Modules {
     /// Sources the caller holds, keyed by that relative path
     /// (`"lib/doors.lua"`).
     Map(Arc<BTreeMap<String, String>>),
-    /// A function from that relative path to the source, or `None` when
-    /// there is no such module (a game's pack file, an archive).
+    /// A function from that relative path to the source: `Ok(None)` when
+    /// there is no such module, `Err(why)` when it cannot be read (a game's
+    /// pack file that is damaged).
     Loader(Arc<ModuleLoader>),
 }
 
 /// What [`Modules::Loader`] calls.
-pub type ModuleLoader = dyn Fn(&str) -> Option<String> + Send + Sync;
+pub type ModuleLoader = dyn Fn(&str) -> Result<Option<String>, String> + Send + Sync;
 
 impl std::fmt::Debug for Modules {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -140,7 +140,7 @@ fn a_script_and_its_modules_can_come_from_the_game_not_the_disk() {
     let loaded = Generator::source("mods/cave.lua", CAVE)
         .loader(move |path| {
             seen.lock().unwrap().push(path.to_string());
-            (path == "lib/walls.lua").then(|| WALLS.to_string())
+            Ok((path == "lib/walls.lua").then(|| WALLS.to_string()))
         })
         .param("inner", 3)
         .build()
@@ -191,6 +191,16 @@ fn errors_in_supplied_scripts_and_modules_name_their_line() {
     .unwrap();
     assert_eq!(err.kind, FailureKind::Syntax);
     assert!(err.message.starts_with("broken.lua:3:"), "{}", err.message);
+    let err = Generator::source("mods/cave.lua", CAVE)
+        .loader(|path| Err(format!("{path}: the pack file is damaged")))
+        .build()
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.message,
+        "mods/cave.lua:2: require: module 'lib.walls' refused: the game's loader: \
+         lib/walls.lua: lib/walls.lua: the pack file is damaged"
+    );
     let err = Generator::source("mods/cave.lua", "return require('..x')")
         .build()
         .err()
