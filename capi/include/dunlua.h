@@ -141,7 +141,10 @@ DunluaGenerator *dunlua_generator_from_source(const char *name,
 
 // Supplies a module's source from inside a module loader: `length` bytes
 // of UTF-8 at `text` (`length` may be `(size_t)-1` for a NUL-terminated
-// string). The text is copied before it returns.
+// string). The text is copied before it returns. A text that is not UTF-8
+// (or NULL) is refused: this returns the error, and the script's
+// `require` fails with it rather than reporting a missing module. A
+// second call replaces the first.
 //
 // # Safety
 // `module` is the pointer the loader was given, during that call; `text`
