@@ -267,3 +267,77 @@ fn map_readers_check_their_indexes() {
     dunlua_map_free(map);
     dunlua_generator_free(g);
 }
+
+#[test]
+fn everything_a_map_handle_reads_is_the_generated_map() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/vaults.lua");
+    let level = dunlua::Generator::file(path)
+        .build()
+        .unwrap()
+        .generate(3)
+        .unwrap();
+    assert!(
+        !level.markers().is_empty(),
+        "vaults.lua marks treasure and altars"
+    );
+    let c_path = CString::new(path).unwrap();
+    let g = unsafe { dunlua_generator_from_file(c_path.as_ptr()) };
+    let mut map = null_mut();
+    unsafe { assert_eq!(dunlua_generate(g, 3, &mut map), DunluaStatus::Ok) };
+    let (w, h) = (
+        dunlua_map_width(map) as usize,
+        dunlua_map_height(map) as usize,
+    );
+    assert_eq!((w, h), (level.width(), level.height()));
+    let tiles = unsafe { std::slice::from_raw_parts(dunlua_map_tiles(map), w * h) };
+    assert_eq!(tiles, level.tile_ids().as_slice());
+    let kinds: Vec<_> = level.tile_kinds().collect();
+    assert_eq!(dunlua_map_tile_kind_count(map), kinds.len());
+    for (id, (_, kind)) in kinds.iter().enumerate() {
+        let mut c = std::mem::MaybeUninit::<DunluaTileKind>::uninit();
+        let c = unsafe {
+            assert_eq!(
+                dunlua_map_tile_kind(map, id, c.as_mut_ptr()),
+                DunluaStatus::Ok
+            );
+            c.assume_init()
+        };
+        assert_eq!(text(c.name), kind.name);
+        assert_eq!(text(c.glyph), kind.glyph.to_string());
+        assert_eq!(c.codepoint, kind.glyph as u32);
+        let rgb = |c: dunlua::map::Rgb| (c.0 as u32) << 16 | (c.1 as u32) << 8 | c.2 as u32;
+        assert_eq!(
+            (c.color, c.background),
+            (rgb(kind.color), rgb(kind.background))
+        );
+        assert_eq!(
+            (c.walkable, c.transparent),
+            (kind.walkable, kind.transparent)
+        );
+    }
+    assert_eq!(dunlua_map_room_count(map), level.rooms().len());
+    for (i, r) in level.rooms().iter().enumerate() {
+        let mut c = std::mem::MaybeUninit::<DunluaRoom>::uninit();
+        let c = unsafe {
+            assert_eq!(dunlua_map_room(map, i, c.as_mut_ptr()), DunluaStatus::Ok);
+            c.assume_init()
+        };
+        assert_eq!((c.x1, c.y1, c.x2, c.y2), (r.x1, r.y1, r.x2, r.y2));
+    }
+    assert_eq!(dunlua_map_marker_count(map), level.markers().len());
+    for (i, m) in level.markers().iter().enumerate() {
+        let mut c = std::mem::MaybeUninit::<DunluaMarker>::uninit();
+        let c = unsafe {
+            assert_eq!(dunlua_map_marker(map, i, c.as_mut_ptr()), DunluaStatus::Ok);
+            c.assume_init()
+        };
+        assert_eq!((c.x, c.y, text(c.name)), (m.x, m.y, m.name.clone()));
+    }
+    let (mut x, mut y) = (-1, -1);
+    unsafe { dunlua_map_start(map, &mut x, &mut y) };
+    assert_eq!((x, y), level.start());
+    assert_eq!(dunlua_map_hash(map), level.hash());
+    assert_eq!(text(dunlua_map_json(map)), level.to_json());
+    dunlua_map_free(map);
+    dunlua_generator_free(g);
+}
