@@ -21,11 +21,32 @@ fn rooms() -> PathBuf {
     capi_dir().join("../scripts/rooms.lua")
 }
 
-/// The folder cargo built the libraries into (this test runs from its
+/// The folder cargo builds into for this profile (this test runs from its
 /// `deps/` subfolder).
 fn built_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+/// Builds the shared and static libraries: `cargo test` builds only what
+/// the tests link (the rlib), so the callers' libraries are built here,
+/// once, into the same folder.
+fn build_libraries() {
+    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut command = Command::new(cargo);
+        command.args(["build", "--offline", "-p", "dunlua-capi", "--lib"]);
+        if built_dir().file_name().is_some_and(|p| p == "release") {
+            command.arg("--release");
+        }
+        let output = command.output().unwrap();
+        assert!(
+            output.status.success(),
+            "cargo build -p dunlua-capi:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    });
 }
 
 const MAIN_SCRIPT: &str = "local room = require('lib.room')\n\
@@ -169,6 +190,7 @@ fn run(program: &Path, args: &[&Path], env: &[(&str, &Path)]) -> String {
 }
 
 fn shared_library() -> PathBuf {
+    build_libraries();
     let name = format!(
         "{}dunlua_capi{}",
         std::env::consts::DLL_PREFIX,
@@ -186,6 +208,7 @@ fn a_c_program_gets_the_command_lines_maps_and_errors() {
     }
     let scratch = std::env::temp_dir().join(format!("dunlua-capi-c-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
+    build_libraries();
     let source = capi_dir().join("callers/generate.c");
     let include = capi_dir().join("include");
     let dir = built_dir();
