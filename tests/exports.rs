@@ -81,7 +81,20 @@ fn tiled_maps_load_and_match_the_map() {
     );
     assert_eq!(rooms[0].width, (r.x2 - r.x1 + 1) as f32 * 16.0);
     let start = objects.iter().find(|o| o.custom_type == "start").unwrap();
-    assert_eq!(start.object_type, tiled::ObjectType::Point);
+    // tiled-json-rs tells a point only when no other field it does not know
+    // is present, and every object Tiled writes has `visible`; so the flag
+    // is read from the JSON itself (pytiled-parser, pytmx and the `tiled`
+    // crate read points properly: tests/tiled_clients.rs).
+    let raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&tmj).unwrap()).unwrap();
+    let raw_start = raw["layers"][1]["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["type"] == "start")
+        .unwrap();
+    assert_eq!(raw_start["point"], true);
+    assert_eq!(raw_start["visible"], true);
     let s = ours.start.unwrap();
     assert_eq!(
         (start.x, start.y),
@@ -342,4 +355,54 @@ fn closed_pipes_end_the_run_quietly_with_the_outputs_written() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0), "no panic (101), no signal");
     assert!(scratch.path().join("m.txt").is_file());
+}
+
+#[test]
+fn a_lua_export_never_overwrites_the_script() {
+    let scratch = Scratch::new();
+    let script = scratch.write(
+        "mine.lua",
+        "return { width = 12, height = 8, generate = function(map)\n\
+           map:carve_room(Rect.new(1, 1, 6, 4)) map:set_start(2, 2)\n\
+         end }\n",
+    );
+    let before = std::fs::read(&script).unwrap();
+    let run = dunlua_in(
+        scratch.path(),
+        &["mine.lua", "--seed", "1", "--out", "./mine.lua"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--out ./mine.lua: that is the script itself"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read(&script).unwrap(), before);
+    assert_eq!(files_in(scratch.path()), ["mine.lua"]);
+    // Several Tiled formats share one tileset image, written once.
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "mine.lua", "--seed", "1", "--out", "m.tmx", "--out", "m.tmj", "--out", "m.lua",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("wrote m.tiles.png").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        files_in(scratch.path()),
+        [
+            "m.lua",
+            "m.tiles.png",
+            "m.tmj",
+            "m.tmx",
+            "m.tsx",
+            "mine.lua"
+        ]
+    );
 }

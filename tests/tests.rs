@@ -17,5 +17,6 @@ mod pure_lua;
 mod reference;
 mod replay;
 mod session;
+mod tiled_clients;
 mod toolkit;
 mod window;

@@ -65,6 +65,14 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     }
     for out in &cli.outs {
         export::check_target(out).map_err(|e| Failure::usage(e.to_string()))?;
+        // `.lua` is an export format too: never write over the script.
+        let same = |a: &std::path::Path, b: &std::path::Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+        if same(out, script_path) {
+            return Err(Failure::usage(format!(
+                "--out {}: that is the script itself; choose another file name",
+                out.display()
+            )));
+        }
     }
     let seed = match cli.seed {
         Some(seed) => seed,

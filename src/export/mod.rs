@@ -24,10 +24,15 @@ pub enum Format {
     Text,
     Json,
     Png,
+    /// Tiled JSON (`.tmj`), its tileset embedded.
     Tiled,
+    /// Tiled XML (`.tmx`) with its tileset in a `.tsx` beside it.
+    TiledXml,
+    /// Tiled's Lua format (`.lua`), its tileset embedded.
+    TiledLua,
 }
 
-const KNOWN: &str = ".txt, .json, .png, .tmj";
+const KNOWN: &str = ".txt, .json, .png, .tmj, .tmx, .lua";
 
 /// How image exports draw the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +80,8 @@ impl Format {
             Some("json") => Ok(Format::Json),
             Some("png") => Ok(Format::Png),
             Some("tmj") => Ok(Format::Tiled),
+            Some("tmx") => Ok(Format::TiledXml),
+            Some("lua") => Ok(Format::TiledLua),
             _ => bail!(
                 "--out {}: unknown output format; use one of {KNOWN}",
                 path.display()
@@ -167,23 +174,37 @@ pub fn render(
             notes.extend(note);
             png::write(&generated.map, options.png_style, cell, &mut bytes)?
         }
-        Format::Tiled => {
+        Format::Tiled | Format::TiledXml | Format::TiledLua => {
             let image_path = tiled::tileset_path(path);
             let cell = options.cell_size.max(super::render::GLYPH);
             let mut image = Vec::new();
             png::write_frame(&tiled::tileset_image(generated, cell), &mut image)?;
             files.push((image_path.clone(), image));
-            let name = image_path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            // Compact: the tile layer holds one number per cell.
-            serde_json::to_writer(&mut bytes, &tiled::to_tmj(generated, &name, cell))?;
-            bytes.push(b'\n');
+            let doc = tiled::doc(generated, &file_name(&image_path), cell);
+            match format {
+                Format::TiledXml => {
+                    let tsx_path = tiled::beside(path, "tsx");
+                    files.push((tsx_path.clone(), tiled::tmx::tsx(&doc.tileset).into_bytes()));
+                    let place = tiled::tmx::TilesetPlace::External(&file_name(&tsx_path));
+                    bytes = tiled::tmx::tmx(&doc, place).into_bytes();
+                }
+                Format::TiledLua => bytes = tiled::lua::lua(&doc).into_bytes(),
+                _ => {
+                    // Compact: the tile layer holds one number per cell.
+                    serde_json::to_writer(&mut bytes, &tiled::tmj::to_tmj(&doc))?;
+                    bytes.push(b'\n');
+                }
+            }
         }
     }
     files.push((path.to_path_buf(), bytes));
     Ok((files, notes))
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Writes the map to every path, each in the format its extension names,
@@ -193,11 +214,22 @@ pub fn write_all(
     generated: &Generated,
     options: &Options,
 ) -> anyhow::Result<(Vec<PathBuf>, Vec<String>)> {
-    let mut files = Vec::new();
+    let mut files: Vec<FileBytes> = Vec::new();
     let mut notes = Vec::new();
     for path in paths {
         let (rendered, said) = render(path, generated, options)?;
-        files.extend(rendered);
+        for (file, bytes) in rendered {
+            // Maps in several Tiled formats share one tileset image.
+            match files.iter().find(|(f, _)| *f == file) {
+                Some((_, same)) if *same == bytes => continue,
+                Some(_) => bail!(
+                    "--out {}: two outputs would write {} differently",
+                    path.display(),
+                    file.display()
+                ),
+                None => files.push((file, bytes)),
+            }
+        }
         notes.extend(said);
     }
     let written = commit(files)?;

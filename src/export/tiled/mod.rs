@@ -1,0 +1,266 @@
+//! The Tiled exports: one document model ([`Doc`]) made from a generated
+//! map, written as Tiled's JSON (`.tmj`, [`tmj`]), XML (`.tmx` with an
+//! external `.tsx` tileset, [`tmx`]) and Lua (`.lua`, [`lua`]) formats, so
+//! every engine's Tiled importer reads the same content: one tile layer over
+//! a tileset with each kind's name, glyph, walkable and transparent (and a
+//! collision rectangle on every kind that is not walkable), an object layer
+//! with the rooms as rectangles (areas, not solid bodies, for Godot's YATI)
+//! and the start and markers as points, and how the map was made as map
+//! properties.
+
+pub mod lua;
+pub mod tmj;
+pub mod tmx;
+
+use std::path::{Path, PathBuf};
+
+use crate::generated::Generated;
+use crate::map::{Map, Rgb};
+use crate::params::ParamValue;
+use crate::render::{Frame, GLYPH};
+
+/// The Tiled format version the exports declare. Objects and tiles carry
+/// their class as `type`, as format 1.10 writes it and Tiled 1.8 and every
+/// importer read it (only 1.9 wrote `class` there).
+pub const VERSION: &str = "1.10";
+pub const TILED_VERSION: &str = "1.10.2";
+
+/// The default tile size of the exports: the font's, doubled.
+pub const DEFAULT_CELL: usize = 2 * GLYPH;
+
+/// A custom property's value, typed as Tiled types them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Text(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+}
+
+impl Value {
+    /// Tiled's name for the type.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Text(_) => "string",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Bool(_) => "bool",
+        }
+    }
+
+    /// The value as Tiled writes it in XML attributes.
+    pub fn text(&self) -> String {
+        match self {
+            Value::Text(s) => s.clone(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) => float_text(*f),
+            Value::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+/// A float as Tiled writes one: no trailing `.0` on whole numbers.
+pub fn float_text(f: f64) -> String {
+    if f.fract() == 0.0 && f.abs() < 1e15 {
+        format!("{}", f as i64)
+    } else {
+        format!("{f}")
+    }
+}
+
+pub type Properties = Vec<(String, Value)>;
+
+/// A tile of the tileset: a kind of the map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileDoc {
+    pub id: u32,
+    /// The kind's name, as the tile's class.
+    pub class: String,
+    pub properties: Properties,
+    /// Not walkable: a collision rectangle covering the tile.
+    pub solid: bool,
+}
+
+/// The tileset: the generated glyph sheet, one tile per kind in kind order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TilesetDoc {
+    pub name: String,
+    /// The image's file name, relative to the map (and to the `.tsx`).
+    pub image: String,
+    pub tile: usize,
+    pub tiles: Vec<TileDoc>,
+}
+
+impl TilesetDoc {
+    pub fn count(&self) -> usize {
+        self.tiles.len()
+    }
+}
+
+/// An object of the object layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectDoc {
+    pub id: u32,
+    pub name: String,
+    pub class: String,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub point: bool,
+    pub properties: Properties,
+}
+
+/// Everything a Tiled export holds, whatever its format.
+pub struct Doc<'a> {
+    pub map: &'a Map,
+    pub tile: usize,
+    pub properties: Properties,
+    pub tileset: TilesetDoc,
+    pub objects: Vec<ObjectDoc>,
+}
+
+/// The tile layer's global tile id for every cell, row by row (kind index
+/// + 1: the tileset's first gid is 1).
+pub fn gids(map: &Map) -> impl Iterator<Item = u32> + '_ {
+    map.cells().iter().map(|t| t.index() as u32 + 1)
+}
+
+impl Doc<'_> {
+    pub fn next_object_id(&self) -> u32 {
+        self.objects.len() as u32 + 1
+    }
+}
+
+fn param_value(value: &ParamValue) -> Value {
+    match value {
+        ParamValue::Integer(i) => Value::Int(*i),
+        ParamValue::Number(n) => Value::Float(*n),
+        ParamValue::Boolean(b) => Value::Bool(*b),
+        ParamValue::Text(s) => Value::Text(s.clone()),
+    }
+}
+
+/// The document for a generated map drawn at `tile` pixels a cell, whose
+/// tileset image is `image` (a file name relative to the map).
+pub fn doc<'a>(generated: &'a Generated, image: &str, tile: usize) -> Doc<'a> {
+    let map = &generated.map;
+    let p = &generated.provenance;
+    let px = |v: i32| (v as usize * tile) as f64;
+    let mut objects = Vec::new();
+    let mut add = |name: String, class: &str, rect: (f64, f64, f64, f64), point, properties| {
+        objects.push(ObjectDoc {
+            id: objects.len() as u32 + 1,
+            name,
+            class: class.to_string(),
+            x: rect.0,
+            y: rect.1,
+            width: rect.2,
+            height: rect.3,
+            point,
+            properties,
+        })
+    };
+    for (i, room) in map.rooms().iter().enumerate() {
+        let rect = (px(room.x1), px(room.y1), px(room.w() + 1), px(room.h() + 1));
+        // YATI (Godot) makes an object of unknown class a solid
+        // StaticBody2D; a room is a place to be in, so an Area2D.
+        let properties = vec![
+            ("godot_node_type".to_string(), Value::Text("area".into())),
+            ("index".to_string(), Value::Int(i as i64 + 1)),
+        ];
+        add(format!("room {}", i + 1), "room", rect, false, properties);
+    }
+    // Points sit at the centre of their cell.
+    let centre = |v: i32| px(v) + tile as f64 / 2.0;
+    let cell_of = |x: i32, y: i32| {
+        vec![
+            ("cell_x".to_string(), Value::Int(x.into())),
+            ("cell_y".to_string(), Value::Int(y.into())),
+        ]
+    };
+    if let Some((x, y)) = map.start() {
+        add(
+            "start".into(),
+            "start",
+            (centre(x), centre(y), 0.0, 0.0),
+            true,
+            cell_of(x, y),
+        );
+    }
+    for m in map.markers() {
+        let rect = (centre(m.x), centre(m.y), 0.0, 0.0);
+        add(m.name.clone(), "marker", rect, true, cell_of(m.x, m.y));
+    }
+    let tiles = map
+        .tiles()
+        .iter()
+        .map(|(t, kind)| TileDoc {
+            id: t.index() as u32,
+            class: kind.name.clone(),
+            properties: vec![
+                ("name".into(), Value::Text(kind.name.clone())),
+                ("glyph".into(), Value::Text(kind.glyph.to_string())),
+                ("walkable".into(), Value::Bool(kind.walkable)),
+                ("transparent".into(), Value::Bool(kind.transparent)),
+                ("color".into(), Value::Text(kind.color.to_string())),
+            ],
+            solid: !kind.walkable,
+        })
+        .collect();
+    let mut properties: Properties = vec![
+        ("seed".into(), Value::Text(p.seed.to_string())),
+        ("attempt".into(), Value::Int(p.attempt.into())),
+        ("script".into(), Value::Text(p.script.clone())),
+        ("name".into(), Value::Text(p.name.clone())),
+        ("hash".into(), Value::Text(format!("{:016x}", map.hash64()))),
+    ];
+    properties.extend(
+        p.params
+            .iter()
+            .map(|(k, v)| (format!("param.{k}"), param_value(v))),
+    );
+    Doc {
+        map,
+        tile,
+        properties,
+        tileset: TilesetDoc {
+            name: "dunlua".into(),
+            image: image.to_string(),
+            tile,
+            tiles,
+        },
+        objects,
+    }
+}
+
+/// A file beside the map, named after it: `NAME.<suffix>`.
+pub fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!("{stem}.{suffix}"))
+}
+
+/// The tileset image's file name for a map written to `path`.
+pub fn tileset_path(path: &Path) -> PathBuf {
+    beside(path, "tiles.png")
+}
+
+/// One tile per kind, in kind order, each its glyph in its colours.
+pub fn tileset_image(generated: &Generated, cell: usize) -> Frame {
+    let tiles = generated.map.tiles();
+    let mut frame = Frame::new(tiles.len() * cell, cell, Rgb(0, 0, 0));
+    for (tile, kind) in tiles.iter() {
+        frame.glyph(
+            (tile.index() * cell) as i64,
+            0,
+            cell,
+            kind.glyph,
+            kind.color,
+            kind.background,
+        );
+    }
+    frame
+}
