@@ -358,3 +358,164 @@ fn tmxrasterizer_draws_the_map_as_dunlua_does() {
         );
     }
 }
+
+/// A game's tileset of 24 px tiles in its own order (not dunlua's kinds'),
+/// matched by `name` property or by type, with the colour of each tile.
+fn game_tileset(dir: &Path) -> Vec<(u32, &'static str, [u8; 3])> {
+    let tiles: Vec<(u32, &str, [u8; 3])> = vec![
+        (0, "gold", [200, 200, 60]),
+        (1, "floor", [30, 30, 30]),
+        (2, "door", [90, 60, 20]),
+        (3, "water", [40, 80, 200]),
+        (4, "wall", [120, 120, 120]),
+        (5, "stairs_down", [200, 100, 40]),
+        (6, "stairs_up", [60, 160, 60]),
+    ];
+    std::fs::create_dir_all(dir.join("art")).unwrap();
+    let (w, h) = (96usize, 48usize);
+    let mut rgb = vec![0u8; w * h * 3];
+    for &(id, _, colour) in &tiles {
+        let (x0, y0) = ((id as usize % 4) * 24, (id as usize / 4) * 24);
+        for y in y0..y0 + 24 {
+            for x in x0..x0 + 24 {
+                rgb[(y * w + x) * 3..][..3].copy_from_slice(&colour);
+            }
+        }
+    }
+    let file = std::fs::File::create(dir.join("art/sheet.png")).unwrap();
+    let mut encoder = png::Encoder::new(file, w as u32, h as u32);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder
+        .write_header()
+        .unwrap()
+        .write_image_data(&rgb)
+        .unwrap();
+    let mut tsx = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset version=\"1.10\" name=\"game\" tilewidth=\"24\" tileheight=\"24\" tilecount=\"8\" columns=\"4\">\n <image source=\"sheet.png\" width=\"96\" height=\"48\"/>\n",
+    );
+    for &(id, name, _) in &tiles {
+        // Half the tiles answer by a "name" property, half by their type.
+        if id % 2 == 0 {
+            tsx.push_str(&format!(
+                " <tile id=\"{id}\" type=\"art{id}\"><properties><property name=\"name\" value=\"{name}\"/></properties></tile>\n"
+            ));
+        } else {
+            tsx.push_str(&format!(" <tile id=\"{id}\" type=\"{name}\"/>\n"));
+        }
+    }
+    tsx.push_str("</tileset>\n");
+    std::fs::write(dir.join("art/game.tsx"), tsx).unwrap();
+    tiles
+}
+
+#[test]
+fn a_games_own_tileset_gives_the_map_its_art_and_ids() {
+    let scratch = Scratch::new();
+    let dir = scratch.path();
+    let tiles = game_tileset(dir);
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    let vaults = root().join("scripts/vaults.lua");
+    let args = |out: &str| {
+        vec![
+            vaults.display().to_string(),
+            "--seed".into(),
+            "7".into(),
+            "--tileset".into(),
+            "art/game.tsx".into(),
+            "--out".into(),
+            format!("maps/{out}.tmx"),
+            "--out".into(),
+            format!("maps/{out}.tmj"),
+            "--out".into(),
+            format!("maps/{out}.lua"),
+        ]
+    };
+    let list = args("v");
+    let made = crate::util::dunlua_in(dir, &list.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    assert_eq!(
+        crate::util::files_in(&dir.join("maps")),
+        ["v.lua", "v.tmj", "v.tmx"],
+        "no glyph sheet or .tsx of dunlua's: the game's tileset is used where it is"
+    );
+    let g = generate("scripts/vaults.lua", 7, &[]).unwrap();
+    let id_of: BTreeMap<&str, u32> = tiles.iter().map(|&(id, name, _)| (name, id)).collect();
+    let want: Vec<u32> = g
+        .cells()
+        .iter()
+        .map(|t| id_of[g.tile_kinds().nth(t.0 as usize).unwrap().1.name.as_str()])
+        .collect();
+    // The tiled crate follows the map's reference to the game's .tsx.
+    let map = tiled::Loader::new()
+        .load_tmx_map(dir.join("maps/v.tmx"))
+        .unwrap();
+    assert_eq!((map.tile_width, map.tile_height), (24, 24));
+    assert_eq!(map.tilesets()[0].name, "game");
+    let layer = map.get_layer(0).unwrap().as_tile_layer().unwrap();
+    for (i, want) in want.iter().enumerate() {
+        let (x, y) = ((i % g.width()) as i32, (i / g.width()) as i32);
+        assert_eq!(layer.get_tile(x, y).unwrap().id(), *want, "cell {x},{y}");
+    }
+    let tmj: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("maps/v.tmj")).unwrap()).unwrap();
+    assert_eq!(tmj["tilesets"][0]["source"], "../art/game.tsx");
+    let gids: Vec<u64> = tmj["layers"][0]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        gids,
+        want.iter().map(|&id| id as u64 + 1).collect::<Vec<_>>()
+    );
+    // Tiled draws the map with the game's art: each cell the colour of the
+    // game's tile for its kind.
+    if available("tmxrasterizer", &["--version"]) {
+        let picture = dir.join("drawn.png");
+        run(
+            "tmxrasterizer",
+            &[
+                Path::new("--hide-layer"),
+                Path::new("objects"),
+                Path::new("maps/v.tmx"),
+                &picture,
+            ],
+            dir,
+        );
+        let (w, _, pixels) = pixels(&picture);
+        let colour: BTreeMap<u32, [u8; 3]> = tiles.iter().map(|&(id, _, c)| (id, c)).collect();
+        for (i, id) in want.iter().enumerate() {
+            let (x, y) = (i % g.width() * 24 + 12, i / g.width() * 24 + 12);
+            assert_eq!(pixels[y * w + x], colour[id], "cell {i}");
+        }
+    }
+    // A kind the tileset has no tile for is named, and nothing is written.
+    let lava = "tiles.define(\"lava\", { glyph = \"%\", color = \"#ff4000\" })\n\
+        return { width = 8, height = 5, generate = function(map)\n\
+          map:carve_room(Rect.new(0, 0, 7, 4)) map:set(3, 2, \"lava\") map:set_start(1, 1)\n\
+        end }\n";
+    std::fs::write(dir.join("lava.lua"), lava).unwrap();
+    let run = crate::util::dunlua_in(
+        dir,
+        &[
+            "lava.lua",
+            "--seed",
+            "1",
+            "--tileset",
+            "art/game.tsx",
+            "--out",
+            "maps/l.tmx",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("--tileset art/game.tsx: no tile for lava (a tile matches a kind by its \"name\" property or its type/class; the tileset names door, floor, gold, stairs_down, stairs_up, wall, water)"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        crate::util::files_in(&dir.join("maps")),
+        ["v.lua", "v.tmj", "v.tmx"]
+    );
+}

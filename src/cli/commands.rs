@@ -19,7 +19,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
         seeds: args.seeds.clone(),
         jobs,
         save_failures: args.save_failures.clone(),
-        export: args.export.options(),
+        export: args.export.options()?,
         progress: std::io::stderr().is_terminal(),
     };
     // A bad script, parameter or size is a usage error, not 1000 failures.

@@ -180,6 +180,12 @@ pub struct ExportArgs {
     /// Pixels per tile in a .png output (default 16 for glyph, 8 for cells).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub cell_size: Option<u16>,
+
+    /// A Tiled tileset (.tsx or .tsj) whose tiles the .tmx/.tmj/.lua outputs
+    /// use: each tile kind maps to the tile whose "name" property (or
+    /// type/class) is the kind's name.
+    #[arg(long, value_name = "FILE")]
+    pub tileset: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

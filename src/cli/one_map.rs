@@ -74,6 +74,8 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
             )));
         }
     }
+    // Read before generating: a bad --tileset is a usage error up front.
+    let options = cli.export.options()?;
     let seed = match cli.seed {
         Some(seed) => seed,
         None => {
@@ -93,7 +95,6 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     let generated = with_watchdog(&request, || script::run(&request))?;
     let took = started.elapsed();
     report_rejections(&generated);
-    let options = cli.export.options();
     if !cli.outs.is_empty() {
         let (written, notes) =
             export::write_all(&cli.outs, &generated, &options).map_err(Failure::run)?;

@@ -4,7 +4,11 @@
 use std::path::Path;
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use super::flags::{ExportArgs, PngStyle, ScriptArgs};
+use super::Failure;
+use crate::export::tiled::UserTileset;
 use crate::export::Options;
 use crate::render::Style;
 use crate::script::{Limits, Request};
@@ -33,17 +37,26 @@ impl ScriptArgs {
 }
 
 impl ExportArgs {
-    pub(super) fn options(&self) -> Options {
+    /// The export options; reads `--tileset` (a usage error when it cannot
+    /// be read or holds no tile to match kinds by).
+    pub(super) fn options(&self) -> Result<Options, Failure> {
         let png_style = match self.png_style {
             PngStyle::Glyph => Style::Glyph,
             PngStyle::Cells => Style::Cells,
         };
-        Options {
+        let tileset = match &self.tileset {
+            Some(path) => Some(Arc::new(
+                UserTileset::read(path).map_err(|e| Failure::usage(format!("{e:#}")))?,
+            )),
+            None => None,
+        };
+        Ok(Options {
             png_style,
             cell_size: self
                 .cell_size
                 .map_or(Options::default_cell_size(png_style), usize::from),
             cell_size_chosen: self.cell_size.is_some(),
-        }
+            tileset,
+        })
     }
 }

@@ -11,6 +11,7 @@ pub mod tiled;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
@@ -35,7 +36,7 @@ pub enum Format {
 const KNOWN: &str = ".txt, .json, .png, .tmj, .tmx, .lua";
 
 /// How image exports draw the map.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     pub png_style: Style,
     /// Pixels per tile in a PNG.
@@ -43,6 +44,9 @@ pub struct Options {
     /// Whether the user chose `cell_size` (`--cell-size`): a chosen size that
     /// makes too big an image is an error; the default shrinks to fit.
     pub cell_size_chosen: bool,
+    /// The game's own tileset for the Tiled exports (`--tileset`), instead
+    /// of dunlua's glyph sheet.
+    pub tileset: Option<Arc<tiled::UserTileset>>,
 }
 
 /// The most pixels a PNG export may have (64 million: 192 MiB of RGB while
@@ -65,6 +69,7 @@ impl Default for Options {
             png_style: Style::Glyph,
             cell_size: Options::default_cell_size(Style::Glyph),
             cell_size_chosen: false,
+            tileset: None,
         }
     }
 }
@@ -175,18 +180,24 @@ pub fn render(
             png::write(&generated.map, options.png_style, cell, &mut bytes)?
         }
         Format::Tiled | Format::TiledXml | Format::TiledLua => {
-            let image_path = tiled::tileset_path(path);
-            let cell = options.cell_size.max(super::render::GLYPH);
-            let mut image = Vec::new();
-            png::write_frame(&tiled::tileset_image(generated, cell), &mut image)?;
-            files.push((image_path.clone(), image));
-            let doc = tiled::doc(generated, &file_name(&image_path), cell);
+            let doc = match &options.tileset {
+                Some(user) => tiled::doc_over(generated, user, folder_of(path))?,
+                None => {
+                    let image_path = tiled::tileset_path(path);
+                    let cell = options.cell_size.max(super::render::GLYPH);
+                    let mut image = Vec::new();
+                    png::write_frame(&tiled::tileset_image(generated, cell), &mut image)?;
+                    files.push((image_path.clone(), image));
+                    tiled::doc(generated, &file_name(&image_path), cell)
+                }
+            };
             match format {
                 Format::TiledXml => {
                     let tsx_path = tiled::beside(path, "tsx");
-                    files.push((tsx_path.clone(), tiled::tmx::tsx(&doc.tileset).into_bytes()));
-                    let place = tiled::tmx::TilesetPlace::External(&file_name(&tsx_path));
-                    bytes = tiled::tmx::tmx(&doc, place).into_bytes();
+                    if let tiled::Tileset::Generated(set) = &doc.tileset {
+                        files.push((tsx_path.clone(), tiled::tmx::tsx(set).into_bytes()));
+                    }
+                    bytes = tiled::tmx::tmx(&doc, Some(&file_name(&tsx_path))).into_bytes();
                 }
                 Format::TiledLua => bytes = tiled::lua::lua(&doc).into_bytes(),
                 _ => {

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Doc, ObjectDoc, Properties, Value, TILED_VERSION, VERSION};
+use super::{Doc, ObjectDoc, Properties, TileDoc, Tileset, Value, TILED_VERSION, VERSION};
 
 /// A Lua string literal for `text`: UTF-8 kept as is, quotes, backslashes
 /// and control characters escaped (decimal escapes are three digits, so a
@@ -79,25 +79,91 @@ fn layer_head(out: &mut String, kind: &str, id: u32, name: &str) {
     );
 }
 
-/// The map as a Lua chunk returning Tiled's map table.
+/// The embedded tileset's fields, from dunlua's sheet or the game's own.
+struct Embedded {
+    name: String,
+    tile_width: usize,
+    tile_height: usize,
+    spacing: usize,
+    margin: usize,
+    columns: usize,
+    image: String,
+    image_width: usize,
+    image_height: usize,
+    count: usize,
+    tiles: Vec<TileDoc>,
+}
+
+fn embedded(tileset: &Tileset) -> Embedded {
+    match tileset {
+        Tileset::Generated(set) => Embedded {
+            name: set.name.clone(),
+            tile_width: set.tile,
+            tile_height: set.tile,
+            spacing: 0,
+            margin: 0,
+            columns: set.count(),
+            image: set.image.clone(),
+            image_width: set.count() * set.tile,
+            image_height: set.tile,
+            count: set.count(),
+            tiles: set.tiles.clone(),
+        },
+        Tileset::User { set, image, .. } => {
+            let (_, image_width, image_height) = set.image.clone().unwrap_or_default();
+            Embedded {
+                name: set.name.clone(),
+                tile_width: set.tile_width,
+                tile_height: set.tile_height,
+                spacing: set.spacing,
+                margin: set.margin,
+                columns: set.columns,
+                image: image.clone().unwrap_or_default(),
+                image_width,
+                image_height,
+                count: set.tile_count,
+                // The names dunlua matched kinds by, so a reader of this
+                // file finds them as a reader of the .tsx would.
+                tiles: set
+                    .names()
+                    .map(|(name, id)| TileDoc {
+                        id,
+                        class: String::new(),
+                        properties: vec![("name".into(), Value::Text(name.to_string()))],
+                        solid: false,
+                    })
+                    .collect(),
+            }
+        }
+    }
+}
+
+/// The map as a Lua chunk returning Tiled's map table, its tileset
+/// embedded (STI reads no other kind).
 pub fn lua(doc: &Doc) -> String {
     let map = doc.map;
-    let (w, h, t) = (map.width(), map.height(), doc.tile);
-    let set = &doc.tileset;
+    let (w, h) = (map.width(), map.height());
+    let (t, th) = (doc.tile_width, doc.tile_height);
+    let set = embedded(&doc.tileset);
     let mut out = String::with_capacity(map.cells().len() * 3 + 8192);
     let _ = writeln!(
         out,
-        "return {{\n  version = \"{VERSION}\",\n  luaversion = \"5.1\",\n  tiledversion = \"{TILED_VERSION}\",\n  class = \"\",\n  orientation = \"orthogonal\",\n  renderorder = \"right-down\",\n  width = {w},\n  height = {h},\n  tilewidth = {t},\n  tileheight = {t},\n  nextlayerid = 3,\n  nextobjectid = {},\n  properties = {},",
+        "return {{\n  version = \"{VERSION}\",\n  luaversion = \"5.1\",\n  tiledversion = \"{TILED_VERSION}\",\n  class = \"\",\n  orientation = \"orthogonal\",\n  renderorder = \"right-down\",\n  width = {w},\n  height = {h},\n  tilewidth = {t},\n  tileheight = {th},\n  nextlayerid = 3,\n  nextobjectid = {},\n  properties = {},",
         doc.next_object_id(),
         properties(&doc.properties)
     );
+    let (stw, sth) = (set.tile_width, set.tile_height);
     let _ = writeln!(
         out,
-        "  tilesets = {{\n    {{\n      name = {}, firstgid = 1, class = \"\",\n      tilewidth = {t}, tileheight = {t}, spacing = 0, margin = 0, columns = {n},\n      image = {}, imagewidth = {}, imageheight = {t},\n      objectalignment = \"unspecified\", tilerendersize = \"tile\", fillmode = \"stretch\",\n      tileoffset = {{ x = 0, y = 0 }},\n      grid = {{ orientation = \"orthogonal\", width = {t}, height = {t} }},\n      properties = {{}}, wangsets = {{}}, tilecount = {n},\n      tiles = {{",
+        "  tilesets = {{\n    {{\n      name = {}, firstgid = 1, class = \"\",\n      tilewidth = {stw}, tileheight = {sth}, spacing = {}, margin = {}, columns = {},\n      image = {}, imagewidth = {}, imageheight = {},\n      objectalignment = \"unspecified\", tilerendersize = \"tile\", fillmode = \"stretch\",\n      tileoffset = {{ x = 0, y = 0 }},\n      grid = {{ orientation = \"orthogonal\", width = {stw}, height = {sth} }},\n      properties = {{}}, wangsets = {{}}, tilecount = {},\n      tiles = {{",
         quote(&set.name),
+        set.spacing,
+        set.margin,
+        set.columns,
         quote(&set.image),
-        set.count() * t,
-        n = set.count()
+        set.image_width,
+        set.image_height,
+        set.count
     );
     for tile in &set.tiles {
         let class = quote(&tile.class);
@@ -110,7 +176,7 @@ pub fn lua(doc: &Doc) -> String {
         if tile.solid {
             let _ = write!(
                 out,
-                ",\n          objectGroup = {{\n            type = \"objectgroup\", draworder = \"index\", id = 2, name = \"\", class = \"\",\n            visible = true, opacity = 1, offsetx = 0, offsety = 0, parallaxx = 1, parallaxy = 1,\n            properties = {{}},\n            objects = {{\n              {{ id = 1, name = \"\", type = \"\", shape = \"rectangle\", x = 0, y = 0, width = {t}, height = {t}, rotation = 0, visible = true, properties = {{}} }}\n            }}\n          }}"
+                ",\n          objectGroup = {{\n            type = \"objectgroup\", draworder = \"index\", id = 2, name = \"\", class = \"\",\n            visible = true, opacity = 1, offsetx = 0, offsety = 0, parallaxx = 1, parallaxy = 1,\n            properties = {{}},\n            objects = {{\n              {{ id = 1, name = \"\", type = \"\", shape = \"rectangle\", x = 0, y = 0, width = {stw}, height = {sth}, rotation = 0, visible = true, properties = {{}} }}\n            }}\n          }}"
             );
         }
         let _ = writeln!(out, "\n        }},");
@@ -121,7 +187,7 @@ pub fn lua(doc: &Doc) -> String {
         out,
         "      width = {w}, height = {h}, encoding = \"lua\",\n      data = {{"
     );
-    let mut gids = super::gids(map);
+    let mut gids = doc.gids();
     for _ in 0..h {
         out.push_str("        ");
         for _ in 0..w {

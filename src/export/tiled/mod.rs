@@ -11,8 +11,12 @@
 pub mod lua;
 pub mod tmj;
 pub mod tmx;
+pub mod user_tileset;
+
+pub use user_tileset::UserTileset;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::generated::Generated;
 use crate::map::{Map, Rgb};
@@ -111,24 +115,40 @@ pub struct ObjectDoc {
     pub properties: Properties,
 }
 
+/// Which tileset the map's tiles come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tileset {
+    /// dunlua's glyph sheet, one tile per kind (written beside the map).
+    Generated(TilesetDoc),
+    /// The game's own (`--tileset`), referenced where it is: `source` and
+    /// `image` are its file and its image relative to the map's folder.
+    User {
+        set: Arc<UserTileset>,
+        source: String,
+        image: Option<String>,
+    },
+}
+
 /// Everything a Tiled export holds, whatever its format.
 pub struct Doc<'a> {
     pub map: &'a Map,
-    pub tile: usize,
+    pub tile_width: usize,
+    pub tile_height: usize,
     pub properties: Properties,
-    pub tileset: TilesetDoc,
+    pub tileset: Tileset,
     pub objects: Vec<ObjectDoc>,
-}
-
-/// The tile layer's global tile id for every cell, row by row (kind index
-/// + 1: the tileset's first gid is 1).
-pub fn gids(map: &Map) -> impl Iterator<Item = u32> + '_ {
-    map.cells().iter().map(|t| t.index() as u32 + 1)
+    /// The global tile id of each kind, in kind order (first gid 1).
+    pub kind_gids: Vec<u32>,
 }
 
 impl Doc<'_> {
     pub fn next_object_id(&self) -> u32 {
         self.objects.len() as u32 + 1
+    }
+
+    /// The tile layer's global tile id for every cell, row by row.
+    pub fn gids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.map.cells().iter().map(|t| self.kind_gids[t.index()])
     }
 }
 
@@ -141,12 +161,62 @@ fn param_value(value: &ParamValue) -> Value {
     }
 }
 
-/// The document for a generated map drawn at `tile` pixels a cell, whose
-/// tileset image is `image` (a file name relative to the map).
+/// The document for a generated map drawn at `tile` pixels a cell over
+/// dunlua's glyph sheet, whose image is `image` (a file name relative to
+/// the map).
 pub fn doc<'a>(generated: &'a Generated, image: &str, tile: usize) -> Doc<'a> {
+    let mut doc = doc_with(generated, tile, tile);
+    doc.tileset = Tileset::Generated(TilesetDoc {
+        name: "dunlua".into(),
+        image: image.to_string(),
+        tile,
+        tiles: generated_tiles(&generated.map),
+    });
+    doc
+}
+
+/// The document for a generated map over a game's own tileset, for a map
+/// written in `map_folder`; an error names every kind the tileset has no
+/// tile for.
+pub fn doc_over<'a>(
+    generated: &'a Generated,
+    user: &Arc<UserTileset>,
+    map_folder: &Path,
+) -> anyhow::Result<Doc<'a>> {
+    let ids = user.ids_for(generated.map.tiles())?;
+    let mut doc = doc_with(generated, user.tile_width, user.tile_height);
+    doc.kind_gids = ids.iter().map(|id| id + 1).collect();
+    doc.tileset = Tileset::User {
+        set: user.clone(),
+        source: user.source_from(map_folder),
+        image: user.image_from(map_folder),
+    };
+    Ok(doc)
+}
+
+fn generated_tiles(map: &Map) -> Vec<TileDoc> {
+    map.tiles()
+        .iter()
+        .map(|(t, kind)| TileDoc {
+            id: t.index() as u32,
+            class: kind.name.clone(),
+            properties: vec![
+                ("name".into(), Value::Text(kind.name.clone())),
+                ("glyph".into(), Value::Text(kind.glyph.to_string())),
+                ("walkable".into(), Value::Bool(kind.walkable)),
+                ("transparent".into(), Value::Bool(kind.transparent)),
+                ("color".into(), Value::Text(kind.color.to_string())),
+            ],
+            solid: !kind.walkable,
+        })
+        .collect()
+}
+
+fn doc_with(generated: &Generated, tile_w: usize, tile_h: usize) -> Doc<'_> {
     let map = &generated.map;
     let p = &generated.provenance;
-    let px = |v: i32| (v as usize * tile) as f64;
+    let px = |v: i32| (v as usize * tile_w) as f64;
+    let py = |v: i32| (v as usize * tile_h) as f64;
     let mut objects = Vec::new();
     let mut add = |name: String, class: &str, rect: (f64, f64, f64, f64), point, properties| {
         objects.push(ObjectDoc {
@@ -162,7 +232,7 @@ pub fn doc<'a>(generated: &'a Generated, image: &str, tile: usize) -> Doc<'a> {
         })
     };
     for (i, room) in map.rooms().iter().enumerate() {
-        let rect = (px(room.x1), px(room.y1), px(room.w() + 1), px(room.h() + 1));
+        let rect = (px(room.x1), py(room.y1), px(room.w() + 1), py(room.h() + 1));
         // YATI (Godot) makes an object of unknown class a solid
         // StaticBody2D; a room is a place to be in, so an Area2D.
         let properties = vec![
@@ -172,7 +242,8 @@ pub fn doc<'a>(generated: &'a Generated, image: &str, tile: usize) -> Doc<'a> {
         add(format!("room {}", i + 1), "room", rect, false, properties);
     }
     // Points sit at the centre of their cell.
-    let centre = |v: i32| px(v) + tile as f64 / 2.0;
+    let centre_x = |v: i32| px(v) + tile_w as f64 / 2.0;
+    let centre_y = |v: i32| py(v) + tile_h as f64 / 2.0;
     let cell_of = |x: i32, y: i32| {
         vec![
             ("cell_x".to_string(), Value::Int(x.into())),
@@ -183,31 +254,15 @@ pub fn doc<'a>(generated: &'a Generated, image: &str, tile: usize) -> Doc<'a> {
         add(
             "start".into(),
             "start",
-            (centre(x), centre(y), 0.0, 0.0),
+            (centre_x(x), centre_y(y), 0.0, 0.0),
             true,
             cell_of(x, y),
         );
     }
     for m in map.markers() {
-        let rect = (centre(m.x), centre(m.y), 0.0, 0.0);
+        let rect = (centre_x(m.x), centre_y(m.y), 0.0, 0.0);
         add(m.name.clone(), "marker", rect, true, cell_of(m.x, m.y));
     }
-    let tiles = map
-        .tiles()
-        .iter()
-        .map(|(t, kind)| TileDoc {
-            id: t.index() as u32,
-            class: kind.name.clone(),
-            properties: vec![
-                ("name".into(), Value::Text(kind.name.clone())),
-                ("glyph".into(), Value::Text(kind.glyph.to_string())),
-                ("walkable".into(), Value::Bool(kind.walkable)),
-                ("transparent".into(), Value::Bool(kind.transparent)),
-                ("color".into(), Value::Text(kind.color.to_string())),
-            ],
-            solid: !kind.walkable,
-        })
-        .collect();
     let mut properties: Properties = vec![
         ("seed".into(), Value::Text(p.seed.to_string())),
         ("attempt".into(), Value::Int(p.attempt.into())),
@@ -222,15 +277,17 @@ pub fn doc<'a>(generated: &'a Generated, image: &str, tile: usize) -> Doc<'a> {
     );
     Doc {
         map,
-        tile,
+        tile_width: tile_w,
+        tile_height: tile_h,
         properties,
-        tileset: TilesetDoc {
+        tileset: Tileset::Generated(TilesetDoc {
             name: "dunlua".into(),
-            image: image.to_string(),
-            tile,
-            tiles,
-        },
+            image: String::new(),
+            tile: tile_w,
+            tiles: Vec::new(),
+        }),
         objects,
+        kind_gids: (1..=map.tiles().len() as u32).collect(),
     }
 }
 

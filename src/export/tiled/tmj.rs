@@ -5,7 +5,7 @@
 use serde::{Serialize, Serializer};
 use serde_json::{json, Value as Json};
 
-use super::{Doc, ObjectDoc, Properties, TilesetDoc, Value, TILED_VERSION, VERSION};
+use super::{Doc, ObjectDoc, Properties, Tileset, TilesetDoc, Value, TILED_VERSION, VERSION};
 use crate::map::Map;
 
 /// A Tiled JSON document, ready to serialise. The tile layer's one number
@@ -25,12 +25,12 @@ struct TileLayer<'a> {
     data: CellIds<'a>,
 }
 
-/// The map's cells as Tiled global tile ids, row by row.
-struct CellIds<'a>(&'a Map);
+/// The map's cells as Tiled global tile ids, row by row (each kind's gid).
+struct CellIds<'a>(&'a Map, Vec<u32>);
 
 impl Serialize for CellIds<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(super::gids(self.0))
+        serializer.collect_seq(self.0.cells().iter().map(|t| self.1[t.index()]))
     }
 }
 
@@ -113,11 +113,14 @@ pub fn to_tmj<'a>(doc: &Doc<'a>) -> Tmj<'a> {
     let head = json!({
         "type": "map", "version": VERSION, "tiledversion": TILED_VERSION, "class": "",
         "orientation": "orthogonal", "renderorder": "right-down", "infinite": false,
-        "width": w, "height": h, "tilewidth": doc.tile, "tileheight": doc.tile,
+        "width": w, "height": h, "tilewidth": doc.tile_width, "tileheight": doc.tile_height,
         "parallaxoriginx": 0, "parallaxoriginy": 0,
         "nextlayerid": 3, "nextobjectid": doc.next_object_id(), "compressionlevel": -1,
         "properties": properties(&doc.properties),
-        "tilesets": [tileset(&doc.tileset, Some(1))],
+        "tilesets": [match &doc.tileset {
+            Tileset::Generated(set) => tileset(set, Some(1)),
+            Tileset::User { source, .. } => json!({ "firstgid": 1, "source": source }),
+        }],
     });
     let layer_head = |id: u32, kind: &str, name: &str| {
         json!({
@@ -137,7 +140,7 @@ pub fn to_tmj<'a>(doc: &Doc<'a>) -> Tmj<'a> {
         layers: (
             TileLayer {
                 head: tile_head,
-                data: CellIds(map),
+                data: CellIds(map, doc.kind_gids.clone()),
             },
             objects,
         ),

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Doc, ObjectDoc, Properties, TilesetDoc, TILED_VERSION, VERSION};
+use super::{Doc, ObjectDoc, Properties, Tileset, TilesetDoc, TILED_VERSION, VERSION};
 
 /// Text escaped for an XML attribute or element.
 pub fn escape(text: &str) -> String {
@@ -119,42 +119,43 @@ fn object(out: &mut String, o: &ObjectDoc) {
     let _ = writeln!(out, "  </object>");
 }
 
-/// Where the map's tileset goes.
-pub enum TilesetPlace<'a> {
-    /// In a `.tsx` file, by its name relative to the map.
-    External(&'a str),
-    Embedded,
-}
-
-/// The map as a `.tmx` document.
-pub fn tmx(doc: &Doc, place: TilesetPlace) -> String {
+/// The map as a `.tmx` document. dunlua's generated tileset goes in the
+/// `.tsx` named `tsx` (relative to the map) or, when that is None, inside
+/// the map; a game's own tileset is referenced where it is.
+pub fn tmx(doc: &Doc, tsx: Option<&str>) -> String {
     let map = doc.map;
     let (w, h) = (map.width(), map.height());
     let mut out = String::with_capacity(map.cells().len() * 3 + 4096);
     let _ = writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
     let _ = writeln!(
         out,
-        "<map version=\"{VERSION}\" tiledversion=\"{TILED_VERSION}\" orientation=\"orthogonal\" renderorder=\"right-down\" width=\"{w}\" height=\"{h}\" tilewidth=\"{t}\" tileheight=\"{t}\" infinite=\"0\" nextlayerid=\"3\" nextobjectid=\"{}\">",
+        "<map version=\"{VERSION}\" tiledversion=\"{TILED_VERSION}\" orientation=\"orthogonal\" renderorder=\"right-down\" width=\"{w}\" height=\"{h}\" tilewidth=\"{t}\" tileheight=\"{th}\" infinite=\"0\" nextlayerid=\"3\" nextobjectid=\"{}\">",
         doc.next_object_id(),
-        t = doc.tile
+        t = doc.tile_width,
+        th = doc.tile_height
     );
     properties(&mut out, &doc.properties, " ");
-    match place {
-        TilesetPlace::External(source) => {
-            let _ = writeln!(
-                out,
-                " <tileset firstgid=\"1\" source=\"{}\"/>",
-                escape(source)
-            );
+    let external = match (&doc.tileset, tsx) {
+        (Tileset::User { source, .. }, _) => Some(source.as_str()),
+        (Tileset::Generated(_), Some(tsx)) => Some(tsx),
+        (Tileset::Generated(set), None) => {
+            tileset_element(&mut out, set, Some(1), " ");
+            None
         }
-        TilesetPlace::Embedded => tileset_element(&mut out, &doc.tileset, Some(1), " "),
+    };
+    if let Some(source) = external {
+        let _ = writeln!(
+            out,
+            " <tileset firstgid=\"1\" source=\"{}\"/>",
+            escape(source)
+        );
     }
     let _ = writeln!(
         out,
         " <layer id=\"1\" name=\"tiles\" width=\"{w}\" height=\"{h}\">"
     );
     let _ = writeln!(out, "  <data encoding=\"csv\">");
-    let mut gids = super::gids(map).peekable();
+    let mut gids = doc.gids().peekable();
     for _ in 0..h {
         for x in 0..w {
             let gid = gids.next().unwrap_or(0);
