@@ -10,11 +10,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::generated::Generated;
 use crate::geom::Rect;
-use crate::map::{Map, Rgb, TileKind, TileSet};
+use crate::map::{Map, Rgb, Tile, TileKind, TileSet};
 use crate::params::ParamValue;
 
 /// The schema version written in `format`; bumped on any incompatible change.
-pub const FORMAT_VERSION: u32 = 1;
+/// Format 2 added the id form (`tiles`, `cells`) and `seed_string`, since
+/// kinds may share a glyph; format 1 files (glyph rows only) still read.
+pub const FORMAT_VERSION: u32 = 2;
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
 pub struct JsonMap {
@@ -22,6 +24,10 @@ pub struct JsonMap {
     pub width: i32,
     pub height: i32,
     pub seed: u64,
+    /// The seed as text: JSON readers that hold numbers as doubles
+    /// (JavaScript) lose the low bits of seeds over 2^53.
+    #[serde(default)]
+    pub seed_string: String,
     /// Which attempt the script accepted (0 unless it rejected maps).
     pub attempt: u32,
     pub script: String,
@@ -29,7 +35,16 @@ pub struct JsonMap {
     /// [`Map::hash64`] as 16 hex digits (a string: JSON numbers lose bits).
     pub hash: String,
     pub params: BTreeMap<String, serde_json::Value>,
+    /// Every kind by id: what `cells` holds.
+    #[serde(default)]
+    pub tiles: Vec<JsonKind>,
+    /// Each cell's kind id, row by row: cell (x, y) is `cells[y * width + x]`.
+    #[serde(default)]
+    pub cells: Vec<u8>,
+    /// The map as text, one string per row, each cell its kind's glyph (the
+    /// first kind's where kinds share a glyph), for people to read.
     pub rows: Vec<String>,
+    /// Each glyph of `rows` and its kind (the first, where kinds share it).
     pub legend: BTreeMap<String, JsonTile>,
     pub rooms: Vec<JsonRect>,
     pub start: Option<JsonPoint>,
@@ -39,6 +54,18 @@ pub struct JsonMap {
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
 pub struct JsonTile {
     pub name: String,
+    pub walkable: bool,
+    pub transparent: bool,
+    pub color: String,
+    pub bg: String,
+}
+
+/// A kind in the id form.
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+pub struct JsonKind {
+    pub id: u8,
+    pub name: String,
+    pub glyph: String,
     pub walkable: bool,
     pub transparent: bool,
     pub color: String,
@@ -84,6 +111,7 @@ pub fn to_json(generated: &Generated) -> JsonMap {
         width: map.width(),
         height: map.height(),
         seed: p.seed,
+        seed_string: p.seed.to_string(),
         attempt: p.attempt,
         script: p.script.clone(),
         name: p.name.clone(),
@@ -93,10 +121,28 @@ pub fn to_json(generated: &Generated) -> JsonMap {
             .iter()
             .map(|(k, v)| (k.to_string(), param_json(v)))
             .collect(),
+        tiles: map
+            .tiles()
+            .iter()
+            .map(|(t, k)| JsonKind {
+                id: t.0,
+                name: k.name.clone(),
+                glyph: k.glyph.to_string(),
+                walkable: k.walkable,
+                transparent: k.transparent,
+                color: k.color.to_string(),
+                bg: k.background.to_string(),
+            })
+            .collect(),
+        cells: map.cells().iter().map(|t| t.0).collect(),
         rows: map.glyph_rows(),
         legend: map
             .tiles()
             .iter()
+            .collect::<Vec<_>>()
+            .into_iter()
+            // Reversed, so where kinds share a glyph the first one stays.
+            .rev()
             .map(|(_, k)| {
                 let entry = JsonTile {
                     name: k.name.clone(),
@@ -147,31 +193,12 @@ pub fn write(generated: &Generated, out: &mut impl Write) -> std::io::Result<()>
 /// Rebuilds the map a JSON export describes: tiles (built-ins first, then
 /// the legend's other kinds in glyph order), rooms, start and markers.
 pub fn read_map(json: &JsonMap) -> Result<Map, String> {
-    let mut tiles = TileSet::builtin();
-    for (glyph, entry) in &json.legend {
-        if tiles.by_name(&entry.name).is_some() {
-            continue;
-        }
-        let glyph = glyph
-            .chars()
-            .next()
-            .ok_or_else(|| "empty glyph in legend".to_string())?;
-        let color = |text: &str| Rgb::parse_hex(text).ok_or_else(|| format!("bad colour {text:?}"));
-        tiles
-            .define(TileKind {
-                name: entry.name.clone(),
-                glyph,
-                color: color(&entry.color)?,
-                background: color(&entry.bg)?,
-                walkable: entry.walkable,
-                transparent: entry.transparent,
-            })
-            .map_err(|e| e.to_string())?;
-    }
-    let mut text = json.rows.join("\n");
-    text.push('\n');
+    let mut map = if json.tiles.is_empty() {
+        map_from_rows(json)?
+    } else {
+        map_from_ids(json)?
+    };
     let text_error = |e: crate::map::MapError| e.to_string();
-    let mut map = Map::from_ascii_with(&text, tiles).map_err(|e| e.to_string())?;
     for r in &json.rooms {
         map.add_room(Rect {
             x1: r.x1,
@@ -189,6 +216,92 @@ pub fn read_map(json: &JsonMap) -> Result<Map, String> {
             .map_err(text_error)?;
     }
     Ok(map)
+}
+
+fn colour(text: &str) -> Result<Rgb, String> {
+    Rgb::parse_hex(text).ok_or_else(|| format!("bad colour {text:?}"))
+}
+
+/// The cells from the id form (format 2): kinds in id order, the built-ins
+/// first as always.
+fn map_from_ids(json: &JsonMap) -> Result<Map, String> {
+    let mut tiles = TileSet::builtin();
+    for (i, kind) in json.tiles.iter().enumerate() {
+        if kind.id as usize != i {
+            return Err(format!("tiles[{i}] has id {}, expected {i}", kind.id));
+        }
+        let glyph = kind.glyph.chars().next().ok_or("empty glyph in tiles")?;
+        if i < tiles.len() {
+            let builtin = tiles.kind(Tile(i as u8));
+            if builtin.name != kind.name {
+                return Err(format!(
+                    "tiles[{i}] is {:?}, but kind {i} is always {:?}",
+                    kind.name, builtin.name
+                ));
+            }
+            continue;
+        }
+        tiles
+            .define(TileKind {
+                name: kind.name.clone(),
+                glyph,
+                color: colour(&kind.color)?,
+                background: colour(&kind.bg)?,
+                walkable: kind.walkable,
+                transparent: kind.transparent,
+            })
+            .map_err(|e| e.to_string())?;
+    }
+    let mut map =
+        Map::with_tiles(json.width.into(), json.height.into(), tiles).map_err(|e| e.to_string())?;
+    if json.cells.len() != map.cells().len() {
+        return Err(format!(
+            "cells holds {} ids, a {}x{} map has {}",
+            json.cells.len(),
+            json.width,
+            json.height,
+            map.cells().len()
+        ));
+    }
+    let width = json.width.max(1) as usize;
+    for (i, &id) in json.cells.iter().enumerate() {
+        if id as usize >= map.tiles().len() {
+            return Err(format!(
+                "cells[{i}] is {id}, but there are {} kinds",
+                map.tiles().len()
+            ));
+        }
+        map.set((i % width) as i64, (i / width) as i64, Tile(id))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(map)
+}
+
+/// The cells from the glyph rows and legend (format 1).
+fn map_from_rows(json: &JsonMap) -> Result<Map, String> {
+    let mut tiles = TileSet::builtin();
+    for (glyph, entry) in &json.legend {
+        if tiles.by_name(&entry.name).is_some() {
+            continue;
+        }
+        let glyph = glyph
+            .chars()
+            .next()
+            .ok_or_else(|| "empty glyph in legend".to_string())?;
+        tiles
+            .define(TileKind {
+                name: entry.name.clone(),
+                glyph,
+                color: colour(&entry.color)?,
+                background: colour(&entry.bg)?,
+                walkable: entry.walkable,
+                transparent: entry.transparent,
+            })
+            .map_err(|e| e.to_string())?;
+    }
+    let mut text = json.rows.join("\n");
+    text.push('\n');
+    Map::from_ascii_with(&text, tiles).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -220,7 +333,10 @@ mod tests {
         let mut bytes = Vec::new();
         write(&generated, &mut bytes).unwrap();
         let parsed: JsonMap = serde_json::from_slice(&bytes).unwrap();
-        assert_eq!(parsed.format, 1);
+        assert_eq!(parsed.format, 2);
+        assert_eq!(parsed.seed_string, "9");
+        assert_eq!(parsed.cells.len(), 20);
+        assert_eq!(parsed.tiles[5].name, "water");
         assert_eq!(
             parsed.rows[1], "#..+#",
             "rows hold tiles, the start is separate"

@@ -154,10 +154,6 @@ fn rng_and_tiles_refuse_bad_arguments() {
             "tiles.define: tile 'floor' is built in",
         ),
         (
-            r##"tiles.define("moss", {glyph = "#"})"##,
-            "tiles.define: glyph '#' is already used by tile 'wall'",
-        ),
-        (
             r#"tiles.define("lava", {glyph = "%", color = "red"})"#,
             r##"'lava': color must be "#rrggbb", got "red""##,
         ),

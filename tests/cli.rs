@@ -116,7 +116,7 @@ fn out_writes_text_and_json_and_stays_quiet_on_stdout() {
     ] {
         assert!(raw.get(key).is_some(), "JSON lacks {key}");
     }
-    assert_eq!(raw["format"], 1);
+    assert_eq!(raw["format"], 2);
     assert_eq!(raw["seed"], 42);
     assert_eq!(raw["params"]["max_rooms"], 30);
     assert_eq!(raw["legend"]["."]["name"], "floor");

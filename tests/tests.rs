@@ -11,6 +11,7 @@ mod fuzz;
 mod game;
 mod golden;
 mod hostile;
+mod json_schema;
 mod library;
 mod properties;
 mod pure_lua;

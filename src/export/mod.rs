@@ -376,7 +376,15 @@ mod tests {
             .to_string();
         assert_eq!(
             err,
-            "--out a.bmp: unknown output format; use one of .txt, .json, .png, .tmj"
+            "--out a.bmp: unknown output format; use one of .txt, .json, .png, .tmj, .tmx, .lua"
+        );
+        assert_eq!(
+            Format::for_path(Path::new("m.tmx")).unwrap(),
+            Format::TiledXml
+        );
+        assert_eq!(
+            Format::for_path(Path::new("m.lua")).unwrap(),
+            Format::TiledLua
         );
         assert_eq!(Format::for_path(Path::new("a.png")).unwrap(), Format::Png);
         assert_eq!(Format::for_path(Path::new("a.tmj")).unwrap(), Format::Tiled);

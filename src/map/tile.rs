@@ -62,8 +62,6 @@ pub enum TileError {
     Builtin(String),
     #[error("tile '{0}' is already defined differently")]
     Redefined(String),
-    #[error("glyph '{glyph}' is already used by tile '{by}'")]
-    GlyphTaken { glyph: char, by: String },
     #[error("glyph '{0}' is reserved for the start position")]
     GlyphReserved(char),
     #[error("glyph {0:?} is not a single printable character")]
@@ -160,6 +158,8 @@ impl TileSet {
         })
     }
 
+    /// The first kind drawn with `glyph` (kinds may share one; the text
+    /// form cannot tell them apart, the JSON id form and the exports can).
     pub fn by_glyph(&self, glyph: char) -> Option<Tile> {
         self.kinds
             .iter()
@@ -197,12 +197,6 @@ impl TileSet {
         }
         if new.glyph.is_control() || new.glyph.is_whitespace() {
             return Err(TileError::GlyphInvalid(new.glyph.to_string()));
-        }
-        if let Some(other) = self.by_glyph(new.glyph) {
-            return Err(TileError::GlyphTaken {
-                glyph: new.glyph,
-                by: self.kind(other).name.clone(),
-            });
         }
         if self.kinds.len() >= Self::CAPACITY {
             return Err(TileError::Full(Self::CAPACITY));
@@ -250,11 +244,11 @@ mod tests {
         assert_eq!(set.define(other), Err(TileError::Redefined("lava".into())));
         let floor = kind("floor", '.', Rgb(1, 1, 1), true, true);
         assert_eq!(set.define(floor), Err(TileError::Builtin("floor".into())));
-        let dup = kind("moss", '#', Rgb(1, 1, 1), true, true);
-        assert!(matches!(
-            set.define(dup),
-            Err(TileError::GlyphTaken { glyph: '#', .. })
-        ));
+        // Kinds may share a glyph (lava and water both `~`, as roguelikes
+        // draw them); the text form then shows the first kind's.
+        let moss = kind("moss", '#', Rgb(1, 1, 1), true, true);
+        assert_eq!(set.define(moss), Ok(Tile(7)));
+        assert_eq!(set.by_glyph('#'), Some(Tile::WALL));
         let at = kind("hero", '@', Rgb(1, 1, 1), true, true);
         assert_eq!(set.define(at), Err(TileError::GlyphReserved('@')));
         let bad = kind("no spaces", 'x', Rgb(1, 1, 1), true, true);
