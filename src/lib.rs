@@ -39,6 +39,7 @@ macro_rules! note {
 pub mod generated;
 pub mod generator;
 pub mod geom;
+pub mod glyphs;
 pub mod json;
 pub mod map;
 pub mod ops;

@@ -4,8 +4,6 @@
 
 use std::ops::Range;
 
-use font8x8::UnicodeFonts;
-
 use crate::map::{Map, Rgb, START_GLYPH};
 
 /// Width and height of a glyph in the font, in pixels.
@@ -38,16 +36,11 @@ pub fn dim(c: Rgb, percent: u32) -> Rgb {
 }
 
 /// The 8x8 bitmap of a character (bit 0 of each row byte is the leftmost
-/// pixel); unknown characters draw as a box so they are never invisible.
+/// pixel; see [`crate::glyphs`]). Tile glyphs always have one; other text
+/// (a path in the status line) draws an unknown character as a box, so it
+/// is never invisible.
 pub fn glyph_bits(c: char) -> [u8; 8] {
-    font8x8::BASIC_FONTS
-        .get(c)
-        .or_else(|| font8x8::LATIN_FONTS.get(c))
-        .or_else(|| font8x8::BLOCK_FONTS.get(c))
-        .or_else(|| font8x8::BOX_FONTS.get(c))
-        .or_else(|| font8x8::GREEK_FONTS.get(c))
-        .or_else(|| font8x8::MISC_FONTS.get(c))
-        .unwrap_or([0xff, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0xff])
+    crate::glyphs::bitmap(c).unwrap_or([0xff, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0xff])
 }
 
 impl Frame {
@@ -221,8 +214,15 @@ mod tests {
     fn glyphs_come_from_the_font() {
         // '#' in font8x8 has its first row empty and lit pixels below.
         let hash = glyph_bits('#');
-        assert_eq!(hash, font8x8::BASIC_FONTS.get('#').unwrap());
+        assert_eq!(
+            hash,
+            font8x8::UnicodeFonts::get(&font8x8::BASIC_FONTS, '#').unwrap()
+        );
         assert_ne!(hash, [0; 8]);
+        // Code page 437's symbols come from the VGA font, never as the box.
+        let club = glyph_bits('♣');
+        assert_eq!(Some(club), crate::glyphs::bitmap('♣'));
+        assert_ne!(club, glyph_bits('€'), "'€' has no bitmap: the box");
         assert_eq!(glyph_bits(' '), [0; 8]);
         assert_eq!(
             glyph_bits('\u{e000}')[0],

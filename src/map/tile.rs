@@ -66,6 +66,8 @@ pub enum TileError {
     GlyphReserved(char),
     #[error("glyph {0:?} is not a single printable character")]
     GlyphInvalid(String),
+    #[error("glyph '{0}' (U+{code:04X}) has no bitmap in dunlua's font (ASCII, Latin-1, Greek, box drawing, blocks and all of code page 437, such as ♣ ♠ ♥ ☼ ▲ ≈ ░); choose one of those", code = *.0 as u32)]
+    GlyphUndrawable(char),
     #[error("tile name {0:?} must be a non-empty identifier (letters, digits, _)")]
     NameInvalid(String),
     #[error("too many tile kinds: at most {0}")]
@@ -198,6 +200,10 @@ impl TileSet {
         if new.glyph.is_control() || new.glyph.is_whitespace() {
             return Err(TileError::GlyphInvalid(new.glyph.to_string()));
         }
+        // Every tile is drawn (window, PNG, tileset): never as a hollow box.
+        if !crate::glyphs::drawable(new.glyph) {
+            return Err(TileError::GlyphUndrawable(new.glyph));
+        }
         if self.kinds.len() >= Self::CAPACITY {
             return Err(TileError::Full(Self::CAPACITY));
         }
@@ -251,6 +257,16 @@ mod tests {
         assert_eq!(set.by_glyph('#'), Some(Tile::WALL));
         let at = kind("hero", '@', Rgb(1, 1, 1), true, true);
         assert_eq!(set.define(at), Err(TileError::GlyphReserved('@')));
+        let euro = kind("coin", '€', Rgb(1, 1, 1), true, true);
+        assert_eq!(
+            set.define(euro.clone()),
+            Err(TileError::GlyphUndrawable('€'))
+        );
+        assert!(TileError::GlyphUndrawable('€')
+            .to_string()
+            .starts_with("glyph '€' (U+20AC) has no bitmap"));
+        let club = kind("tree", '♣', Rgb(1, 1, 1), false, false);
+        assert!(set.define(club).is_ok());
         let bad = kind("no spaces", 'x', Rgb(1, 1, 1), true, true);
         assert!(matches!(set.define(bad), Err(TileError::NameInvalid(_))));
     }
