@@ -519,3 +519,100 @@ fn a_games_own_tileset_gives_the_map_its_art_and_ids() {
         ["v.lua", "v.tmj", "v.tmx"]
     );
 }
+
+#[test]
+fn an_embedded_tileset_tmx_and_the_lua_export_load_too() {
+    let scratch = Scratch::new();
+    let dir = scratch.path();
+    let run = dunlua(&[
+        "scripts/vaults.lua",
+        "--seed",
+        "7",
+        "--embed-tileset",
+        "--out",
+        &dir.join("e.tmx").display().to_string(),
+        "--out",
+        &dir.join("e.lua").display().to_string(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        crate::util::files_in(dir),
+        ["e.lua", "e.tiles.png", "e.tmx"],
+        "no .tsx: the tileset is inside the map"
+    );
+    let g = generate("scripts/vaults.lua", 7, &[]).unwrap();
+    let map = tiled::Loader::new()
+        .load_tmx_map(dir.join("e.tmx"))
+        .unwrap();
+    let tileset = &map.tilesets()[0];
+    assert_eq!(tileset.tilecount as usize, g.tile_kinds().count());
+    assert!(
+        tileset.get_tile(0).unwrap().collision.is_some(),
+        "walls are solid"
+    );
+    if available("tiled", &["--version"]) {
+        let read = tiled_reads(&dir.join("e.tmx"), dir);
+        assert_eq!(read["tilesets"][0]["name"], "dunlua");
+    }
+    // The Lua export is Lua 5.1 (LuaJIT, LÖVE) and Lua 5.4 alike.
+    let lua = mlua::Lua::new();
+    let text = std::fs::read_to_string(dir.join("e.lua")).unwrap();
+    let map: mlua::Table = lua.load(&text).eval().unwrap();
+    assert_eq!(map.get::<i64>("width").unwrap(), g.width() as i64);
+    let layers: mlua::Table = map.get("layers").unwrap();
+    let tiles: mlua::Table = layers.get::<mlua::Table>(1).unwrap().get("data").unwrap();
+    assert_eq!(tiles.raw_len(), g.width() * g.height());
+    let props: mlua::Table = map.get("properties").unwrap();
+    assert_eq!(
+        props.get::<String>("hash").unwrap(),
+        format!("{:016x}", g.hash())
+    );
+}
+
+#[test]
+fn names_a_script_chooses_survive_every_format() {
+    let scratch = Scratch::new();
+    let name = "a <b> & \"c\" 'd' \\ ]] ♣\nline";
+    let script = format!(
+        "return {{ width = 6, height = 4, params = {{ label = {name:?} }}, generate = function(map, rng, p)\n\
+           map:carve_room(Rect.new(0, 0, 5, 3)) map:set_start(1, 1) map:mark(2, 2, p.label)\n\
+         end }}\n"
+    );
+    scratch.write("names.lua", &script);
+    let run = crate::util::dunlua_in(
+        scratch.path(),
+        &[
+            "names.lua",
+            "--seed",
+            "1",
+            "--out",
+            "n.tmx",
+            "--out",
+            "n.lua",
+            "--out",
+            "n.tmj",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let dir = scratch.path();
+    let map = tiled::Loader::new()
+        .load_tmx_map(dir.join("n.tmx"))
+        .unwrap();
+    let objects = map.get_layer(1).unwrap().as_object_layer().unwrap();
+    let marker = objects.objects().find(|o| o.user_type == "marker").unwrap();
+    assert_eq!(marker.name, name);
+    assert_eq!(
+        map.properties.get("param.label"),
+        Some(&tiled::PropertyValue::StringValue(name.into()))
+    );
+    let lua = mlua::Lua::new();
+    let table: mlua::Table = lua
+        .load(std::fs::read_to_string(dir.join("n.lua")).unwrap())
+        .eval()
+        .unwrap();
+    let props: mlua::Table = table.get("properties").unwrap();
+    assert_eq!(props.get::<String>("param.label").unwrap(), name);
+    let tmj: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("n.tmj")).unwrap()).unwrap();
+    assert_eq!(tmj["layers"][1]["objects"][1]["name"], name);
+}

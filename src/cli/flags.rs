@@ -186,6 +186,10 @@ pub struct ExportArgs {
     /// type/class) is the kind's name.
     #[arg(long, value_name = "FILE")]
     pub tileset: Option<PathBuf>,
+
+    /// Put dunlua's tileset inside a .tmx output instead of in a .tsx beside it.
+    #[arg(long)]
+    pub embed_tileset: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

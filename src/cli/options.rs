@@ -57,6 +57,7 @@ impl ExportArgs {
                 .map_or(Options::default_cell_size(png_style), usize::from),
             cell_size_chosen: self.cell_size.is_some(),
             tileset,
+            embed_tileset: self.embed_tileset,
         })
     }
 }

@@ -47,6 +47,8 @@ pub struct Options {
     /// The game's own tileset for the Tiled exports (`--tileset`), instead
     /// of dunlua's glyph sheet.
     pub tileset: Option<Arc<tiled::UserTileset>>,
+    /// Put dunlua's tileset inside a `.tmx` instead of a `.tsx` beside it.
+    pub embed_tileset: bool,
 }
 
 /// The most pixels a PNG export may have (64 million: 192 MiB of RGB while
@@ -70,6 +72,7 @@ impl Default for Options {
             cell_size: Options::default_cell_size(Style::Glyph),
             cell_size_chosen: false,
             tileset: None,
+            embed_tileset: false,
         }
     }
 }
@@ -192,6 +195,9 @@ pub fn render(
                 }
             };
             match format {
+                Format::TiledXml if options.embed_tileset => {
+                    bytes = tiled::tmx::tmx(&doc, None).into_bytes();
+                }
                 Format::TiledXml => {
                     let tsx_path = tiled::beside(path, "tsx");
                     if let tiled::Tileset::Generated(set) = &doc.tileset {
