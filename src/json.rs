@@ -91,6 +91,9 @@ pub struct JsonMarker {
     pub x: i32,
     pub y: i32,
     pub name: String,
+    /// The data the script gave the marker (`map:mark(x, y, name, props)`).
+    #[serde(default)]
+    pub props: BTreeMap<String, serde_json::Value>,
 }
 
 fn param_json(value: &ParamValue) -> serde_json::Value {
@@ -172,6 +175,11 @@ pub fn to_json(generated: &Generated) -> JsonMap {
                 x: m.x,
                 y: m.y,
                 name: m.name.clone(),
+                props: m
+                    .props
+                    .iter()
+                    .map(|(k, v)| (k.clone(), param_json(v)))
+                    .collect(),
             })
             .collect(),
     }
@@ -212,10 +220,35 @@ pub fn read_map(json: &JsonMap) -> Result<Map, String> {
         map.set_start(s.x as i64, s.y as i64).map_err(text_error)?;
     }
     for m in &json.markers {
-        map.mark(m.x as i64, m.y as i64, &m.name)
+        let props = m
+            .props
+            .iter()
+            .map(|(k, v)| Ok((k.clone(), json_param(k, v)?)))
+            .collect::<Result<Vec<_>, String>>()?;
+        map.mark_with(m.x as i64, m.y as i64, &m.name, props)
             .map_err(text_error)?;
     }
     Ok(map)
+}
+
+/// A marker property read back from JSON.
+fn json_param(key: &str, value: &serde_json::Value) -> Result<ParamValue, String> {
+    Ok(match value {
+        serde_json::Value::Bool(b) => ParamValue::Boolean(*b),
+        serde_json::Value::String(s) => ParamValue::Text(s.clone()),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(i) => ParamValue::Integer(i),
+            None => ParamValue::Number(
+                n.as_f64()
+                    .ok_or_else(|| format!("props.{key}: bad number"))?,
+            ),
+        },
+        other => {
+            return Err(format!(
+                "props.{key} must be a string, number or boolean, got {other}"
+            ))
+        }
+    })
 }
 
 fn colour(text: &str) -> Result<Rgb, String> {

@@ -35,6 +35,23 @@ fn map_primitives_refuse_bad_arguments() {
         ("map:get(1.5, 1)", "map:get: x must be an integer, got 1.5 (map is 80x50)"),
         ("map:get(80, 0)", "map:get: cell (80, 0) is outside the 80x50 map"),
         ("map:get(1e300, 0)", "map:get: x must be an integer, got 1e300"),
+        (
+            r#"map:mark(1, 1, "orc", { hp = {} })"#,
+            "map:mark: props.hp must be a string, a finite number or a boolean, got a table",
+        ),
+        (
+            r#"map:mark(1, 1, "orc", { [1] = "x" })"#,
+            "map:mark: props keys must be non-empty strings, got 1",
+        ),
+        (
+            r#"map:mark(1, 1, "orc", { hp = 0/0 })"#,
+            "map:mark: props.hp must be a string, a finite number or a boolean, got nan",
+        ),
+        (
+            r#"local t = {} for i = 1, 100 do t["k" .. i] = i end map:mark(1, 1, "orc", t)"#,
+            "map:mark: props: at most 64 properties a marker",
+        ),
+        (r#"map:unmark(99, 1)"#, "map:unmark: cell (99, 1) is outside the 80x50 map"),
         (r#"map:set(-1, 0, "floor")"#, "map:set: cell (-1, 0) is outside the 80x50 map"),
         ("map:set(1, 1, {})", "map:set: tile must be a tile name (string), got a table (map is 80x50)"),
         (

@@ -259,3 +259,59 @@ fn validate_and_pcall_cannot_dodge_a_rejection() {
         )
         .unwrap();
 }
+
+#[test]
+fn markers_carry_data_through_lua_and_every_export() {
+    let scratch = Scratch::new();
+    let text = on_map(
+        &["######", "#....#", "######"],
+        r#"
+        map:mark(1, 1, "orc", { hp = 12, speed = 1.5, boss = true, loot = "gold" })
+        map:mark(2, 1, "trap")
+        map:mark(2, 1, "trap")
+        map:mark(3, 1, "chest", { gold = 30 })
+        local m = map:markers()
+        assert(#m == 3, "the same name twice on a cell is one marker: " .. #m)
+        assert(m[1].props.hp == 12 and m[1].props.boss == true and m[1].props.loot == "gold")
+        assert(math.type(m[1].props.hp) == "integer" and m[1].props.speed == 1.5)
+        assert(next(m[2].props) == nil, "a marker without data has empty props")
+        assert(map:unmark(3, 1, "nothing") == 0)
+        assert(map:unmark(3, 1) == 1)
+        assert(#map:markers() == 2)
+        map:set_start(4, 1)
+        "#,
+    );
+    scratch.write("m.lua", &text);
+    let run = dunlua_in(
+        scratch.path(),
+        &["m.lua", "--seed", "1", "--out", "m.json", "--out", "m.tmx"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: dunlua::json::JsonMap =
+        serde_json::from_str(&std::fs::read_to_string(scratch.path().join("m.json")).unwrap())
+            .unwrap();
+    let orc = &json.markers[0];
+    assert_eq!(orc.props["hp"], 12);
+    assert_eq!(orc.props["speed"], 1.5);
+    assert_eq!(orc.props["boss"], true);
+    assert_eq!(orc.props["loot"], "gold");
+    let back = dunlua::json::read_map(&json).unwrap();
+    assert_eq!(back.markers()[0].props.len(), 4, "read back with its data");
+    let map = tiled::Loader::new()
+        .load_tmx_map(scratch.path().join("m.tmx"))
+        .unwrap();
+    let objects = map.get_layer(1).unwrap().as_object_layer().unwrap();
+    let orc = objects.objects().find(|o| o.name == "orc").unwrap();
+    assert_eq!(
+        orc.properties.get("hp"),
+        Some(&tiled::PropertyValue::IntValue(12))
+    );
+    assert_eq!(
+        orc.properties.get("boss"),
+        Some(&tiled::PropertyValue::BoolValue(true))
+    );
+    assert_eq!(
+        orc.properties.get("cell_x"),
+        Some(&tiled::PropertyValue::IntValue(1))
+    );
+}

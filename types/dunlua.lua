@@ -101,14 +101,22 @@ function Map:set_start(x, y) end
 ---@return integer?
 function Map:start() end
 
----A named marker (stairs, items, monsters), exported.
+---A named marker (stairs, items, monsters) with optional data, exported; marking a cell with a name it has replaces the data.
 ---@param x integer
 ---@param y integer
 ---@param name string
-function Map:mark(x, y, name) end
+---@param props? table<string, string|number|boolean>
+function Map:mark(x, y, name, props) end
+
+---Removes the markers at a cell (or only those named so); returns how many.
+---@param x integer
+---@param y integer
+---@param name? string
+---@return integer
+function Map:unmark(x, y, name) end
 
 ---The markers, in order.
----@return {x: integer, y: integer, name: string}[]
+---@return {x: integer, y: integer, name: string, props: table<string, string|number|boolean>}[]
 function Map:markers() end
 
 ---Closes a labelled replay step (recorded only when the window is open).

@@ -4,6 +4,7 @@
 //! digits.
 
 use super::Map;
+use crate::params::ParamValue;
 
 struct Fnv(u64);
 
@@ -51,6 +52,33 @@ impl Map {
             h.int(m.x as i64);
             h.int(m.y as i64);
             h.text(&m.name);
+            // Only markers with data add bytes, so maps without any keep
+            // the hashes they always had.
+            if !m.props.is_empty() {
+                h.int(-2);
+                h.int(m.props.len() as i64);
+                for (key, value) in &m.props {
+                    h.text(key);
+                    match value {
+                        ParamValue::Integer(v) => {
+                            h.int(0);
+                            h.int(*v);
+                        }
+                        ParamValue::Number(v) => {
+                            h.int(1);
+                            h.bytes(&v.to_bits().to_le_bytes());
+                        }
+                        ParamValue::Boolean(v) => {
+                            h.int(2);
+                            h.int(*v as i64);
+                        }
+                        ParamValue::Text(v) => {
+                            h.int(3);
+                            h.text(v);
+                        }
+                    }
+                }
+            }
         }
         h.0
     }
@@ -86,6 +114,20 @@ mod tests {
         start.set_start(2, 1).unwrap();
         let mut marked = base.clone();
         marked.mark(2, 1, "gold").unwrap();
+        let mut with_data = marked.clone();
+        with_data
+            .mark_with(
+                2,
+                1,
+                "gold",
+                vec![("amount".into(), ParamValue::Integer(3))],
+            )
+            .unwrap();
+        assert_ne!(
+            with_data.hash64(),
+            marked.hash64(),
+            "a marker's data counts"
+        );
         for other in [tile, start, marked] {
             assert_ne!(other.hash64(), h);
         }

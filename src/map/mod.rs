@@ -10,19 +10,26 @@ mod tile;
 pub use tile::{Rgb, Tile, TileError, TileKind, TileSet, START_GLYPH};
 
 use crate::geom::Rect;
+use crate::params::ParamValue;
 
 /// The largest width or height a map may have.
 pub const MAX_SIDE: i64 = 10_000;
 /// The most cells a map may have (one byte each).
 pub const MAX_CELLS: i64 = 25_000_000;
 
-/// A named point recorded by a script: stairs, items, monsters.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A named point recorded by a script: stairs, items, monsters, with the
+/// data the script gave it (`map:mark(x, y, "monster", {kind = "orc"})`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Marker {
     pub x: i32,
     pub y: i32,
     pub name: String,
+    /// String keys to values, sorted by key; numbers are finite.
+    pub props: Vec<(String, ParamValue)>,
 }
+
+// Props hold no NaN (mark refuses non-finite numbers), so equality is total.
+impl Eq for Marker {}
 
 /// What a map primitive refused to do. Messages name the bad value and the
 /// map size, so a script author sees at once what was out of range.
@@ -43,6 +50,8 @@ pub enum MapError {
     TooManyCells { width: i64, height: i64 },
     #[error("marker name must not be empty")]
     EmptyMarker,
+    #[error("marker property '{0}' must be a finite number")]
+    MarkerValue(String),
     #[error("a selection of a {}x{} map used with a {}x{} one", a.0, a.1, b.0, b.1)]
     SelectionSize { a: (i32, i32), b: (i32, i32) },
     #[error("{0}")]
@@ -257,17 +266,59 @@ impl Map {
         &self.markers
     }
 
+    /// Marks (x, y) with `name`. Marking a cell with a name it already has
+    /// keeps one marker (a prefab stamped twice does not double its
+    /// markers).
     pub fn mark(&mut self, x: i64, y: i64, name: &str) -> Result<(), MapError> {
+        self.mark_with(x, y, name, Vec::new())
+    }
+
+    /// Marks (x, y) with `name` and data; marking the same cell with the
+    /// same name again replaces the data and keeps the marker's place.
+    pub fn mark_with(
+        &mut self,
+        x: i64,
+        y: i64,
+        name: &str,
+        mut props: Vec<(String, ParamValue)>,
+    ) -> Result<(), MapError> {
         self.index(x, y)?;
         if name.is_empty() {
             return Err(MapError::EmptyMarker);
         }
-        self.markers.push(Marker {
-            x: x as i32,
-            y: y as i32,
-            name: name.to_string(),
-        });
+        for (key, value) in &props {
+            if matches!(value, ParamValue::Number(n) if !n.is_finite()) {
+                return Err(MapError::MarkerValue(key.clone()));
+            }
+        }
+        props.sort_by(|a, b| a.0.cmp(&b.0));
+        props.dedup_by(|later, earlier| later.0 == earlier.0);
+        let (x, y) = (x as i32, y as i32);
+        match self
+            .markers
+            .iter_mut()
+            .find(|m| m.x == x && m.y == y && m.name == name)
+        {
+            Some(existing) => existing.props = props,
+            None => self.markers.push(Marker {
+                x,
+                y,
+                name: name.to_string(),
+                props,
+            }),
+        }
         Ok(())
+    }
+
+    /// Removes the markers at (x, y), or only those named `name`; returns
+    /// how many went.
+    pub fn unmark(&mut self, x: i64, y: i64, name: Option<&str>) -> Result<usize, MapError> {
+        self.index(x, y)?;
+        let (x, y) = (x as i32, y as i32);
+        let before = self.markers.len();
+        self.markers
+            .retain(|m| !(m.x == x && m.y == y && name.is_none_or(|n| m.name == n)));
+        Ok(before - self.markers.len())
     }
 
     /// The glyph rows of the map, one string per row, without the start.
@@ -335,5 +386,41 @@ mod tests {
         assert!(map.mark(3, 1, "").is_err());
         assert!(map.set_start(5, 1).is_err());
         assert_eq!(map.to_string(), "#####\n#@..#\n#####\n");
+    }
+
+    #[test]
+    fn markers_carry_data_and_a_cell_keeps_one_of_each_name() {
+        let mut map = Map::from_ascii("#####\n#...#\n#####\n").unwrap();
+        map.mark(1, 1, "chest").unwrap();
+        map.mark(2, 1, "orc").unwrap();
+        let gold = vec![
+            ("gold".to_string(), ParamValue::Integer(30)),
+            ("cursed".to_string(), ParamValue::Boolean(false)),
+        ];
+        map.mark_with(1, 1, "chest", gold).unwrap();
+        assert_eq!(
+            map.markers().len(),
+            2,
+            "the same name on the same cell is one marker"
+        );
+        assert_eq!(map.markers()[0].name, "chest", "and keeps its place");
+        let keys: Vec<&str> = map.markers()[0]
+            .props
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .collect();
+        assert_eq!(keys, ["cursed", "gold"], "sorted by key");
+        map.mark(1, 1, "trap").unwrap();
+        let nan = vec![("hp".to_string(), ParamValue::Number(f64::NAN))];
+        assert_eq!(
+            map.mark_with(3, 1, "x", nan),
+            Err(MapError::MarkerValue("hp".into()))
+        );
+        assert_eq!(map.unmark(1, 1, Some("trap")), Ok(1));
+        assert_eq!(map.unmark(3, 1, None), Ok(0));
+        assert_eq!(map.unmark(1, 1, None), Ok(1));
+        let names: Vec<&str> = map.markers().iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["orc"]);
+        assert!(map.unmark(9, 9, None).is_err());
     }
 }

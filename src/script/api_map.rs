@@ -13,6 +13,7 @@ use super::error::located;
 use super::raw::rect::rect_value;
 use crate::map::{Map, Tile};
 use crate::ops::{self, CellularRule, Selection, StampCell};
+use crate::params::ParamValue;
 use crate::replay::Journal;
 
 /// The bytes one marker costs besides its name (position, string header,
@@ -62,6 +63,57 @@ fn read_points(a: &Args) -> mlua::Result<Vec<(i64, i64)>> {
         return Err(a.fail("sources is empty"));
     }
     Ok(out)
+}
+
+/// The most properties one marker may carry.
+const MAX_MARKER_PROPS: usize = 64;
+
+/// A marker's data from `map:mark`'s 4th argument: string keys to strings,
+/// numbers or booleans; with the bytes it holds.
+fn marker_props(a: &Args, i: usize) -> mlua::Result<(Vec<(String, ParamValue)>, usize)> {
+    if !a.is_given(i) {
+        return Ok((Vec::new(), 0));
+    }
+    let table = a.table(i, "props")?;
+    let (mut props, mut bytes) = (Vec::new(), 0);
+    for pair in table.pairs::<Value, Value>() {
+        let (key, value) = pair?;
+        if props.len() == MAX_MARKER_PROPS {
+            return Err(a.fail(format!(
+                "props: at most {MAX_MARKER_PROPS} properties a marker"
+            )));
+        }
+        let key = match key {
+            Value::String(s) if !s.as_bytes().is_empty() => s.to_str()?.to_string(),
+            other => {
+                return Err(a.fail(format!(
+                    "props keys must be non-empty strings, got {}",
+                    show(&other)
+                )))
+            }
+        };
+        let value = match value {
+            Value::Integer(v) => ParamValue::Integer(v),
+            Value::Number(v) if v.is_finite() => ParamValue::Number(v),
+            Value::Boolean(v) => ParamValue::Boolean(v),
+            Value::String(s) => ParamValue::Text(s.to_str()?.to_string()),
+            other => {
+                return Err(a.fail(format!(
+                    "props.{key} must be a string, a finite number or a boolean, got {}",
+                    show(&other)
+                )))
+            }
+        };
+        bytes += key.len()
+            + 32
+            + if let ParamValue::Text(t) = &value {
+                t.len()
+            } else {
+                0
+            };
+        props.push((key, value));
+    }
+    Ok((props, bytes))
 }
 
 /// A stamp legend: one-character keys to a tile name or `{tile =, mark =}`.
@@ -339,10 +391,24 @@ impl UserData for LuaMap {
             let a = this.args(lua, "map:mark", values)?;
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
             let name = a.string(2, "name")?;
+            let (props, bytes) = marker_props(&a, 3)?;
             this.map_mut(lua)?
-                .mark(x, y, &name)
+                .mark_with(x, y, &name, props)
                 .map_err(|e| a.map_failed(e))?;
-            this.hold(&a, MARKER_BYTES + name.len())
+            this.hold(&a, MARKER_BYTES + name.len() + bytes)
+        });
+        methods.add_method("unmark", |lua, this, values: Six| {
+            let a = this.args(lua, "map:unmark", values)?;
+            let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
+            let name = if a.is_given(2) {
+                Some(a.string(2, "name")?)
+            } else {
+                None
+            };
+            budget::charge(lua, "map:unmark", this.map(lua)?.markers().len() as u64)?;
+            this.map_mut(lua)?
+                .unmark(x, y, name.as_deref())
+                .map_err(|e| a.map_failed(e))
         });
         methods.add_method("markers", |lua, this, ()| {
             let count = this.map(lua)?.markers().len();
@@ -353,6 +419,16 @@ impl UserData for LuaMap {
                 t.set("x", m.x)?;
                 t.set("y", m.y)?;
                 t.set("name", m.name.as_str())?;
+                let props = lua.create_table()?;
+                for (key, value) in &m.props {
+                    match value {
+                        ParamValue::Integer(v) => props.set(key.as_str(), *v)?,
+                        ParamValue::Number(v) => props.set(key.as_str(), *v)?,
+                        ParamValue::Boolean(v) => props.set(key.as_str(), *v)?,
+                        ParamValue::Text(v) => props.set(key.as_str(), v.as_str())?,
+                    }
+                }
+                t.set("props", props)?;
                 list.raw_set(i + 1, t)?;
             }
             Ok(list)

@@ -261,7 +261,19 @@ fn doc_with(generated: &Generated, tile_w: usize, tile_h: usize) -> Doc<'_> {
     }
     for m in map.markers() {
         let rect = (centre_x(m.x), centre_y(m.y), 0.0, 0.0);
-        add(m.name.clone(), "marker", rect, true, cell_of(m.x, m.y));
+        // The script's own data first; the cell unless the script named
+        // its own `cell_x`/`cell_y`.
+        let mut properties: Properties = m
+            .props
+            .iter()
+            .map(|(k, v)| (k.clone(), param_value(v)))
+            .collect();
+        for (key, value) in cell_of(m.x, m.y) {
+            if !properties.iter().any(|(k, _)| *k == key) {
+                properties.push((key, value));
+            }
+        }
+        add(m.name.clone(), "marker", rect, true, properties);
     }
     let mut properties: Properties = vec![
         ("seed".into(), Value::Text(p.seed.to_string())),
