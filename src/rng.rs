@@ -18,6 +18,8 @@ pub enum RngError {
     EmptyRange { lo: i64, hi: i64 },
     #[error("range {lo}..{hi} is wider than 4294967296 values")]
     WideRange { lo: i64, hi: i64 },
+    #[error("the weights add up to {0}; they must total 1..=4294967296")]
+    BadTotal(u128),
 }
 
 /// A seeded PCG32 stream; passed explicitly, never global.
@@ -108,6 +110,26 @@ impl Rng {
             let j = self.int(i as u64 + 1) as usize;
             items.swap(i, j);
         }
+    }
+
+    /// The index of a weighted choice, as specified (DESIGN's determinism
+    /// rules, beside `pick`): one `int(total)` draw `r`, then the first
+    /// entry whose cumulative weight exceeds `r`. Weights must be positive
+    /// and total at most 2^32.
+    pub fn weighted(&mut self, weights: &[u64]) -> Result<usize, RngError> {
+        let total: u128 = weights.iter().map(|&w| w as u128).sum();
+        if total == 0 || total > 1 << 32 || weights.contains(&0) {
+            return Err(RngError::BadTotal(total));
+        }
+        let r = self.int(total as u64);
+        let mut cumulative = 0;
+        for (i, &w) in weights.iter().enumerate() {
+            cumulative += w;
+            if cumulative > r {
+                return Ok(i);
+            }
+        }
+        unreachable!("r < total, so some cumulative weight exceeds it")
     }
 
     /// An independent stream named `name`; draws nothing from `self`.
@@ -274,5 +296,27 @@ mod tests {
         );
         assert_eq!(fnv1a64(""), 0xcbf29ce484222325);
         assert_eq!(fnv1a64("a"), 0xaf63dc4c8601ec8c);
+    }
+
+    #[test]
+    fn weighted_choices_are_pinned() {
+        // Computed with a separate Python transcription of PCG32, Lemire's
+        // draw and the cumulative rule (one int(total), first cumulative
+        // weight above it).
+        let pinned: [(u64, [usize; 12]); 3] = [
+            (0, [2, 2, 2, 2, 2, 1, 0, 1, 2, 0, 2, 1]),
+            (7, [1, 2, 2, 2, 1, 2, 1, 2, 2, 2, 2, 0]),
+            (42, [2, 2, 2, 1, 2, 2, 2, 2, 2, 2, 2, 2]),
+        ];
+        for (seed, expected) in pinned {
+            let mut rng = Rng::new(seed);
+            let got: Vec<usize> = (0..12).map(|_| rng.weighted(&[1, 3, 6]).unwrap()).collect();
+            assert_eq!(got, expected, "seed {seed}");
+        }
+        let mut rng = Rng::new(0);
+        assert!(rng.weighted(&[]).is_err());
+        assert!(rng.weighted(&[1, 0]).is_err());
+        assert!(rng.weighted(&[1 << 32, 1]).is_err());
+        assert_eq!(rng.weighted(&[1 << 32]), Ok(0));
     }
 }

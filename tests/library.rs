@@ -315,3 +315,93 @@ fn markers_carry_data_through_lua_and_every_export() {
         Some(&tiled::PropertyValue::IntValue(1))
     );
 }
+
+#[test]
+fn weighted_choice_draws_as_specified_from_lua() {
+    let scratch = Scratch::new();
+    // The same draws as the Rust pins (seed 7, weights 1, 3, 6).
+    let text = on_map(
+        &["####", "#..#", "####"],
+        r#"
+        local got = {}
+        local list = { { "a", 1 }, { "b", 3 }, { "c", 6 } }
+        for i = 1, 12 do got[i] = rng:weighted(list) end
+        map:mark(1, 1, table.concat(got))
+        map:set_start(1, 1)
+        "#,
+    );
+    scratch.write("w.lua", &text);
+    let g = {
+        let mut request = dunlua::script::Request::new(scratch.path().join("w.lua"), 7);
+        request.limits.max_instructions = 20_000_000;
+        dunlua::script::run(&request).unwrap()
+    };
+    // Index sequence for seed 7 from the Python transcription: 1 2 2 2 1 2 1 2 2 2 2 0.
+    assert_eq!(g.map.markers()[0].name, "bcccbcbcccca");
+    let refused = |body: &str| {
+        scratch
+            .run("bad.lua", &on_map(&["####", "#..#", "####"], body))
+            .unwrap_err()
+            .message
+    };
+    assert!(refused("rng:weighted({})").contains("rng:weighted: the list is empty"));
+    assert!(refused(r#"rng:weighted({ { "a", 0 } })"#)
+        .contains("rng:weighted: list[1][2] (the weight) must be a positive integer, got 0"));
+    assert!(refused(r#"rng:weighted({ { "a", 1.5 } })"#).contains("got 1.5"));
+    assert!(refused(r#"rng:weighted({ "a" })"#)
+        .contains("rng:weighted: list[1] must be a {value, weight} pair, got \"a\""));
+    assert!(refused(r#"rng:weighted({ { nil, 2 } })"#).contains("list[1][1] (the value) is nil"));
+    assert!(
+        refused(r#"rng:weighted({ { "a", 4294967296 }, { "b", 1 } })"#)
+            .contains("the weights add up to 4294967297")
+    );
+    assert!(refused("rng:weighted({ { 'a', 1 } }, 3) error('x')").contains("bad.lua:"));
+}
+
+#[test]
+fn the_spawn_module_places_depth_scaled_things_with_data() {
+    let scratch = Scratch::new();
+    let lib = std::fs::read_to_string(crate::util::root().join("scripts/lib/spawn.lua")).unwrap();
+    scratch.write("lib/spawn.lua", &lib);
+    let script = r#"
+local spawn = require("lib.spawn")
+return { width = 60, height = 30, params = { depth = 1 }, generate = function(map, rng, p)
+  for i = 0, 5 do
+    local r = Rect.new(2 + i * 9, 4, 7, 7)
+    map:carve_room(r)
+    map:add_room(r)
+  end
+  local placed = spawn.populate(map, rng, { depth = p.depth, per_room = 3 })
+  assert(placed == #map:markers(), placed .. " placed, " .. #map:markers() .. " markers")
+  map:set_start(3, 5)
+end }
+"#;
+    scratch.write("s.lua", script);
+    let count = |depth: i64| {
+        let mut names: std::collections::BTreeMap<String, usize> = Default::default();
+        for seed in 0..40 {
+            let mut request = dunlua::script::Request::new(scratch.path().join("s.lua"), seed);
+            request.params = vec![format!("depth={depth}")];
+            let g = dunlua::script::run(&request).unwrap();
+            for m in g.map.markers() {
+                assert!(m.props.iter().any(|(k, _)| k == "kind"), "{m:?}");
+                *names.entry(m.name.clone()).or_default() += 1;
+            }
+        }
+        names
+    };
+    let shallow = count(1);
+    let deep = count(6);
+    assert!(
+        !shallow.contains_key("troll"),
+        "no trolls at depth 1: {shallow:?}"
+    );
+    assert!(
+        deep.get("troll").copied().unwrap_or(0) > 0,
+        "trolls deeper down: {deep:?}"
+    );
+    assert!(
+        !deep.contains_key("rat"),
+        "rats weigh nothing by depth 6: {deep:?}"
+    );
+}

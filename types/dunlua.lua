@@ -368,6 +368,11 @@ function Rng:coin() end
 ---@return any
 function Rng:pick(list) end
 
+---A value chosen by weight from {{value, weight}, ...}: one rng:int(total), then the first entry whose cumulative weight exceeds it.
+---@param list {[1]: any, [2]: integer}[]
+---@return any
+function Rng:weighted(list) end
+
 ---Shuffles the list in place (Fisher-Yates) and returns it.
 ---@param list any[]
 ---@return any[]

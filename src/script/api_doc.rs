@@ -210,6 +210,7 @@ pub const API: &[Entry] = &[
     e(Owner::Rng, Method, "chance", &[("p", "number")], &["boolean"], "rng:float() < p."),
     e(Owner::Rng, Method, "coin", &[], &["boolean"], "rng:int(2) == 1."),
     e(Owner::Rng, Method, "pick", &[("list", "any[]")], &["any"], "A random element of a non-empty list."),
+    e(Owner::Rng, Method, "weighted", &[("list", "{[1]: any, [2]: integer}[]")], &["any"], "A value chosen by weight from {{value, weight}, ...}: one rng:int(total), then the first entry whose cumulative weight exceeds it."),
     e(Owner::Rng, Method, "shuffle", &[("list", "any[]")], &["any[]"], "Shuffles the list in place (Fisher-Yates) and returns it."),
     e(Owner::Rng, Method, "fork", &[("name", "string")], &["Rng"], "An independent named stream; draws nothing from this one."),
     e(Owner::Global("Rect"), Function, "new", &[("x", "integer"), ("y", "integer"), ("w", "integer"), ("h", "integer")], &["Rect"], "A rect with corners (x, y) and (x + w, y + h)."),

@@ -60,6 +60,44 @@ impl UserData for LuaRng {
             let i = r.0.borrow_mut().int(len as u64) as usize + 1;
             list.raw_get::<Value>(i)
         });
+        methods.add_method("weighted", |lua, r, args: Six| {
+            let args = Args::new(lua, "rng:weighted", args);
+            let list = args.table(0, "list")?;
+            let len = list.raw_len();
+            if len == 0 {
+                return Err(args.fail("the list is empty; give {{value, weight}, ...}"));
+            }
+            args.charge(cost::CALL_UNITS.saturating_mul(len as u64))?;
+            let mut weights = Vec::with_capacity(len);
+            for i in 1..=len {
+                let entry = match list.raw_get::<Value>(i)? {
+                    Value::Table(t) => t,
+                    other => {
+                        return Err(args.fail(format!(
+                            "list[{i}] must be a {{value, weight}} pair, got {}",
+                            super::args::show(&other)
+                        )))
+                    }
+                };
+                if entry.raw_get::<Value>(1)?.is_nil() {
+                    return Err(args.fail(format!("list[{i}][1] (the value) is nil")));
+                }
+                match entry.raw_get::<Value>(2)? {
+                    Value::Integer(w) if w > 0 => weights.push(w as u64),
+                    other => {
+                        return Err(args.fail(format!(
+                            "list[{i}][2] (the weight) must be a positive integer, got {}",
+                            super::args::show(&other)
+                        )))
+                    }
+                }
+            }
+            let i =
+                r.0.borrow_mut()
+                    .weighted(&weights)
+                    .map_err(|e| args.fail(e))?;
+            list.raw_get::<mlua::Table>(i + 1)?.raw_get::<Value>(1)
+        });
         methods.add_method("shuffle", |lua, r, args: Six| {
             let args = Args::new(lua, "rng:shuffle", args);
             let list = args.table(0, "list")?;

@@ -1,0 +1,68 @@
+-- lib/spawn.lua: depth-scaled spawn tables with rng:weighted.
+--
+--   local spawn = require("lib.spawn")
+--   local placed = spawn.populate(map, rng, { depth = 3, per_room = 2 })
+--
+-- Each entry of a table names a thing, a weight at depth 1 and how much the
+-- weight grows (or shrinks) per level down; an entry whose weight drops to
+-- 0 or below is left out at that depth, so orcs give way to trolls as the
+-- player descends. Every placed thing is a marker with data the game
+-- reads from the exports: {kind = "monster"|"item", hp = ..., depth = ...}.
+
+local M = {}
+
+M.monsters = {
+  { name = "rat",    weight = 60, per_depth = -12, hp = 3 },
+  { name = "goblin", weight = 30, per_depth = 2,   hp = 7 },
+  { name = "orc",    weight = 10, per_depth = 8,   hp = 15 },
+  { name = "troll",  weight = 0,  per_depth = 6,   hp = 40 },
+}
+
+M.items = {
+  { name = "potion", weight = 50, per_depth = 0 },
+  { name = "scroll", weight = 30, per_depth = 2 },
+  { name = "sword",  weight = 15, per_depth = 3 },
+  { name = "crown",  weight = 0,  per_depth = 1 },
+}
+
+-- The {value, weight} list rng:weighted takes, for one table at a depth.
+function M.at_depth(entries, depth)
+  local list = {}
+  for _, e in ipairs(entries) do
+    local w = e.weight + e.per_depth * (depth - 1)
+    if w > 0 then list[#list + 1] = { e, w } end
+  end
+  return list
+end
+
+-- Places up to `per_room` things in each recorded room (none in the first,
+-- where the player starts): each a monster or an item by a coin toss, the
+-- kind by weighted choice at `depth`, on a random floor cell of the room
+-- that holds nothing yet. Returns how many it placed.
+function M.populate(map, rng, opts)
+  local depth, per_room = opts.depth or 1, opts.per_room or 1
+  local monsters, items = M.at_depth(M.monsters, depth), M.at_depth(M.items, depth)
+  local placed, taken = 0, {}
+  for i, room in ipairs(map:rooms()) do
+    if i > 1 then
+      for _ = 1, rng:int(per_room + 1) do
+        local x = rng:range(room.x1 + 1, room.x2 - 1)
+        local y = rng:range(room.y1 + 1, room.y2 - 1)
+        if map:get(x, y) == "floor" and not taken[y * map.width + x] then
+          taken[y * map.width + x] = true
+          if rng:coin() then
+            local m = rng:weighted(monsters)
+            map:mark(x, y, m.name, { kind = "monster", hp = m.hp, depth = depth })
+          else
+            local it = rng:weighted(items)
+            map:mark(x, y, it.name, { kind = "item", depth = depth })
+          end
+          placed = placed + 1
+        end
+      end
+    end
+  end
+  return placed
+end
+
+return M
