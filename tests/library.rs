@@ -405,3 +405,50 @@ end }
         "rats weigh nothing by depth 6: {deep:?}"
     );
 }
+
+#[test]
+fn paths_go_round_walls_follow_costs_and_carve() {
+    let scratch = Scratch::new();
+    let text = on_map(
+        &["#######", "#..#..#", "#..#..#", "#.....#", "#######"],
+        r#"
+        local p = map:path(1, 1, 5, 1)
+        assert(#p == 9, "round the wall: " .. #p)
+        assert(p[1].x == 1 and p[1][2] == 1 and p[9].x == 5 and p[9].y == 1)
+        assert(map:path(1, 1, 3, 1) == nil, "a wall is no goal")
+        -- Through the wall when walls cost little.
+        local through = map:path(1, 1, 5, 1, { cost = { wall = 1 } })
+        assert(#through == 5, "straight through: " .. #through)
+        assert(map:path(1, 1, 5, 1, { cost = { floor = false } }) == nil)
+        assert(#map:path(1, 1, 5, 3, { diagonal = true }) < #map:path(1, 1, 5, 3))
+        assert(map:carve_path(through, "door") == 5)
+        assert(map:get(3, 1) == "door")
+        map:set_start(1, 1)
+        "#,
+    );
+    scratch.write("p.lua", &text);
+    let mut request = dunlua::script::Request::new(scratch.path().join("p.lua"), 1);
+    request.limits.max_instructions = 20_000_000;
+    dunlua::script::run(&request).unwrap();
+    let refused = |body: &str| {
+        scratch
+            .run("bad.lua", &on_map(&["####", "#..#", "####"], body))
+            .unwrap_err()
+            .message
+    };
+    assert!(
+        refused("map:path(1, 1, 9, 1)").contains("map:path: cell (9, 1) is outside the 4x3 map")
+    );
+    assert!(refused("map:path(1, 1, 2, 1, { cost = { lava = 2 } })")
+        .contains("cost: unknown tile 'lava'"));
+    assert!(refused("map:path(1, 1, 2, 1, { cost = { floor = 0 } })")
+        .contains("a path cost must be a positive finite number or false, got 0"));
+    assert!(refused("map:path(1, 1, 2, 1, { cost = { floor = true } })")
+        .contains("cost.floor must be a positive number or false, got true"));
+    assert!(refused("map:path(1, 1, 2, 1, { diagonals = true })")
+        .contains("unknown option \"diagonals\"; path takes cost and diagonal"));
+    assert!(refused("map:carve_path({ { 1, 1 }, { 9, 9 } })")
+        .contains("map:carve_path: cell (9, 9) is outside the 4x3 map"));
+    assert!(refused("map:carve_path({ { 1, 'a' } })")
+        .contains("path[1].y must be an integer, got \"a\""));
+}

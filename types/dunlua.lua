@@ -129,6 +129,21 @@ function Map:snapshot(label) end
 ---@return Selection
 function Map:flood(x, y) end
 
+---The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil.
+---@param ax integer
+---@param ay integer
+---@param bx integer
+---@param by integer
+---@param opts? {cost?: table<TileName, number|false>, diagonal?: boolean}
+---@return {[1]: integer, [2]: integer, x: integer, y: integer}[]?
+function Map:path(ax, ay, bx, by, opts) end
+
+---Sets every cell of a path to a tile (floor by default); returns how many changed.
+---@param path {x: integer, y: integer}[]
+---@param t? TileName
+---@return integer
+function Map:carve_path(path, t) end
+
 ---Connected walkable regions, largest first.
 ---@return {size: integer, x: integer, y: integer, cells: Selection}[]
 function Map:regions() end

@@ -164,6 +164,8 @@ pub const API: &[Entry] = &[
     m("markers", &[], &["{x: integer, y: integer, name: string, props: table<string, string|number|boolean>}[]"], "The markers, in order."),
     m("snapshot", &[("label", "string")], &[], "Closes a labelled replay step (recorded only when the window is open)."),
     m("flood", XY, &["Selection"], "The walkable cells reachable from a cell (4-connected)."),
+    m("path", &[("ax", "integer"), ("ay", "integer"), ("bx", "integer"), ("by", "integer"), ("opts?", "{cost?: table<TileName, number|false>, diagonal?: boolean}")], &["{[1]: integer, [2]: integer, x: integer, y: integer}[]?"], "The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil."),
+    m("carve_path", &[("path", "{x: integer, y: integer}[]"), ("t?", "TileName")], &["integer"], "Sets every cell of a path to a tile (floor by default); returns how many changed."),
     m("regions", &[], &["{size: integer, x: integer, y: integer, cells: Selection}[]"], "Connected walkable regions, largest first."),
     m("dijkstra", &[("sources", "integer|{[1]: integer, [2]: integer}[]"), ("y?", "integer")], &["DistanceMap"], "Walking distances from `x, y` or from a list of `{x, y}` points."),
     m("neighbors", XYT, &["integer"], "How many of the 8 neighbours hold `t`."),

@@ -32,6 +32,98 @@ fn opt_tile(a: &Args, map: &Map, opts: &Table, key: &str, default: Tile) -> mlua
     }
 }
 
+/// A list of `{x, y}` / `{x = , y = }` points (a path), its length charged
+/// before it is read.
+fn read_point_list(a: &Args, i: usize, what: &str) -> mlua::Result<Vec<(i64, i64)>> {
+    let list = a.table(i, what)?;
+    let len = list.raw_len();
+    a.charge(cost::CALL_UNITS.saturating_add(len as u64 * 4))?;
+    let mut out = Vec::with_capacity(len.min(1 << 20));
+    for k in 1..=len {
+        let Value::Table(p) = list.raw_get::<Value>(k)? else {
+            return Err(a.fail(format!("{what}[{k}] must be an {{x, y}} point")));
+        };
+        let coord = |key: &str, index: i64| -> mlua::Result<i64> {
+            let v = match p.raw_get::<Value>(key)? {
+                Value::Nil => p.raw_get::<Value>(index)?,
+                v => v,
+            };
+            match v {
+                Value::Integer(i) => Ok(i),
+                other => Err(a.fail(format!(
+                    "{what}[{k}].{key} must be an integer, got {}",
+                    show(&other)
+                ))),
+            }
+        };
+        out.push((coord("x", 1)?, coord("y", 2)?));
+    }
+    Ok(out)
+}
+
+/// `map:path`'s options: `cost = {tile = number|false}`, `diagonal`.
+fn path_costs(a: &Args, map: &Map, i: usize) -> mlua::Result<ops::PathCosts> {
+    let mut costs = ops::PathCosts::walkable(map);
+    let Some(opts) = a.options(i)? else {
+        return Ok(costs);
+    };
+    for pair in opts.pairs::<Value, Value>() {
+        let (key, value) = pair?;
+        let name = match &key {
+            Value::String(s) => Some(s.to_string_lossy()),
+            _ => None,
+        };
+        match (name.as_deref(), value) {
+            (Some("diagonal"), Value::Boolean(b)) => costs.diagonal = b,
+            (Some("diagonal"), Value::Nil) => {}
+            (Some("cost"), Value::Table(table)) => {
+                for entry in table.pairs::<Value, Value>() {
+                    let (name, cost) = entry?;
+                    let Value::String(name) = name else {
+                        return Err(
+                            a.fail(format!("cost keys must be tile names, got {}", show(&name)))
+                        );
+                    };
+                    let tile = map
+                        .tiles()
+                        .resolve(&name.to_string_lossy())
+                        .map_err(|e| a.fail(format!("cost: {e}")))?;
+                    let cost = match cost {
+                        Value::Boolean(false) => None,
+                        Value::Integer(c) => Some(c as f64),
+                        Value::Number(c) => Some(c),
+                        other => {
+                            return Err(a.fail(format!(
+                                "cost.{} must be a positive number or false, got {}",
+                                name.to_string_lossy(),
+                                show(&other)
+                            )))
+                        }
+                    };
+                    costs
+                        .set(tile, cost)
+                        .map_err(|e| a.fail(format!("cost.{}: {e}", name.to_string_lossy())))?;
+                }
+            }
+            (Some(k @ ("diagonal" | "cost")), other) => {
+                let want = if k == "cost" {
+                    "a table of tile costs"
+                } else {
+                    "a boolean"
+                };
+                return Err(a.fail(format!("{k} must be {want}, got {}", show(&other))));
+            }
+            (_, _) => {
+                return Err(a.fail(format!(
+                    "unknown option {}; path takes cost and diagonal",
+                    show(&key)
+                )))
+            }
+        }
+    }
+    Ok(costs)
+}
+
 /// Points given as `x, y` or as a list of `{x, y}` / `{x = , y = }` tables.
 fn read_points(a: &Args) -> mlua::Result<Vec<(i64, i64)>> {
     if !matches!(a.value(0), Value::Table(_)) {
@@ -625,6 +717,38 @@ impl UserData for LuaMap {
             let _stack = a.reserve(rect_cells(map, &area) as usize * 8)?;
             let carved = map.maze(&area, &mut rng.borrow_mut(), loops, tile);
             carved.map_err(|e| a.map_failed(e))
+        });
+        methods.add_method("path", |lua, this, values: Six| {
+            let a = this.args(lua, "map:path", values)?;
+            let (ax, ay) = (a.coord(0, "ax")?, a.coord(1, "ay")?);
+            let (bx, by) = (a.coord(2, "bx")?, a.coord(3, "by")?);
+            let found = {
+                let map = this.map(lua)?;
+                let costs = path_costs(&a, &map, 4)?;
+                // A* may open every cell, each pushed a few times.
+                a.charge(cost::visited(area(&map)).saturating_mul(8))?;
+                let _state = a.reserve(area(&map) as usize * 32)?;
+                ops::path(&map, (ax, ay), (bx, by), &costs).map_err(|e| a.map_failed(e))?
+            };
+            let Some(cells) = found else {
+                return Ok(Value::Nil);
+            };
+            let _list = a.reserve(cells.len() * 96)?;
+            let list = lua.create_table_with_capacity(cells.len(), 0)?;
+            for (k, (x, y)) in cells.into_iter().enumerate() {
+                let point = lua.create_table_with_capacity(2, 2)?;
+                point.raw_set(1, x)?;
+                point.raw_set(2, y)?;
+                point.raw_set("x", x)?;
+                point.raw_set("y", y)?;
+                list.raw_set(k + 1, point)?;
+            }
+            Ok(Value::Table(list))
+        });
+        writer!(methods, "carve_path", |map, a| {
+            let cells = read_point_list(&a, 0, "path")?;
+            let tile = a.tile_or(1, map.tiles(), Tile::FLOOR)?;
+            map.carve_path(&cells, tile).map_err(|e| a.map_failed(e))
         });
         reader!(methods, "select", |map, a| {
             let tile = a.tile(0, map.tiles())?;
