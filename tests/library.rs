@@ -452,3 +452,48 @@ fn paths_go_round_walls_follow_costs_and_carve() {
     assert!(refused("map:carve_path({ { 1, 'a' } })")
         .contains("path[1].y must be an integer, got \"a\""));
 }
+
+#[test]
+fn regions_of_any_kind_floods_that_avoid_and_farthest_within() {
+    let scratch = Scratch::new();
+    let text = on_map(
+        &["########", "#..+...#", "#~~#.~.#", "########"],
+        r#"
+        local water = map:regions("water")
+        assert(#water == 2 and water[1].size == 2 and water[2].size == 1, "lakes: " .. #water)
+        assert(#map:regions({ "water", "door" }) == 3)
+        local doors = map:select("door")
+        local near = map:flood(1, 1, { avoid = doors })
+        assert(near:count() == 2, "the door and beyond are cut off: " .. near:count())
+        assert(map:flood(1, 1):count() == 8)
+        local d = map:dijkstra(1, 1)
+        local x, y, far = d:farthest({ within = near })
+        assert(x == 2 and y == 1 and far == 1, "farthest within: " .. tostring(x) .. "," .. tostring(y))
+        local fx, fy = d:farthest()
+        assert(fx == 6, "farthest anywhere: " .. fx)
+        map:set_start(1, 1)
+        "#,
+    );
+    scratch.write("r.lua", &text);
+    let mut request = dunlua::script::Request::new(scratch.path().join("r.lua"), 1);
+    request.limits.max_instructions = 20_000_000;
+    dunlua::script::run(&request).unwrap();
+    let refused = |body: &str| {
+        scratch
+            .run("bad.lua", &on_map(&["####", "#..#", "####"], body))
+            .unwrap_err()
+            .message
+    };
+    assert!(refused("map:regions('lava')").contains("map:regions: unknown tile 'lava'"));
+    assert!(refused("map:regions({ 'floor', 3 })").contains("kinds[2] must be a tile name, got 3"));
+    assert!(refused("map:flood(1, 1, { avoid = 3 })")
+        .contains("map:flood: avoid must be a selection (from map:select), got 3"));
+    assert!(refused("map:flood(1, 1, { avoids = map:select('wall') })")
+        .contains("unknown option \"avoids\"; it takes avoid"));
+    assert!(
+        refused("map:connect_regions(rng, { tile = 'floor', around = 1 })")
+            .contains("unknown option \"around\"; it takes tile, avoid")
+    );
+    assert!(refused("map:dijkstra(1, 1):farthest({ within = {} })")
+        .contains("distance:farthest: within must be a selection"));
+}

@@ -123,11 +123,12 @@ function Map:markers() end
 ---@param label string
 function Map:snapshot(label) end
 
----The walkable cells reachable from a cell (4-connected).
+---The walkable cells reachable from a cell (4-connected), never entering the cells of opts.avoid.
 ---@param x integer
 ---@param y integer
+---@param opts? {avoid?: Selection}
 ---@return Selection
-function Map:flood(x, y) end
+function Map:flood(x, y, opts) end
 
 ---The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil.
 ---@param ax integer
@@ -144,9 +145,10 @@ function Map:path(ax, ay, bx, by, opts) end
 ---@return integer
 function Map:carve_path(path, t) end
 
----Connected walkable regions, largest first.
+---Connected regions of walkable cells (or of the kinds named), largest first.
+---@param t? TileName|TileName[]
 ---@return {size: integer, x: integer, y: integer, cells: Selection}[]
-function Map:regions() end
+function Map:regions(t) end
 
 ---Walking distances from `x, y` or from a list of `{x, y}` points.
 ---@param sources integer|{[1]: integer, [2]: integer}[]
@@ -179,9 +181,9 @@ function Map:scatter(t, p, rng, r) end
 ---@return integer?
 function Map:random_cell(t, rng) end
 
----Joins every walkable region to the largest with the shortest tunnels.
+---Joins every walkable region to the largest with the shortest tunnels, never through opts.avoid.
 ---@param rng Rng
----@param opts? {tile?: TileName}
+---@param opts? {tile?: TileName, avoid?: Selection}
 ---@return integer
 function Map:connect_regions(rng, opts) end
 
@@ -340,11 +342,12 @@ local DistanceMap = {}
 ---@return integer?
 function DistanceMap:get(x, y) end
 
----The farthest reachable cell x, y and its distance.
+---The farthest reachable cell x, y and its distance (among opts.within's cells only, when given).
+---@param opts? {within?: Selection}
 ---@return integer?
 ---@return integer?
 ---@return integer?
-function DistanceMap:farthest() end
+function DistanceMap:farthest(opts) end
 
 ---The largest distance.
 ---@return integer?

@@ -23,12 +23,24 @@ pub struct Region {
 /// Connected walkable regions, largest first; equal sizes in the row-major
 /// order of their first cells, so the order never depends on anything else.
 pub fn regions(map: &Map) -> Vec<Region> {
-    let (w, h) = (map.width(), map.height());
     let walkable: Vec<bool> = map
         .cells()
         .iter()
         .map(|&t| map.tiles().kind(t).walkable)
         .collect();
+    regions_of(map, &walkable)
+}
+
+/// Connected regions (4-connected) of the cells whose kind is one of
+/// `kinds` (a lake's water, a forest's trees), ordered as [`regions`].
+pub fn regions_of_kinds(map: &Map, kinds: &[Tile]) -> Vec<Region> {
+    let member: Vec<bool> = map.cells().iter().map(|t| kinds.contains(t)).collect();
+    regions_of(map, &member)
+}
+
+/// Connected regions of the cells marked in `member`, row-major.
+fn regions_of(map: &Map, walkable: &[bool]) -> Vec<Region> {
+    let (w, h) = (map.width(), map.height());
     let mut seen = vec![false; walkable.len()];
     let mut out = Vec::new();
     for first in 0..walkable.len() {
@@ -94,6 +106,19 @@ impl DistanceMap {
     pub fn farthest(&self) -> Option<(i32, i32, i32)> {
         let mut best: Option<(usize, i32)> = None;
         for (i, &d) in self.dist.iter().enumerate() {
+            if d >= 0 && best.is_none_or(|(_, b)| d > b) {
+                best = Some((i, d));
+            }
+        }
+        best.map(|(i, d)| (i as i32 % self.width, i as i32 / self.width, d))
+    }
+
+    /// [`farthest`](Self::farthest) among the cells of `within` only (the
+    /// farthest room cell, the farthest dead end).
+    pub fn farthest_within(&self, within: &Selection) -> Option<(i32, i32, i32)> {
+        let mut best: Option<(u32, i32)> = None;
+        for &i in within.indices() {
+            let d = self.dist.get(i as usize).copied().unwrap_or(-1);
             if d >= 0 && best.is_none_or(|(_, b)| d > b) {
                 best = Some((i, d));
             }

@@ -5,6 +5,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::analysis::regions;
+use super::selection::Selection;
 use crate::map::{Map, Tile};
 use crate::rng::Rng;
 
@@ -64,6 +65,18 @@ impl Map {
     /// next region found is always the nearest to everything joined so far,
     /// without starting over for each region.
     pub fn connect_regions(&mut self, rng: &mut Rng, tile: Tile) -> usize {
+        self.connect_regions_avoiding(rng, tile, None)
+    }
+
+    /// [`connect_regions`](Self::connect_regions) whose tunnels never enter a
+    /// cell of `avoid` (a vault's walls, a river): a region reachable only
+    /// through it stays apart.
+    pub fn connect_regions_avoiding(
+        &mut self,
+        rng: &mut Rng,
+        tile: Tile,
+        avoid: Option<&Selection>,
+    ) -> usize {
         let found = regions(self);
         if found.len() <= 1 {
             return 0;
@@ -75,6 +88,14 @@ impl Map {
         for (id, region) in found.iter().enumerate() {
             for &i in region.cells.indices() {
                 owner[i as usize] = id;
+            }
+        }
+        let mut blocked = vec![false; n];
+        if let Some(avoid) = avoid {
+            for &i in avoid.indices() {
+                if let Some(b) = blocked.get_mut(i as usize) {
+                    *b = true;
+                }
             }
         }
         let mut joined = vec![false; found.len()];
@@ -126,7 +147,7 @@ impl Map {
                 }
                 let j = (ny * w + nx) as usize;
                 let on_ring = nx == 0 || ny == 0 || nx == w - 1 || ny == h - 1;
-                if on_ring && owner[j] == usize::MAX {
+                if on_ring && owner[j] == usize::MAX || blocked[j] {
                     continue;
                 }
                 search.relax(i, j, d + 1);
@@ -260,5 +281,30 @@ mod tests {
             map.to_string(),
             "#########\n#########\n##.###.##\n##..+..##\n##.###.##\n#########\n"
         );
+    }
+
+    #[test]
+    fn tunnels_never_enter_avoided_cells() {
+        // Two rooms; the straight way between them runs through a vault
+        // wall (column 4), so an avoiding tunnel goes round it or not at all.
+        let text = "#########\n#..#.#..#\n#..#.#..#\n#########\n#########\n";
+        let mut free = Map::from_ascii(text).unwrap();
+        let dug = free.connect_regions(&mut Rng::new(1), Tile::FLOOR);
+        assert!(dug > 0);
+        let wall: Vec<u32> = (0..5)
+            .map(|y| y * 9 + 3)
+            .chain((0..5).map(|y| y * 9 + 5))
+            .collect();
+        let vault = Selection::from_indices(9, 5, wall);
+        let mut avoiding = Map::from_ascii(text).unwrap();
+        avoiding.connect_regions_avoiding(&mut Rng::new(1), Tile::FLOOR, Some(&vault));
+        for &i in vault.indices() {
+            let (x, y) = ((i % 9) as i64, (i / 9) as i64);
+            assert_eq!(
+                avoiding.get(x, y),
+                Map::from_ascii(text).unwrap().get(x, y),
+                "({x}, {y})"
+            );
+        }
     }
 }

@@ -1,21 +1,35 @@
 //! Reachability over walkable cells (4-connected, as the player walks in the
 //! reference scripts' corridors).
 
+use super::selection::Selection;
 use crate::map::Map;
 
 /// The cells reachable from `(x, y)` through walkable cells, 4-connected, as a
 /// row-major mask. An unwalkable or off-map start reaches nothing.
 pub fn flood(map: &Map, x: i64, y: i64) -> Vec<bool> {
+    flood_avoiding(map, x, y, None)
+}
+
+/// [`flood`] that never enters a cell of `avoid` (a locked door, a vault):
+/// what is reachable without crossing it. A start in `avoid` reaches nothing.
+pub fn flood_avoiding(map: &Map, x: i64, y: i64, avoid: Option<&Selection>) -> Vec<bool> {
     let (w, h) = (map.width() as usize, map.height() as usize);
     let mut seen = vec![false; w * h];
     let Ok(first) = map.index(x, y) else {
         return seen;
     };
-    let walkable: Vec<bool> = map
+    let mut walkable: Vec<bool> = map
         .cells()
         .iter()
         .map(|&t| map.tiles().kind(t).walkable)
         .collect();
+    if let Some(avoid) = avoid {
+        for &i in avoid.indices() {
+            if let Some(cell) = walkable.get_mut(i as usize) {
+                *cell = false;
+            }
+        }
+    }
     if !walkable[first] {
         return seen;
     }
@@ -82,6 +96,16 @@ mod tests {
         let map = Map::from_ascii("#####\n#..##\n##.#.\n#####\n").unwrap();
         assert_eq!(reached(&map, 1, 1), "-----\n-xx--\n--x--\n-----\n");
         assert_eq!(reached(&map, 0, 0), "-----\n-----\n-----\n-----\n");
+    }
+
+    #[test]
+    fn flood_can_avoid_cells() {
+        let map = Map::from_ascii("#######\n#..+..#\n#######\n").unwrap();
+        let door = Selection::from_indices(7, 3, vec![7 + 3]);
+        let mask = flood_avoiding(&map, 1, 1, Some(&door));
+        let reached: Vec<usize> = (0..mask.len()).filter(|&i| mask[i]).collect();
+        assert_eq!(reached, [8, 9], "the door and beyond are not reached");
+        assert_eq!(flood(&map, 1, 1).iter().filter(|&&r| r).count(), 5);
     }
 
     #[test]

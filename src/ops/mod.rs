@@ -14,9 +14,9 @@ mod selection;
 mod shapes;
 mod stamp;
 
-pub use analysis::{dijkstra, regions, DistanceMap, Region};
+pub use analysis::{dijkstra, regions, regions_of_kinds, DistanceMap, Region};
 pub use cellular::CellularRule;
-pub use flood::{flood, unreachable_walkable};
+pub use flood::{flood, flood_avoiding, unreachable_walkable};
 pub use fov::{field_of_view, visible_mask};
 pub use index::RectIndex;
 pub use path::{path, PathCosts};

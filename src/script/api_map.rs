@@ -528,19 +528,63 @@ impl UserData for LuaMap {
         reader!(methods, "flood", |map, a| {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
             map.index(x, y).map_err(|e| a.map_failed(e))?;
+            let avoid = match a.options(2)? {
+                Some(opts) => {
+                    a.only_options(&opts, &["avoid"])?;
+                    a.opt_selection(&opts, "avoid", (map.width(), map.height()))?
+                }
+                None => None,
+            };
             a.charge(cost::visited(area(map)))?;
-            let _mask_memory = a.reserve(area(map) as usize)?;
-            let mask = ops::flood(map, x, y);
+            let _mask_memory = a.reserve(area(map) as usize * 2)?;
+            let mask = ops::flood_avoiding(map, x, y, avoid.as_ref());
             LuaSelection::held(&a, Selection::from_mask(map.width(), map.height(), &mask))
         });
         methods.add_method("regions", |lua, this, values: Six| {
             let a = this.args(lua, "map:regions", values)?;
             let regions = {
                 let map = this.map(lua)?;
+                // Which cells: walkable ones, or those of the kinds named.
+                let kinds = match a.value(0) {
+                    Value::Nil => None,
+                    Value::String(_) => Some(vec![a.tile(0, map.tiles())?]),
+                    Value::Table(list) => {
+                        let mut kinds = Vec::new();
+                        for (k, name) in list.clone().sequence_values::<Value>().enumerate() {
+                            if k == 256 {
+                                return Err(a.fail("at most 256 tile names"));
+                            }
+                            match name? {
+                                Value::String(s) => kinds.push(
+                                    map.tiles()
+                                        .resolve(&s.to_string_lossy())
+                                        .map_err(|e| a.fail(e))?,
+                                ),
+                                other => {
+                                    return Err(a.fail(format!(
+                                        "kinds[{}] must be a tile name, got {}",
+                                        k + 1,
+                                        show(&other)
+                                    )))
+                                }
+                            }
+                        }
+                        Some(kinds)
+                    }
+                    other => {
+                        return Err(a.fail(format!(
+                            "t must be a tile name or a list of them, got {}",
+                            show(other)
+                        )))
+                    }
+                };
                 a.charge(cost::visited(area(&map)))?;
                 // The labels while searching; the regions' cells after.
                 let _labels = a.reserve(area(&map) as usize * 4)?;
-                ops::regions(&map)
+                match kinds {
+                    None => ops::regions(&map),
+                    Some(kinds) => ops::regions_of_kinds(&map, &kinds),
+                }
             };
             let list = lua.create_table()?;
             for (i, region) in regions.into_iter().enumerate() {
@@ -623,13 +667,19 @@ impl UserData for LuaMap {
         });
         writer!(methods, "connect_regions", |map, a| {
             let rng = a.rng(0)?;
-            let tile = match a.options(1)? {
-                Some(opts) => opt_tile(&a, map, &opts, "tile", Tile::FLOOR)?,
-                None => Tile::FLOOR,
+            let (tile, avoid) = match a.options(1)? {
+                Some(opts) => {
+                    a.only_options(&opts, &["tile", "avoid"])?;
+                    (
+                        opt_tile(&a, map, &opts, "tile", Tile::FLOOR)?,
+                        a.opt_selection(&opts, "avoid", (map.width(), map.height()))?,
+                    )
+                }
+                None => (Tile::FLOOR, None),
             };
             a.charge(cost::visited(area(map)).saturating_mul(8))?;
-            let _search = a.reserve(area(map) as usize * 16)?;
-            let dug = map.connect_regions(&mut rng.borrow_mut(), tile);
+            let _search = a.reserve(area(map) as usize * 17)?;
+            let dug = map.connect_regions_avoiding(&mut rng.borrow_mut(), tile, avoid.as_ref());
             Ok(dug)
         });
         writer!(methods, "add_doors", |map, a| {

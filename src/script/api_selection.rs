@@ -118,11 +118,21 @@ impl UserData for LuaDistance {
             }
             Ok(d.0.get(x as i32, y as i32))
         });
-        methods.add_method("farthest", |lua, d, ()| {
+        methods.add_method("farthest", |lua, d, values: MultiValue| {
+            let a = Args::new(lua, "distance:farthest", values).on_map(d.0.width(), d.0.height());
             budget::charge(lua, "distance:farthest", cost::visited(d.area()))?;
-            Ok(d.0
-                .farthest()
-                .map_or((None, None, None), |(x, y, v)| (Some(x), Some(y), Some(v))))
+            let within = match a.options(0)? {
+                Some(opts) => {
+                    a.only_options(&opts, &["within"])?;
+                    a.opt_selection(&opts, "within", (d.0.width(), d.0.height()))?
+                }
+                None => None,
+            };
+            let found = match &within {
+                Some(sel) => d.0.farthest_within(sel),
+                None => d.0.farthest(),
+            };
+            Ok(found.map_or((None, None, None), |(x, y, v)| (Some(x), Some(y), Some(v))))
         });
         methods.add_method("max", |lua, d, ()| {
             budget::charge(lua, "distance:max", cost::visited(d.area()))?;

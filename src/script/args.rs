@@ -236,6 +236,59 @@ impl<'lua> Args<'lua> {
         Err(self.bad(what, "a selection (from map:select)", i))
     }
 
+    /// A selection in an options table (`{avoid = sel}`), if given; it must
+    /// be of a map this size. Its copy is charged as cells visited.
+    pub fn opt_selection(
+        &self,
+        opts: &mlua::Table,
+        key: &str,
+        size: (i32, i32),
+    ) -> mlua::Result<Option<crate::ops::Selection>> {
+        let value: Value = opts.get(key)?;
+        let sel = match &value {
+            Value::Nil => return Ok(None),
+            Value::UserData(ud) => ud
+                .borrow::<super::api_selection::LuaSelection>()
+                .ok()
+                .map(|s| s.0.clone()),
+            _ => None,
+        };
+        let Some(sel) = sel else {
+            return Err(self.fail(format!(
+                "{key} must be a selection (from map:select), got {}",
+                show(&value)
+            )));
+        };
+        self.charge(super::cost::visited(sel.count() as u64))?;
+        if (sel.width(), sel.height()) != size {
+            return Err(self.fail(format!(
+                "{key} is a selection of a {}x{} map, not of this {}x{} one",
+                sel.width(),
+                sel.height(),
+                size.0,
+                size.1
+            )));
+        }
+        Ok(Some(sel))
+    }
+
+    /// Fails naming the first key of `opts` not in `known`.
+    pub fn only_options(&self, opts: &mlua::Table, known: &[&str]) -> mlua::Result<()> {
+        for pair in opts.pairs::<Value, Value>() {
+            let (key, _) = pair?;
+            let ok =
+                matches!(&key, Value::String(s) if known.contains(&s.to_string_lossy().as_str()));
+            if !ok {
+                return Err(self.fail(format!(
+                    "unknown option {}; it takes {}",
+                    show(&key),
+                    known.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// An optional table of options (nil for none).
     pub fn options(&self, i: usize) -> mlua::Result<Option<mlua::Table>> {
         match self.value(i) {
