@@ -51,6 +51,7 @@ const VALUES: &[&str] = &[
     "rng",
     "sel",
     "d",
+    "field",
     "ix",
     "other",
     "{ birth = { 5, 6 }, survive = { 4, 5 }, steps = 3 }",
@@ -122,7 +123,7 @@ fn script(rng: &mut Rng) -> String {
         body.push('\n');
     }
     format!(
-        "KEEP = {{}}\nreturn {{ {size} generate = function(map, rng)\n    map:fill(\"floor\")\n    local r, ix = Rect.new(1, 1, 3, 3), Rect.index()\n    local sel, d = map:select(\"floor\"), map:dijkstra(0, 0)\n    local other = rng:fork(\"other\")\n    map:set_start(0, 0)\n{body}    map:fill(\"floor\")\n    map:set_start(0, 0)\n  end }}\n"
+        "KEEP = {{}}\nreturn {{ {size} generate = function(map, rng)\n    map:fill(\"floor\")\n    local r, ix = Rect.new(1, 1, 3, 3), Rect.index()\n    local sel, d = map:select(\"floor\"), map:dijkstra(0, 0)\n    local field = map:noise(rng)\n    local other = rng:fork(\"other\")\n    map:set_start(0, 0)\n{body}    map:fill(\"floor\")\n    map:set_start(0, 0)\n  end }}\n"
     )
 }
 

@@ -497,3 +497,40 @@ fn regions_of_any_kind_floods_that_avoid_and_farthest_within() {
     assert!(refused("map:dijkstra(1, 1):farthest({ within = {} })")
         .contains("distance:farthest: within must be a selection"));
 }
+
+#[test]
+fn noise_fields_are_specified_and_select_bands() {
+    let scratch = Scratch::new();
+    // 12x7, seed 7, scale 4, 3 octaves: the Rust unit test's pins, computed
+    // by an independent Python transcription of the specification.
+    let script = r#"
+return { width = 12, height = 7, generate = function(map, rng)
+  local field = map:noise(rng, { scale = 4, octaves = 3 })
+  assert(field:get(0, 0) == 0.2998975257256201, string.format("%.17g", field:get(0, 0)))
+  assert(field:get(5, 3) == 0.5340100118811668)
+  assert(field:get(11, 6) == 0.35632057115019833)
+  local low, high = field:select(0, 0.5), field:select(0.5, 1)
+  assert(low:count() + high:count() == 84)
+  map:fill_selection(high, "floor")
+  map:fill_selection(low, "water")
+  map:set(0, 0, "floor")
+  map:set_start(0, 0)
+end }
+"#;
+    scratch.write("n.lua", script);
+    let mut request = dunlua::script::Request::new(scratch.path().join("n.lua"), 7);
+    request.limits.max_instructions = 20_000_000;
+    dunlua::script::run(&request).unwrap();
+    let refused = |body: &str| {
+        scratch
+            .run("bad.lua", &on_map(&["####", "#..#", "####"], body))
+            .unwrap_err()
+            .message
+    };
+    assert!(refused("map:noise(rng, { scale = 0.5 })")
+        .contains("map:noise: scale must be a number from 1 to 4096, got 0.5"));
+    assert!(refused("map:noise(rng, { octaves = 9 })").contains("octaves must be 1..=8, got 9"));
+    assert!(refused("map:noise(rng, { octave = 2 })")
+        .contains("unknown option \"octave\"; it takes scale, octaves"));
+    assert!(refused("map:noise(rng):get(9, 9)").contains("field:get: cell (9, 9) is off the map"));
+}

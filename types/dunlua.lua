@@ -123,6 +123,12 @@ function Map:markers() end
 ---@param label string
 function Map:snapshot(label) end
 
+---Value noise over the map from rng's stream (specified: see the determinism rules); scale 1..4096 (default 8), octaves 1..8 (default 3).
+---@param rng Rng
+---@param opts? {scale?: number, octaves?: integer}
+---@return NoiseField
+function Map:noise(rng, opts) end
+
 ---The walkable cells reachable from a cell (4-connected), never entering the cells of opts.avoid.
 ---@param x integer
 ---@param y integer
@@ -352,6 +358,21 @@ function DistanceMap:farthest(opts) end
 ---The largest distance.
 ---@return integer?
 function DistanceMap:max() end
+
+---@class NoiseField
+local NoiseField = {}
+
+---The field's value at a cell, in [0, 1).
+---@param x integer
+---@param y integer
+---@return number
+function NoiseField:get(x, y) end
+
+---The cells whose value is in lo..hi (lo included, hi not).
+---@param lo number
+---@param hi number
+---@return Selection
+function NoiseField:select(lo, hi) end
 
 ---@class Rng
 ---@field seed integer This stream's 64-bit seed.

@@ -14,6 +14,7 @@ pub enum Owner {
     RectIndex,
     Selection,
     DistanceMap,
+    NoiseField,
     Rng,
     /// Functions in a global table (`Rect.new`, `tiles.define`) or global functions.
     Global(&'static str),
@@ -29,6 +30,7 @@ impl Owner {
             Owner::RectIndex => "ix",
             Owner::Selection => "sel",
             Owner::DistanceMap => "d",
+            Owner::NoiseField => "field",
             Owner::Rng => "rng",
             Owner::Global(table) => table,
         }
@@ -41,6 +43,7 @@ impl Owner {
             Owner::RectIndex => "RectIndex",
             Owner::Selection => "Selection",
             Owner::DistanceMap => "DistanceMap",
+            Owner::NoiseField => "NoiseField",
             Owner::Rng => "Rng",
             Owner::Global(table) => table,
         }
@@ -163,6 +166,7 @@ pub const API: &[Entry] = &[
     m("unmark", &[("x", "integer"), ("y", "integer"), ("name?", "string")], &["integer"], "Removes the markers at a cell (or only those named so); returns how many."),
     m("markers", &[], &["{x: integer, y: integer, name: string, props: table<string, string|number|boolean>}[]"], "The markers, in order."),
     m("snapshot", &[("label", "string")], &[], "Closes a labelled replay step (recorded only when the window is open)."),
+    m("noise", &[("rng", "Rng"), ("opts?", "{scale?: number, octaves?: integer}")], &["NoiseField"], "Value noise over the map from rng's stream (specified: see the determinism rules); scale 1..4096 (default 8), octaves 1..8 (default 3)."),
     m("flood", &[("x", "integer"), ("y", "integer"), ("opts?", "{avoid?: Selection}")], &["Selection"], "The walkable cells reachable from a cell (4-connected), never entering the cells of opts.avoid."),
     m("path", &[("ax", "integer"), ("ay", "integer"), ("bx", "integer"), ("by", "integer"), ("opts?", "{cost?: table<TileName, number|false>, diagonal?: boolean}")], &["{[1]: integer, [2]: integer, x: integer, y: integer}[]?"], "The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil."),
     m("carve_path", &[("path", "{x: integer, y: integer}[]"), ("t?", "TileName")], &["integer"], "Sets every cell of a path to a tile (floor by default); returns how many changed."),
@@ -205,6 +209,8 @@ pub const API: &[Entry] = &[
     e(Owner::DistanceMap, Method, "get", XY, &["integer?"], "Steps from the nearest source, or nil where unreachable."),
     e(Owner::DistanceMap, Method, "farthest", &[("opts?", "{within?: Selection}")], &["integer?", "integer?", "integer?"], "The farthest reachable cell x, y and its distance (among opts.within's cells only, when given)."),
     e(Owner::DistanceMap, Method, "max", &[], &["integer?"], "The largest distance."),
+    e(Owner::NoiseField, Method, "get", XY, &["number"], "The field's value at a cell, in [0, 1)."),
+    e(Owner::NoiseField, Method, "select", &[("lo", "number"), ("hi", "number")], &["Selection"], "The cells whose value is in lo..hi (lo included, hi not)."),
     e(Owner::Rng, Field, "seed", &[], &["integer"], "This stream's 64-bit seed."),
     e(Owner::Rng, Method, "range", &[("lo", "integer"), ("hi", "integer")], &["integer"], "An integer in lo..hi, both inclusive."),
     e(Owner::Rng, Method, "int", &[("n", "integer")], &["integer"], "An integer in 0..n-1 (Lemire)."),
@@ -265,6 +271,7 @@ pub fn luals() -> String {
         "RectIndex",
         "Selection",
         "DistanceMap",
+        "NoiseField",
         "Rng",
     ];
     for class in classes {
@@ -497,7 +504,7 @@ pub(crate) fn out_of_sync(
 pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
     use super::api_map::LuaMap;
     use super::api_rng::LuaRng;
-    use super::api_selection::{LuaDistance, LuaSelection};
+    use super::api_selection::{LuaDistance, LuaNoise, LuaSelection};
     let mut out = registered::<LuaMap>(Owner::Map);
     let rect = super::api_rect::FIELDS
         .iter()
@@ -509,6 +516,7 @@ pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
     out.extend(index.map(|n| (Owner::RectIndex, Kind::Method, n.to_string())));
     out.extend(registered::<LuaSelection>(Owner::Selection));
     out.extend(registered::<LuaDistance>(Owner::DistanceMap));
+    out.extend(registered::<LuaNoise>(Owner::NoiseField));
     out.extend(registered::<LuaRng>(Owner::Rng));
     let vm = super::host::Vm::new(
         std::path::Path::new("x.lua"),

@@ -800,6 +800,45 @@ impl UserData for LuaMap {
             let tile = a.tile_or(1, map.tiles(), Tile::FLOOR)?;
             map.carve_path(&cells, tile).map_err(|e| a.map_failed(e))
         });
+        reader!(methods, "noise", |map, a| {
+            let rng = a.rng(0)?;
+            let (mut scale, mut octaves) = (8.0, 3i64);
+            if let Some(opts) = a.options(1)? {
+                a.only_options(&opts, &["scale", "octaves"])?;
+                match opts.get::<Value>("scale")? {
+                    Value::Nil => {}
+                    Value::Integer(i) => scale = i as f64,
+                    Value::Number(f) => scale = f,
+                    other => {
+                        return Err(a.fail(format!("scale must be a number, got {}", show(&other))))
+                    }
+                }
+                match opts.get::<Value>("octaves")? {
+                    Value::Nil => {}
+                    Value::Integer(i) => octaves = i,
+                    other => {
+                        return Err(
+                            a.fail(format!("octaves must be an integer, got {}", show(&other)))
+                        )
+                    }
+                }
+            }
+            let octaves = u32::try_from(octaves).unwrap_or(u32::MAX);
+            if (1.0..=ops::NOISE_MAX_SCALE).contains(&scale) && (1..=8).contains(&octaves) {
+                let draws = ops::noise_draws(map.width(), map.height(), scale, octaves);
+                a.charge(cost::visited(area(map)).saturating_mul(octaves as u64) + draws * 4)?;
+                let _lattice = a.reserve(draws as usize * 8)?;
+            }
+            let field = ops::Noise::new(
+                map.width(),
+                map.height(),
+                &mut rng.borrow_mut(),
+                scale,
+                octaves,
+            )
+            .map_err(|e| a.map_failed(e))?;
+            super::api_selection::LuaNoise::held(&a, field)
+        });
         reader!(methods, "select", |map, a| {
             let tile = a.tile(0, map.tiles())?;
             a.charge(cost::visited(area(map)))?;

@@ -6,7 +6,7 @@ use mlua::{MetaMethod, MultiValue, UserData, UserDataMethods};
 use super::args::Args;
 use super::budget::{self, Reservation};
 use super::cost;
-use crate::ops::{DistanceMap, Selection};
+use crate::ops::{DistanceMap, Noise, Selection};
 
 /// A set of cells (`map:select`, `map:flood`, a region's `cells`), its
 /// memory counted against the run's limit while it lives (the reservation
@@ -141,6 +141,38 @@ impl UserData for LuaDistance {
         methods.add_meta_method(MetaMethod::ToString, |_, d, ()| {
             let max = d.0.max().map_or("none".to_string(), |m| m.to_string());
             Ok(format!("distance map (max {max})"))
+        });
+    }
+}
+
+/// A noise field (`map:noise`), holding the memory it reserved.
+pub(crate) struct LuaNoise(pub(crate) Noise, #[allow(dead_code)] Reservation);
+
+impl LuaNoise {
+    /// Wraps `field` made by the call `a`, reserving its memory.
+    pub(crate) fn held(a: &Args, field: Noise) -> mlua::Result<LuaNoise> {
+        let held = a.reserve(field.heap_bytes())?;
+        Ok(LuaNoise(field, held))
+    }
+}
+
+impl UserData for LuaNoise {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("get", |lua, f, values: MultiValue| {
+            let a = Args::new(lua, "field:get", values).on_map(f.0.width(), f.0.height());
+            let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
+            f.0.get(x, y)
+                .ok_or_else(|| a.fail(format!("cell ({x}, {y}) is off the map")))
+        });
+        methods.add_method("select", |lua, f, values: MultiValue| {
+            let a = Args::new(lua, "field:select", values).on_map(f.0.width(), f.0.height());
+            let (lo, hi) = (a.number(0, "lo")?, a.number(1, "hi")?);
+            a.charge(cost::visited(f.0.width() as u64 * f.0.height() as u64))?;
+            let _mask = a.reserve(f.0.width() as usize * f.0.height() as usize)?;
+            LuaSelection::held(&a, f.0.select(lo, hi))
+        });
+        methods.add_meta_method(MetaMethod::ToString, |_, f, ()| {
+            Ok(format!("noise field ({}x{})", f.0.width(), f.0.height()))
         });
     }
 }
