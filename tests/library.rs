@@ -534,3 +534,68 @@ end }
         .contains("unknown option \"octave\"; it takes scale, octaves"));
     assert!(refused("map:noise(rng):get(9, 9)").contains("field:get: cell (9, 9) is off the map"));
 }
+
+#[test]
+fn loops_and_secret_doors() {
+    let scratch = Scratch::new();
+    let text = on_map(
+        &[
+            "##########",
+            "#........#",
+            "########.#",
+            "#........#",
+            "##########",
+        ],
+        r#"
+        assert(map:add_loops({ min_distance = 100 }) == 0, "nothing is 100 steps round")
+        assert(map:add_loops({ min_distance = 10, tile = "secret_door", rng = rng }) == 1)
+        local secret = map:select("secret_door")
+        assert(secret:count() == 1)
+        local x, y = secret:cells()[1][1], secret:cells()[1][2]
+        assert(map:is_walkable(x, y), "a secret door is walkable")
+        map:set_start(1, 1)
+        "#,
+    );
+    scratch.write("l.lua", &text);
+    let mut request = dunlua::script::Request::new(scratch.path().join("l.lua"), 3);
+    request.limits.max_instructions = 20_000_000;
+    let g = dunlua::script::run(&request).unwrap();
+    let secret = g
+        .tile_kinds()
+        .find(|(_, k)| k.name == "secret_door")
+        .unwrap()
+        .1;
+    assert!(secret.walkable && !secret.transparent);
+    assert_eq!(secret.glyph, '≡');
+    // Secret doors from add_doors, on a reference script's rooms.
+    let doors = r#"
+return { width = 30, height = 9, generate = function(map, rng)
+  for i = 0, 2 do
+    local r = Rect.new(1 + i * 10, 1, 7, 6)
+    map:carve_room(r) map:add_room(r)
+  end
+  map:h_tunnel(4, 24, 4)
+  local n = map:add_doors({ secret = 1, rng = rng })
+  assert(n > 0 and map:count("door") == 0 and map:count("secret_door") == n, n)
+  map:set_start(3, 3)
+end }
+"#;
+    scratch.write("d.lua", doors);
+    let mut request = dunlua::script::Request::new(scratch.path().join("d.lua"), 1);
+    request.limits.max_instructions = 20_000_000;
+    dunlua::script::run(&request).unwrap();
+    let refused = |body: &str| {
+        scratch
+            .run("bad.lua", &on_map(&["####", "#..#", "####"], body))
+            .unwrap_err()
+            .message
+    };
+    assert!(refused("map:add_doors({ secret = 0.5 })").contains("secret doors need rng = rng"));
+    assert!(
+        refused("map:add_doors({ secret = 2, rng = rng })").contains("secret must be 0..1, got 2")
+    );
+    assert!(refused("map:add_loops({ min_distance = 0 })")
+        .contains("min_distance must be an integer 1..=10000, got 0"));
+    assert!(refused("map:add_loops({ distance = 3 })")
+        .contains("unknown option \"distance\"; it takes min_distance, tile, rng"));
+}

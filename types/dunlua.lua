@@ -193,10 +193,15 @@ function Map:random_cell(t, rng) end
 ---@return integer
 function Map:connect_regions(rng, opts) end
 
----Doors in one-cell openings of recorded rooms, never two side by side.
----@param t? TileName
+---Doors in one-cell openings of recorded rooms, never two side by side; with secret = p and rng, each is a secret_door with probability p.
+---@param t? TileName|{tile?: TileName, secret?: number, rng?: Rng}
 ---@return integer
 function Map:add_doors(t) end
+
+---Opens walls between walkable cells at least min_distance (default 20) steps apart by walking (Brogue's addLoops); returns how many.
+---@param opts? {min_distance?: integer, tile?: TileName, rng?: Rng}
+---@return integer
+function Map:add_loops(opts) end
 
 ---Stamps an ASCII prefab; a space leaves the cell alone.
 ---@param x integer

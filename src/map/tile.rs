@@ -106,6 +106,9 @@ fn kind(name: &str, glyph: char, color: Rgb, walkable: bool, transparent: bool) 
     }
 }
 
+/// The name of the kind [`TileSet::secret_door`] defines.
+pub const SECRET_DOOR: &str = "secret_door";
+
 impl TileSet {
     /// The six kinds every script can use without defining them. Water is
     /// deep water: seen across but not walked through, as in libtcod and
@@ -171,6 +174,16 @@ impl TileSet {
 
     pub fn names(&self) -> Vec<&str> {
         self.kinds.iter().map(|k| k.name.as_str()).collect()
+    }
+
+    /// The `secret_door` kind: walkable, opaque, drawn `≡` in a dull
+    /// bronze, defined the first time it is asked for (so maps without
+    /// secret doors keep their kinds and hashes).
+    pub fn secret_door(&mut self) -> Result<Tile, TileError> {
+        if let Some(t) = self.by_name(SECRET_DOOR) {
+            return Ok(t);
+        }
+        self.define(kind(SECRET_DOOR, '≡', Rgb(0x90, 0x70, 0x40), true, false))
     }
 
     /// Adds a script's own kind. Defining the same kind twice with the same

@@ -6,7 +6,7 @@ use std::collections::BinaryHeap;
 
 use super::analysis::regions;
 use super::selection::Selection;
-use crate::map::{Map, Tile};
+use crate::map::{Map, MapError, Tile};
 use crate::rng::Rng;
 
 /// The multi-source search `connect_regions` keeps across tunnels.
@@ -162,9 +162,38 @@ impl Map {
     /// and the outside next to it are walkable, and no door is next to it
     /// already (never two doors side by side). Returns how many it placed.
     pub fn add_doors(&mut self, door: Tile) -> usize {
+        self.place_doors(door).len()
+    }
+
+    /// [`add_doors`](Self::add_doors), then each door placed becomes a
+    /// secret door (the `secret_door` kind, defined when first used) with
+    /// probability `p`: one `rng:chance(p)` per door, in placement order
+    /// (rings of the rooms in order, each ring row-major).
+    pub fn add_doors_secret(
+        &mut self,
+        door: Tile,
+        p: f64,
+        rng: &mut Rng,
+    ) -> Result<usize, MapError> {
+        let placed = self.place_doors(door);
+        let mut secret = None;
+        for &(x, y) in &placed {
+            if rng.chance(p) {
+                let tile = match secret {
+                    Some(t) => t,
+                    None => *secret.insert(self.tiles_mut().secret_door()?),
+                };
+                self.set(x as i64, y as i64, tile)?;
+            }
+        }
+        Ok(placed.len())
+    }
+
+    /// Where [`add_doors`](Self::add_doors) puts doors, in order.
+    fn place_doors(&mut self, door: Tile) -> Vec<(i32, i32)> {
         let rooms = self.rooms().to_vec();
         let walkable = |m: &Map, x: i32, y: i32| m.is_walkable(x as i64, y as i64);
-        let mut placed = 0;
+        let mut placed = Vec::new();
         for room in rooms {
             let mut ring = Vec::new();
             for x in room.x1 + 1..room.x2 {
@@ -191,7 +220,7 @@ impl Map {
                 });
                 if is_opening && !door_near {
                     let _ = self.set(x as i64, y as i64, door);
-                    placed += 1;
+                    placed.push((x, y));
                 }
             }
         }

@@ -8,6 +8,7 @@ mod connect;
 mod flood;
 mod fov;
 mod index;
+mod loops;
 mod maze;
 mod noise;
 mod path;

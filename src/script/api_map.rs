@@ -682,7 +682,84 @@ impl UserData for LuaMap {
             let dug = map.connect_regions_avoiding(&mut rng.borrow_mut(), tile, avoid.as_ref());
             Ok(dug)
         });
+        writer!(methods, "add_loops", |map, a| {
+            let (mut min_distance, mut tile, mut rng) = (20i64, Tile::DOOR, None);
+            if let Some(opts) = a.options(0)? {
+                a.only_options(&opts, &["min_distance", "tile", "rng"])?;
+                match opts.get::<Value>("min_distance")? {
+                    Value::Nil => {}
+                    Value::Integer(d) if (1..=10_000).contains(&d) => min_distance = d,
+                    other => {
+                        return Err(a.fail(format!(
+                            "min_distance must be an integer 1..=10000, got {}",
+                            show(&other)
+                        )))
+                    }
+                }
+                tile = match opts.get::<Value>("tile")? {
+                    Value::String(s) if s.to_string_lossy() == crate::map::SECRET_DOOR => {
+                        map.tiles_mut().secret_door().map_err(|e| a.fail(e))?
+                    }
+                    _ => opt_tile(&a, map, &opts, "tile", Tile::DOOR)?,
+                };
+                rng = match opts.get::<Value>("rng")? {
+                    Value::Nil => None,
+                    Value::UserData(ud) => match ud.borrow::<super::api_rng::LuaRng>() {
+                        Ok(r) => Some(r.0.clone()),
+                        Err(_) => return Err(a.fail("rng must be an rng")),
+                    },
+                    other => {
+                        return Err(a.fail(format!("rng must be an rng, got {}", show(&other))))
+                    }
+                };
+            }
+            a.charge(cost::visited(area(map)))?;
+            let searches = map.loop_candidates() as u64;
+            let per_search = (min_distance as u64).pow(2).min(area(map));
+            a.charge(cost::visited(searches.saturating_mul(per_search)))?;
+            let _marks = a.reserve(area(map) as usize * 4)?;
+            let mut stream = rng.as_ref().map(|r| r.borrow_mut());
+            Ok(map.add_loops(min_distance as u32, tile, stream.as_deref_mut()))
+        });
         writer!(methods, "add_doors", |map, a| {
+            if let Value::Table(opts) = a.value(0) {
+                a.only_options(opts, &["tile", "secret", "rng"])?;
+                let tile = opt_tile(&a, map, opts, "tile", Tile::DOOR)?;
+                let secret = match opts.get::<Value>("secret")? {
+                    Value::Nil => None,
+                    Value::Integer(p) => Some(p as f64),
+                    Value::Number(p) => Some(p),
+                    other => {
+                        return Err(a.fail(format!(
+                            "secret must be a probability, got {}",
+                            show(&other)
+                        )))
+                    }
+                };
+                let rng = match opts.get::<Value>("rng")? {
+                    Value::UserData(ud) => ud
+                        .borrow::<super::api_rng::LuaRng>()
+                        .ok()
+                        .map(|r| r.0.clone()),
+                    _ => None,
+                };
+                let ring: u64 = map
+                    .rooms()
+                    .iter()
+                    .map(|r| 2 * (r.x2.abs_diff(r.x1) as u64 + r.y2.abs_diff(r.y1) as u64) + 4)
+                    .sum();
+                a.charge(cost::visited(ring))?;
+                return match (secret, rng) {
+                    (None, _) => Ok(map.add_doors(tile)),
+                    (Some(p), Some(rng)) if (0.0..=1.0).contains(&p) => map
+                        .add_doors_secret(tile, p, &mut rng.borrow_mut())
+                        .map_err(|e| a.map_failed(e)),
+                    (Some(p), Some(_)) => Err(a.fail(format!("secret must be 0..1, got {p}"))),
+                    (Some(_), None) => {
+                        Err(a.fail("secret doors need rng = rng (the stream that picks them)"))
+                    }
+                };
+            }
             let tile = a.tile_or(0, map.tiles(), Tile::DOOR)?;
             let ring: u64 = map
                 .rooms()
