@@ -599,3 +599,62 @@ end }
     assert!(refused("map:add_loops({ distance = 3 })")
         .contains("unknown option \"distance\"; it takes min_distance, tile, rng"));
 }
+
+#[test]
+fn prefabs_turn_mirror_and_find_their_place() {
+    let scratch = Scratch::new();
+    let text = on_map(
+        &[
+            "##########",
+            "##########",
+            "##....####",
+            "##....####",
+            "##########",
+        ],
+        r##"
+        local legend = { ["#"] = "wall", ["."] = "floor", ["+"] = "door", ["$"] = { tile = "floor", mark = "gold" } }
+        map:stamp(6, 0, { "+.", "$#" }, legend, { rotate = 90 })
+        assert(map:get(6, 0) == "floor" and map:get(7, 0) == "door", "turned clockwise")
+        assert(map:get(6, 1) == "wall" and map:get(7, 1) == "floor")
+        map:stamp(6, 0, { "+.", "$#" }, legend, { rotate = 90 })
+        assert(#map:markers() == 1, "stamping twice keeps one marker")
+        local x, y, rotate, mirror = map:place_prefab({ "..", ".$" }, legend, rng,
+          { on = "floor", rotate = "any", mirror = "any", within = Rect.new(0, 0, 9, 4) })
+        assert(x and x >= 2 and x <= 4 and y >= 2, "on the floor patch: " .. tostring(x))
+        assert(rotate % 90 == 0 and (mirror == nil or mirror == "x"))
+        assert(map:place_prefab({ "...." , "...." }, legend, rng, { on = "water", tries = 5 }) == nil)
+        map:set_start(2, 2)
+        "##,
+    );
+    scratch.write("f.lua", &text);
+    let mut request = dunlua::script::Request::new(scratch.path().join("f.lua"), 4);
+    request.limits.max_instructions = 20_000_000;
+    dunlua::script::run(&request).unwrap();
+    let refused = |body: &str| {
+        scratch
+            .run("bad.lua", &on_map(&["####", "#..#", "####"], body))
+            .unwrap_err()
+            .message
+    };
+    let legend = r#"{ ["."] = "floor" }"#;
+    assert!(refused(&format!(
+        "map:stamp(0, 0, {{ '.' }}, {legend}, {{ rotate = 45 }})"
+    ))
+    .contains("map:stamp: rotate must be 0, 90, 180 or 270, got 45"));
+    assert!(refused(&format!(
+        "map:stamp(0, 0, {{ '.' }}, {legend}, {{ mirror = 'any' }})"
+    ))
+    .contains("mirror must be \"x\", \"y\" or nil, got \"any\""));
+    assert!(refused(&format!(
+        "map:place_prefab({{ '.' }}, {legend}, rng, {{ tries = 0 }})"
+    ))
+    .contains("tries must be an integer 1..=100000, got 0"));
+    assert!(refused(&format!(
+        "map:place_prefab({{ '.' }}, {legend}, rng, {{ on = 'lava' }})"
+    ))
+    .contains("on: unknown tile 'lava'"));
+    assert!(refused(&format!(
+        "map:place_prefab({{ '.' }}, {legend}, rng, {{ within = 3 }})"
+    ))
+    .contains("within must be a Rect (from Rect.new), got 3"));
+}

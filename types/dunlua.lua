@@ -203,12 +203,24 @@ function Map:add_doors(t) end
 ---@return integer
 function Map:add_loops(opts) end
 
----Stamps an ASCII prefab; a space leaves the cell alone.
+---Stamps an ASCII prefab (mirrored, then turned clockwise, if asked); a space leaves the cell alone.
 ---@param x integer
 ---@param y integer
 ---@param rows string[]
 ---@param legend table<string, TileName|{tile?: TileName, mark?: string}>
-function Map:stamp(x, y, rows, legend) end
+---@param opts? {rotate?: 0|90|180|270, mirror?: "x"|"y"}
+function Map:stamp(x, y, rows, legend, opts) end
+
+---Finds where a prefab fits (on the given cells, inside a rect) and stamps it; returns x, y, rotate, mirror, or nil.
+---@param rows string[]
+---@param legend table<string, TileName|{tile?: TileName, mark?: string}>
+---@param rng Rng
+---@param opts? {rotate?: integer|"any", mirror?: "x"|"y"|"any", on?: TileName|Selection, within?: Rect, tries?: integer}
+---@return integer?
+---@return integer?
+---@return integer?
+---@return string?
+function Map:place_prefab(rows, legend, rng, opts) end
 
 ---A filled disc that must fit on the map.
 ---@param x integer

@@ -24,4 +24,4 @@ pub use index::RectIndex;
 pub use noise::{draws as noise_draws, Noise, MAX_SCALE as NOISE_MAX_SCALE};
 pub use path::{path, PathCosts};
 pub use selection::Selection;
-pub use stamp::StampCell;
+pub use stamp::{orient, Mirror, MirrorChoice, Placement, StampCell};

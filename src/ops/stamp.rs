@@ -1,8 +1,80 @@
 //! Stamping prefabs and vaults written as ASCII: each character of the rows
 //! maps through a legend to a tile and optionally a marker; a space leaves
-//! the cell as it is.
+//! the cell as it is. Prefabs turn and mirror ([`orient`]: mirrored first,
+//! then turned clockwise), and [`Map::place_prefab`] finds where one fits.
 
+use super::selection::Selection;
+use crate::geom::Rect;
 use crate::map::{Map, MapError, Tile};
+use crate::rng::Rng;
+
+/// A mirror axis: `X` swaps left and right, `Y` top and bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mirror {
+    X,
+    Y,
+}
+
+/// The rows of a prefab mirrored (if asked), then turned clockwise by
+/// `rotate` degrees (0, 90, 180 or 270). Rows must be equally long.
+pub fn orient(
+    rows: &[String],
+    rotate: u32,
+    mirror: Option<Mirror>,
+) -> Result<Vec<String>, MapError> {
+    let mut grid: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
+    match mirror {
+        Some(Mirror::X) => grid.iter_mut().for_each(|row| row.reverse()),
+        Some(Mirror::Y) => grid.reverse(),
+        None => {}
+    }
+    let turns = match rotate {
+        0 => 0,
+        90 => 1,
+        180 => 2,
+        270 => 3,
+        other => {
+            return Err(MapError::Invalid(format!(
+                "rotate must be 0, 90, 180 or 270, got {other}"
+            )))
+        }
+    };
+    for _ in 0..turns {
+        let (h, w) = (grid.len(), grid.first().map_or(0, |r| r.len()));
+        // Clockwise: the new row i is the old column i read bottom to top.
+        grid = (0..w)
+            .map(|i| {
+                (0..h)
+                    .rev()
+                    .map(|j| grid[j].get(i).copied().unwrap_or(' '))
+                    .collect()
+            })
+            .collect();
+    }
+    Ok(grid.into_iter().map(|r| r.into_iter().collect()).collect())
+}
+
+/// How [`Map::place_prefab`] mirrors a prefab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MirrorChoice {
+    /// As given (`None`: not mirrored).
+    Fixed(Option<Mirror>),
+    /// Mirrored across X or not, drawn per try.
+    Any,
+}
+
+/// Where a prefab may go, and how it may be turned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    /// `None`: any of the four turns, drawn per try.
+    pub rotate: Option<u32>,
+    pub mirror: MirrorChoice,
+    /// Every cell the prefab puts down must be on one of these cells.
+    pub on: Option<Selection>,
+    /// The prefab must lie inside this rect (the whole map by default).
+    pub within: Option<Rect>,
+    pub tries: u32,
+}
 
 /// What one legend character puts down.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +140,78 @@ impl Map {
         }
         Ok(())
     }
+
+    /// Finds where a prefab fits and stamps it there; returns where and how
+    /// it went (`x, y, rotate, mirror`), or `None` after `tries` misses.
+    /// Specified, per try: `rng:int(4)` for the turn (×90°) if any turn may
+    /// do, `rng:int(2)` for mirroring across X if either may do, then
+    /// `x = r.x1 + rng:int(r.x2 - r.x1 + 1 - w + 1)` and `y` likewise in the
+    /// `within` rect `r` (default the whole map) for the turned prefab's
+    /// `w x h`; it fits when every cell it puts down (not a space) is on
+    /// the `on` cells (if given).
+    pub fn place_prefab(
+        &mut self,
+        rows: &[String],
+        legend: &[(char, StampCell)],
+        rng: &mut Rng,
+        how: &Placement,
+    ) -> Result<Option<(i32, i32, u32, Option<Mirror>)>, MapError> {
+        // Checks the rows and legend once, on a copy the size of the prefab.
+        let width = rows.first().map_or(0, |r| r.chars().count());
+        let mut probe = Map::with_tiles(
+            width.max(1) as i64,
+            rows.len().max(1) as i64,
+            self.tiles().clone(),
+        )?;
+        probe.stamp(0, 0, rows, legend)?;
+        let area = how.within.unwrap_or(Rect {
+            x1: 0,
+            y1: 0,
+            x2: self.width() - 1,
+            y2: self.height() - 1,
+        });
+        self.check_rect(&area)?;
+        if let Some(on) = &how.on {
+            if (on.width(), on.height()) != (self.width(), self.height()) {
+                return Err(MapError::SelectionSize {
+                    a: (on.width(), on.height()),
+                    b: (self.width(), self.height()),
+                });
+            }
+        }
+        for _ in 0..how.tries {
+            let rotate = match how.rotate {
+                Some(r) => r,
+                None => 90 * rng.int(4) as u32,
+            };
+            let mirror = match how.mirror {
+                MirrorChoice::Fixed(m) => m,
+                MirrorChoice::Any => (rng.int(2) == 1).then_some(Mirror::X),
+            };
+            let turned = orient(rows, rotate, mirror)?;
+            let (w, h) = (turned[0].chars().count() as i32, turned.len() as i32);
+            let (room_w, room_h) = (area.x2 - area.x1 + 1, area.y2 - area.y1 + 1);
+            if w > room_w || h > room_h {
+                continue;
+            }
+            let x = area.x1 + rng.int((room_w - w + 1) as u64) as i32;
+            let y = area.y1 + rng.int((room_h - h + 1) as u64) as i32;
+            let fits = turned.iter().enumerate().all(|(dy, row)| {
+                row.chars().enumerate().all(|(dx, c)| {
+                    c == ' '
+                        || how
+                            .on
+                            .as_ref()
+                            .is_none_or(|on| on.contains(x + dx as i32, y + dy as i32))
+                })
+            });
+            if fits {
+                self.stamp(x as i64, y as i64, &turned, legend)?;
+                return Ok(Some((x, y, rotate, mirror)));
+            }
+        }
+        Ok(None)
+    }
 }
 
 #[cfg(test)]
@@ -119,6 +263,66 @@ mod tests {
         assert_eq!(map.to_string(), ".###..\n.#.+..\n.####.\n......\n");
         assert_eq!(map.markers()[0].name, "treasure");
         assert_eq!((map.markers()[0].x, map.markers()[0].y), (2, 1));
+    }
+
+    #[test]
+    fn prefabs_mirror_then_turn_clockwise() {
+        let l = rows(&["ab", "cd", "ef"]);
+        assert_eq!(orient(&l, 0, None).unwrap(), l);
+        assert_eq!(orient(&l, 90, None).unwrap(), rows(&["eca", "fdb"]));
+        assert_eq!(orient(&l, 180, None).unwrap(), rows(&["fe", "dc", "ba"]));
+        assert_eq!(orient(&l, 270, None).unwrap(), rows(&["bdf", "ace"]));
+        assert_eq!(
+            orient(&l, 0, Some(Mirror::X)).unwrap(),
+            rows(&["ba", "dc", "fe"])
+        );
+        assert_eq!(
+            orient(&l, 0, Some(Mirror::Y)).unwrap(),
+            rows(&["ef", "cd", "ab"])
+        );
+        assert_eq!(
+            orient(&l, 90, Some(Mirror::X)).unwrap(),
+            rows(&["fdb", "eca"])
+        );
+        assert!(orient(&l, 45, None).is_err());
+    }
+
+    #[test]
+    fn place_prefab_finds_room_on_the_cells_asked_for() {
+        // Floor only on the right half: a 3x2 prefab must land there.
+        let mut map = Map::from_ascii("#####.....\n#####.....\n#####.....\n").unwrap();
+        let on = Selection::of_tile(&map, Tile::FLOOR);
+        let how = Placement {
+            rotate: None,
+            mirror: MirrorChoice::Any,
+            on: Some(on),
+            within: None,
+            tries: 200,
+        };
+        let put = map
+            .place_prefab(&rows(&["#+#", "#$."]), &legend(), &mut Rng::new(5), &how)
+            .unwrap()
+            .unwrap();
+        let (x, _, rotate, _) = put;
+        assert!(x >= 5, "on floor only: {put:?}");
+        assert!([0, 90, 180, 270].contains(&rotate));
+        assert_eq!(map.count(Tile::DOOR), 1);
+        assert_eq!(map.markers().len(), 1);
+        // Somewhere it cannot fit: nothing happens.
+        let mut small = Map::from_ascii("###\n###\n").unwrap();
+        let before = small.clone();
+        let none = Placement {
+            rotate: Some(0),
+            mirror: MirrorChoice::Fixed(None),
+            on: Some(Selection::of_tile(&small, Tile::FLOOR)),
+            within: None,
+            tries: 20,
+        };
+        assert_eq!(
+            small.place_prefab(&rows(&["##", "#."]), &legend(), &mut Rng::new(1), &none),
+            Ok(None)
+        );
+        assert_eq!(small, before);
     }
 
     #[test]

@@ -32,6 +32,50 @@ fn opt_tile(a: &Args, map: &Map, opts: &Table, key: &str, default: Tile) -> mlua
     }
 }
 
+/// A prefab's rows: a list of strings.
+fn read_rows(a: &Args, i: usize) -> mlua::Result<Vec<String>> {
+    a.table(i, "rows")?
+        .sequence_values::<String>()
+        .collect::<mlua::Result<_>>()
+        .map_err(|_| a.fail("rows must be a list of strings"))
+}
+
+/// `rotate` of a stamp's options: 0, 90, 180, 270, or `"any"` where
+/// `any_ok` (None: drawn per try).
+fn read_rotate(a: &Args, opts: &Table, any_ok: bool) -> mlua::Result<Option<u32>> {
+    match opts.get::<Value>("rotate")? {
+        Value::Nil => Ok(Some(0)),
+        Value::Integer(r @ (0 | 90 | 180 | 270)) => Ok(Some(r as u32)),
+        Value::String(s) if any_ok && s.to_string_lossy() == "any" => Ok(None),
+        other => Err(a.fail(format!(
+            "rotate must be 0, 90, 180 or 270{}, got {}",
+            if any_ok { " or \"any\"" } else { "" },
+            show(&other)
+        ))),
+    }
+}
+
+/// `mirror` of a stamp's options: `"x"`, `"y"`, nil, or `"any"` where `any_ok`.
+fn read_mirror(a: &Args, opts: &Table, any_ok: bool) -> mlua::Result<ops::MirrorChoice> {
+    use ops::{Mirror, MirrorChoice};
+    let value = opts.get::<Value>("mirror")?;
+    let text = match &value {
+        Value::Nil => return Ok(MirrorChoice::Fixed(None)),
+        Value::String(s) => s.to_string_lossy(),
+        _ => String::new(),
+    };
+    match text.as_str() {
+        "x" => Ok(MirrorChoice::Fixed(Some(Mirror::X))),
+        "y" => Ok(MirrorChoice::Fixed(Some(Mirror::Y))),
+        "any" if any_ok => Ok(MirrorChoice::Any),
+        _ => Err(a.fail(format!(
+            "mirror must be \"x\", \"y\"{} or nil, got {}",
+            if any_ok { ", \"any\"" } else { "" },
+            show(&value)
+        ))),
+    }
+}
+
 /// A list of `{x, y}` / `{x = , y = }` points (a path), its length charged
 /// before it is read.
 fn read_point_list(a: &Args, i: usize, what: &str) -> mlua::Result<Vec<(i64, i64)>> {
@@ -771,15 +815,105 @@ impl UserData for LuaMap {
         });
         writer!(methods, "stamp", |map, a| {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
-            let rows: Vec<String> = a
-                .table(2, "rows")?
-                .sequence_values::<String>()
-                .collect::<mlua::Result<_>>()
-                .map_err(|_| a.fail("rows must be a list of strings"))?;
+            let rows = read_rows(&a, 2)?;
             let legend = read_legend(&a, map, &a.table(3, "legend")?)?;
             let cells: usize = rows.iter().map(|r| r.len()).sum();
-            a.charge(cost::visited(cells as u64))?;
+            a.charge(cost::visited(cells as u64).saturating_mul(2))?;
+            let (rotate, mirror) = match a.options(4)? {
+                Some(opts) => {
+                    a.only_options(&opts, &["rotate", "mirror"])?;
+                    (
+                        read_rotate(&a, &opts, false)?.unwrap_or(0),
+                        match read_mirror(&a, &opts, false)? {
+                            ops::MirrorChoice::Fixed(m) => m,
+                            ops::MirrorChoice::Any => None,
+                        },
+                    )
+                }
+                None => (0, None),
+            };
+            let rows = ops::orient(&rows, rotate, mirror).map_err(|e| a.map_failed(e))?;
             map.stamp(x, y, &rows, &legend).map_err(|e| a.map_failed(e))
+        });
+        methods.add_method("place_prefab", |lua, this, values: Six| {
+            let a = this.args(lua, "map:place_prefab", values)?;
+            let rows = read_rows(&a, 0)?;
+            let rng = a.rng(2)?;
+            let placed = {
+                let mut guard = this.map_mut(lua)?;
+                let map = &mut *guard;
+                let legend = read_legend(&a, map, &a.table(1, "legend")?)?;
+                let mut how = ops::Placement {
+                    rotate: Some(0),
+                    mirror: ops::MirrorChoice::Fixed(None),
+                    on: None,
+                    within: None,
+                    tries: 100,
+                };
+                if let Some(opts) = a.options(3)? {
+                    a.only_options(&opts, &["rotate", "mirror", "on", "within", "tries"])?;
+                    how.rotate = read_rotate(&a, &opts, true)?;
+                    how.mirror = read_mirror(&a, &opts, true)?;
+                    how.on = match opts.get::<Value>("on")? {
+                        Value::Nil => None,
+                        Value::String(s) => {
+                            let tile = map
+                                .tiles()
+                                .resolve(&s.to_string_lossy())
+                                .map_err(|e| a.fail(format!("on: {e}")))?;
+                            a.charge(cost::visited(area(map)))?;
+                            Some(ops::Selection::of_tile(map, tile))
+                        }
+                        _ => a.opt_selection(&opts, "on", (map.width(), map.height()))?,
+                    };
+                    how.within = match opts.get::<Value>("within")? {
+                        Value::Nil => None,
+                        value => Some(super::raw::rect::rect_of(lua, &value).ok_or_else(|| {
+                            a.fail(format!(
+                                "within must be a Rect (from Rect.new), got {}",
+                                show(&value)
+                            ))
+                        })?),
+                    };
+                    how.tries = match opts.get::<Value>("tries")? {
+                        Value::Nil => 100,
+                        Value::Integer(t) if (1..=100_000).contains(&t) => t as u32,
+                        other => {
+                            return Err(a.fail(format!(
+                                "tries must be an integer 1..=100000, got {}",
+                                show(&other)
+                            )))
+                        }
+                    };
+                }
+                let cells: usize = rows.iter().map(|r| r.len()).sum();
+                a.charge(cost::visited(cells as u64).saturating_mul(how.tries as u64 + 1))?;
+                let _copy = a.reserve(cells * 8)?;
+                let placed = map
+                    .place_prefab(&rows, &legend, &mut rng.borrow_mut(), &how)
+                    .map_err(|e| a.map_failed(e))?;
+                let recording = match this.journal.borrow_mut().as_mut() {
+                    Some(journal) if placed.is_some() => {
+                        journal.capture(map, "place_prefab", false);
+                        true
+                    }
+                    _ => false,
+                };
+                drop(guard);
+                if recording {
+                    this.hold(&a, 0)?;
+                }
+                placed
+            };
+            Ok(match placed {
+                Some((x, y, rotate, mirror)) => (
+                    Some(x),
+                    Some(y),
+                    Some(rotate),
+                    mirror.map(|m| if m == ops::Mirror::X { "x" } else { "y" }),
+                ),
+                None => (None, None, None, None),
+            })
         });
         writer!(methods, "circle", |map, a| {
             let (x, y, r) = (a.coord(0, "x")?, a.coord(1, "y")?, a.coord(2, "r")?);
