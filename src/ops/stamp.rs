@@ -54,6 +54,9 @@ pub fn orient(
     Ok(grid.into_iter().map(|r| r.into_iter().collect()).collect())
 }
 
+/// Where and how [`Map::place_prefab`] put a prefab: `x, y, rotate, mirror`.
+pub type Placed = (i32, i32, u32, Option<Mirror>);
+
 /// How [`Map::place_prefab`] mirrors a prefab.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MirrorChoice {
@@ -155,7 +158,7 @@ impl Map {
         legend: &[(char, StampCell)],
         rng: &mut Rng,
         how: &Placement,
-    ) -> Result<Option<(i32, i32, u32, Option<Mirror>)>, MapError> {
+    ) -> Result<Option<Placed>, MapError> {
         // Checks the rows and legend once, on a copy the size of the prefab.
         let width = rows.first().map_or(0, |r| r.chars().count());
         let mut probe = Map::with_tiles(
