@@ -73,10 +73,25 @@ pub struct Map {
     rooms: Vec<Rect>,
     start: Option<(i32, i32)>,
     markers: Vec<Marker>,
+    /// Each marker's index by cell and name, so marking a cell finds its
+    /// same-named marker without a scan (however many a script places).
+    marked_cells: MarkedCells,
     /// The boxes of cells written since the last [`Map::take_dirty`], so a
     /// replay journal diffs only what a primitive touched.
     dirty: DirtyBox,
 }
+
+/// An index derived from the markers: not content of its own.
+#[derive(Clone, Debug, Default)]
+struct MarkedCells(std::collections::HashMap<(i32, i32, String), usize>);
+
+impl PartialEq for MarkedCells {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for MarkedCells {}
 
 /// Bookkeeping, not content: two maps with the same cells are equal
 /// whatever was last written.
@@ -122,6 +137,7 @@ impl Map {
             rooms: Vec::new(),
             start: None,
             markers: Vec::new(),
+            marked_cells: MarkedCells::default(),
             dirty: DirtyBox::default(),
         })
     }
@@ -294,18 +310,19 @@ impl Map {
         props.sort_by(|a, b| a.0.cmp(&b.0));
         props.dedup_by(|later, earlier| later.0 == earlier.0);
         let (x, y) = (x as i32, y as i32);
-        match self
-            .markers
-            .iter_mut()
-            .find(|m| m.x == x && m.y == y && m.name == name)
-        {
-            Some(existing) => existing.props = props,
-            None => self.markers.push(Marker {
-                x,
-                y,
-                name: name.to_string(),
-                props,
-            }),
+        match self.marked_cells.0.entry((x, y, name.to_string())) {
+            std::collections::hash_map::Entry::Occupied(at) => {
+                self.markers[*at.get()].props = props
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(self.markers.len());
+                self.markers.push(Marker {
+                    x,
+                    y,
+                    name: name.to_string(),
+                    props,
+                });
+            }
         }
         Ok(())
     }
@@ -318,7 +335,19 @@ impl Map {
         let before = self.markers.len();
         self.markers
             .retain(|m| !(m.x == x && m.y == y && name.is_none_or(|n| m.name == n)));
-        Ok(before - self.markers.len())
+        let removed = before - self.markers.len();
+        if removed > 0 {
+            // Indices after the removed ones moved: rebuild (callers pay for
+            // the markers walked).
+            let index = self
+                .markers
+                .iter()
+                .enumerate()
+                .map(|(i, m)| ((m.x, m.y, m.name.clone()), i))
+                .collect();
+            self.marked_cells = MarkedCells(index);
+        }
+        Ok(removed)
     }
 
     /// The glyph rows of the map, one string per row, without the start.

@@ -531,7 +531,8 @@ impl UserData for LuaMap {
             this.map_mut(lua)?
                 .mark_with(x, y, &name, props)
                 .map_err(|e| a.map_failed(e))?;
-            this.hold(&a, MARKER_BYTES + name.len() + bytes)
+            // The name is kept twice: in the marker and in the map's index.
+            this.hold(&a, MARKER_BYTES + 2 * name.len() + bytes)
         });
         methods.add_method("unmark", |lua, this, values: Six| {
             let a = this.args(lua, "map:unmark", values)?;
