@@ -820,6 +820,8 @@ impl UserData for LuaMap {
             let legend = read_legend(&a, map, &a.table(3, "legend")?)?;
             let cells: usize = rows.iter().map(|r| r.len()).sum();
             a.charge(cost::visited(cells as u64).saturating_mul(2))?;
+            // Turning builds the prefab again as a grid of chars.
+            let _turned = a.reserve(cells * 8)?;
             let (rotate, mirror) = match a.options(4)? {
                 Some(opts) => {
                     a.only_options(&opts, &["rotate", "mirror"])?;
