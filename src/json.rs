@@ -78,6 +78,15 @@ pub struct JsonRect {
     pub y1: i32,
     pub x2: i32,
     pub y2: i32,
+    /// The room's name and kind, when the script gave them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// A room that is not its whole rect (a cross, a cave): its cells as
+    /// `[x, y]` pairs, row-major.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cells: Option<Vec<[i32; 2]>>,
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
@@ -160,11 +169,18 @@ pub fn to_json(generated: &Generated) -> JsonMap {
         rooms: map
             .rooms()
             .iter()
-            .map(|r| JsonRect {
+            .zip(map.room_details())
+            .map(|(r, d)| JsonRect {
                 x1: r.x1,
                 y1: r.y1,
                 x2: r.x2,
                 y2: r.y2,
+                name: d.name.clone(),
+                kind: d.kind.clone(),
+                cells: d
+                    .cells
+                    .as_ref()
+                    .map(|sel| sel.points().map(|(x, y)| [x, y]).collect()),
             })
             .collect(),
         start: map.start().map(|(x, y)| JsonPoint { x, y }),
@@ -208,13 +224,27 @@ pub fn read_map(json: &JsonMap) -> Result<Map, String> {
     };
     let text_error = |e: crate::map::MapError| e.to_string();
     for r in &json.rooms {
-        map.add_room(Rect {
+        let rect = Rect {
             x1: r.x1,
             y1: r.y1,
             x2: r.x2,
             y2: r.y2,
-        })
-        .map_err(text_error)?;
+        };
+        let cells = r.cells.as_ref().map(|cells| {
+            let (w, h) = (map.width(), map.height());
+            let inside: Vec<u32> = cells
+                .iter()
+                .filter(|[x, y]| (0..w).contains(x) && (0..h).contains(y))
+                .map(|[x, y]| (y * w + x) as u32)
+                .collect();
+            crate::ops::Selection::from_indices(w, h, inside)
+        });
+        if cells.is_none() && r.name.is_none() && r.kind.is_none() {
+            map.add_room(rect).map_err(text_error)?;
+        } else {
+            map.add_shaped_room(Some(rect), cells, r.name.clone(), r.kind.clone())
+                .map_err(text_error)?;
+        }
     }
     if let Some(s) = &json.start {
         map.set_start(s.x as i64, s.y as i64).map_err(text_error)?;

@@ -13,7 +13,8 @@ const SHARED_GLYPH: &str = "tiles.define(\"lava\", { glyph = \"~\", color = \"#f
 return { width = 12, height = 6, generate = function(map)\n\
   map:carve_room(Rect.new(0, 0, 11, 5))\n\
   map:set(3, 2, \"water\") map:set(4, 2, \"lava\")\n\
-  map:set_start(1, 1) map:mark(8, 3, \"key\")\n\
+  map:set_start(1, 1) map:mark(8, 3, \"key\", { opens = \"vault\", uses = 1 })\n\
+  map:add_room(map:select(\"water\"), { name = \"pools\", kind = \"wet\" })\n\
 end }\n";
 
 fn schema() -> serde_json::Value {

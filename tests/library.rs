@@ -658,3 +658,71 @@ fn prefabs_turn_mirror_and_find_their_place() {
     ))
     .contains("within must be a Rect (from Rect.new), got 3"));
 }
+
+#[test]
+fn rooms_of_any_shape_with_names_and_kinds() {
+    let scratch = Scratch::new();
+    let script = r#"
+return { width = 12, height = 9, generate = function(map)
+  map:carve_room(Rect.new(0, 2, 11, 4))
+  map:carve_room(Rect.new(3, 0, 5, 8))
+  local cross = map:select("floor")
+  map:add_room(cross, { name = "crossing", kind = "hall" })
+  map:add_room(Rect.new(0, 0, 2, 2))
+  assert(#map:rooms() == 2)
+  local r = map:rooms()[1]
+  assert(r.x1 == 1 and r.y1 == 1 and r.x2 == 10 and r.y2 == 7, "the bounding box")
+  local info = map:room(1)
+  assert(info.name == "crossing" and info.kind == "hall" and info.cells:count() == cross:count())
+  assert(map:room(2).name == nil and map:room(2).cells == nil)
+  map:set_start(5, 3)
+end }
+"#;
+    scratch.write("x.lua", script);
+    let run = dunlua_in(
+        scratch.path(),
+        &["x.lua", "--seed", "1", "--out", "x.json", "--out", "x.tmx"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: dunlua::json::JsonMap =
+        serde_json::from_str(&std::fs::read_to_string(scratch.path().join("x.json")).unwrap())
+            .unwrap();
+    let room = &json.rooms[0];
+    assert_eq!(room.name.as_deref(), Some("crossing"));
+    assert_eq!(room.kind.as_deref(), Some("hall"));
+    let cells = room.cells.as_ref().unwrap();
+    assert!(cells.contains(&[1, 3]) && cells.contains(&[4, 1]) && !cells.contains(&[1, 1]));
+    assert!(json.rooms[1].cells.is_none() && json.rooms[1].name.is_none());
+    let back = dunlua::json::read_map(&json).unwrap();
+    assert_eq!(
+        back.room_details()[0].cells.as_ref().unwrap().count(),
+        cells.len()
+    );
+    assert_eq!(back.room_details()[0].name.as_deref(), Some("crossing"));
+    let map = tiled::Loader::new()
+        .load_tmx_map(scratch.path().join("x.tmx"))
+        .unwrap();
+    let objects = map.get_layer(1).unwrap().as_object_layer().unwrap();
+    let hall = objects.get_object(0).unwrap();
+    assert_eq!(hall.name, "crossing");
+    assert_eq!(
+        hall.properties.get("kind"),
+        Some(&tiled::PropertyValue::StringValue("hall".into()))
+    );
+    assert!(
+        matches!(hall.properties.get("cells"), Some(tiled::PropertyValue::StringValue(s)) if s.starts_with("4,1;"))
+    );
+    let refused = |body: &str| {
+        scratch
+            .run("bad.lua", &on_map(&["####", "#..#", "####"], body))
+            .unwrap_err()
+            .message
+    };
+    assert!(refused("map:add_room(map:select('water'))")
+        .contains("map:add_room: a room needs at least one cell"));
+    assert!(
+        refused("map:add_room(Rect.new(0, 0, 1, 1), { title = 'x' })")
+            .contains("unknown option \"title\"; it takes name, kind")
+    );
+    assert!(refused("map:room(3)").contains("map:room: room 3 does not exist (there are 0)"));
+}

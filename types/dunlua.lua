@@ -83,9 +83,15 @@ function Map:v_tunnel(y1, y2, x, t) end
 ---@param t? TileName
 function Map:l_tunnel(ax, ay, bx, by, horizontal_first, t) end
 
----Records a room (must lie on the map).
----@param r Rect
-function Map:add_room(r) end
+---Room i (1-based): its rect (the bounding box), name, kind, and cells for a room of any shape.
+---@param i integer
+---@return {rect: Rect, name: string?, kind: string?, cells: Selection?}
+function Map:room(i) end
+
+---Records a room (must lie on the map): a Rect, or a Selection for a room of any shape (its bounding box is its rect), with an optional name and kind.
+---@param r Rect|Selection
+---@param opts? {name?: string, kind?: string}
+function Map:add_room(r, opts) end
 
 ---The recorded rooms, in order.
 ---@return Rect[]

@@ -10,6 +10,7 @@ mod tile;
 pub use tile::{Rgb, Tile, TileError, TileKind, TileSet, SECRET_DOOR, START_GLYPH};
 
 use crate::geom::Rect;
+use crate::ops::Selection;
 use crate::params::ParamValue;
 
 /// The largest width or height a map may have.
@@ -30,6 +31,14 @@ pub struct Marker {
 
 // Props hold no NaN (mark refuses non-finite numbers), so equality is total.
 impl Eq for Marker {}
+
+/// A room's cells (for a room that is not its whole rect), name and kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RoomDetails {
+    pub cells: Option<Selection>,
+    pub name: Option<String>,
+    pub kind: Option<String>,
+}
 
 /// What a map primitive refused to do. Messages name the bad value and the
 /// map size, so a script author sees at once what was out of range.
@@ -71,6 +80,8 @@ pub struct Map {
     cells: Vec<Tile>,
     tiles: TileSet,
     rooms: Vec<Rect>,
+    /// Each room's cells (when it is not just its rect), name and kind.
+    room_details: Vec<RoomDetails>,
     start: Option<(i32, i32)>,
     markers: Vec<Marker>,
     /// Each marker's index by cell and name, so marking a cell finds its
@@ -135,6 +146,7 @@ impl Map {
             cells: vec![Tile::WALL; (w as usize) * (h as usize)],
             tiles,
             rooms: Vec::new(),
+            room_details: Vec::new(),
             start: None,
             markers: Vec::new(),
             marked_cells: MarkedCells::default(),
@@ -263,7 +275,50 @@ impl Map {
     pub fn add_room(&mut self, room: Rect) -> Result<(), MapError> {
         self.check_rect(&room)?;
         self.rooms.push(room);
+        self.room_details.push(RoomDetails::default());
         Ok(())
+    }
+
+    /// Records a room of any shape (the cells of `cells`, its bounding box
+    /// as its rect) or a rect, with an optional name and kind. A cross of
+    /// two rects is one room.
+    pub fn add_shaped_room(
+        &mut self,
+        rect: Option<Rect>,
+        cells: Option<Selection>,
+        name: Option<String>,
+        kind: Option<String>,
+    ) -> Result<(), MapError> {
+        let rect = match (&cells, rect) {
+            (Some(sel), _) => {
+                if (sel.width(), sel.height()) != (self.width, self.height) {
+                    return Err(MapError::SelectionSize {
+                        a: (sel.width(), sel.height()),
+                        b: (self.width, self.height),
+                    });
+                }
+                let mut points = sel.points();
+                let Some((x0, y0)) = points.next() else {
+                    return Err(MapError::Invalid("a room needs at least one cell".into()));
+                };
+                let (mut x1, mut y1, mut x2, mut y2) = (x0, y0, x0, y0);
+                for (x, y) in points {
+                    (x1, y1, x2, y2) = (x1.min(x), y1.min(y), x2.max(x), y2.max(y));
+                }
+                Rect { x1, y1, x2, y2 }
+            }
+            (None, Some(r)) => r,
+            (None, None) => return Err(MapError::Invalid("a room needs a rect or cells".into())),
+        };
+        self.check_rect(&rect)?;
+        self.rooms.push(rect);
+        self.room_details.push(RoomDetails { cells, name, kind });
+        Ok(())
+    }
+
+    /// What each room has besides its rect, in the order of [`rooms`](Self::rooms).
+    pub fn room_details(&self) -> &[RoomDetails] {
+        &self.room_details
     }
 
     pub fn start(&self) -> Option<(i32, i32)> {

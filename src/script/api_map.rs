@@ -500,11 +500,59 @@ impl UserData for LuaMap {
         });
         methods.add_method("add_room", |lua, this, values: Six| {
             let a = this.args(lua, "map:add_room", values)?;
-            let rect = a.rect(0, "room")?;
+            let (rect, cells) = match a.value(0) {
+                Value::UserData(ud) if ud.is::<super::api_selection::LuaSelection>() => {
+                    let sel = a.selection(0, "room")?;
+                    a.charge(cost::visited(sel.count() as u64))?;
+                    (None, Some(sel))
+                }
+                _ => (Some(a.rect(0, "room")?), None),
+            };
+            let (mut name, mut kind) = (None, None);
+            if let Some(opts) = a.options(1)? {
+                a.only_options(&opts, &["name", "kind"])?;
+                for (key, slot) in [("name", &mut name), ("kind", &mut kind)] {
+                    *slot = match opts.get::<Value>(key)? {
+                        Value::Nil => None,
+                        Value::String(s) => Some(s.to_str()?.to_string()),
+                        other => {
+                            return Err(
+                                a.fail(format!("{key} must be a string, got {}", show(&other)))
+                            )
+                        }
+                    };
+                }
+            }
+            let bytes = std::mem::size_of::<crate::geom::Rect>()
+                + cells.as_ref().map_or(0, |c| c.heap_bytes())
+                + name.as_ref().map_or(0, |n| n.len())
+                + kind.as_ref().map_or(0, |k| k.len())
+                + 64;
             this.map_mut(lua)?
-                .add_room(rect)
+                .add_shaped_room(rect, cells, name, kind)
                 .map_err(|e| a.map_failed(e))?;
-            this.hold(&a, std::mem::size_of::<crate::geom::Rect>())
+            this.hold(&a, bytes)
+        });
+        methods.add_method("room", |lua, this, values: Six| {
+            let a = this.args(lua, "map:room", values)?;
+            let i = a.int(0, "i")?;
+            let (rect, details) = {
+                let map = this.map(lua)?;
+                let count = map.rooms().len();
+                if i < 1 || i as usize > count {
+                    return Err(a.fail(format!("room {i} does not exist (there are {count})")));
+                }
+                let k = i as usize - 1;
+                (map.rooms()[k], map.room_details()[k].clone())
+            };
+            let t = lua.create_table()?;
+            t.set("rect", rect_value(lua, rect)?)?;
+            t.set("name", details.name)?;
+            t.set("kind", details.kind)?;
+            if let Some(cells) = details.cells {
+                t.set("cells", LuaSelection::held(&a, cells)?)?;
+            }
+            Ok(t)
         });
         methods.add_method("rooms", |lua, this, ()| {
             let rooms = this.map(lua)?.rooms().to_vec();

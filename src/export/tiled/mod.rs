@@ -231,15 +231,28 @@ fn doc_with(generated: &Generated, tile_w: usize, tile_h: usize) -> Doc<'_> {
             properties,
         })
     };
-    for (i, room) in map.rooms().iter().enumerate() {
+    for (i, (room, details)) in map.rooms().iter().zip(map.room_details()).enumerate() {
         let rect = (px(room.x1), py(room.y1), px(room.w() + 1), py(room.h() + 1));
         // YATI (Godot) makes an object of unknown class a solid
         // StaticBody2D; a room is a place to be in, so an Area2D.
-        let properties = vec![
+        let mut properties = vec![
             ("godot_node_type".to_string(), Value::Text("area".into())),
             ("index".to_string(), Value::Int(i as i64 + 1)),
         ];
-        add(format!("room {}", i + 1), "room", rect, false, properties);
+        if let Some(kind) = &details.kind {
+            properties.push(("kind".into(), Value::Text(kind.clone())));
+        }
+        // A room of any shape: its cells as "x,y;x,y;..." (its rect is the
+        // bounding box).
+        if let Some(cells) = &details.cells {
+            let text: Vec<String> = cells.points().map(|(x, y)| format!("{x},{y}")).collect();
+            properties.push(("cells".into(), Value::Text(text.join(";"))));
+        }
+        let name = details
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("room {}", i + 1));
+        add(name, "room", rect, false, properties);
     }
     // Points sit at the centre of their cell.
     let centre_x = |v: i32| px(v) + tile_w as f64 / 2.0;

@@ -272,6 +272,10 @@ fast_fn!(map_fill_rect, |state, fast| {
 
 fast_fn!(map_add_room, |state, fast| {
     (|| {
+        // Only `map:add_room(rect)`: a selection or options go the slow way.
+        if ffi::lua_gettop(state) != 2 {
+            return None;
+        }
         let rect = rect_at(state, 2)?;
         let mut map = fast.map_at(state, 1)?;
         // Past a few thousand rooms the ordinary binding takes over, which
