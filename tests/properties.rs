@@ -209,3 +209,47 @@ fn every_scripts_hot_loop_is_native() {
     let err = run_on_a_big_map(path).unwrap_err();
     assert!(err.contains("Lua instructions"), "{err}");
 }
+
+#[test]
+fn lakes_never_cut_the_level_and_keys_are_reachable_without_their_door() {
+    for seed in 0..60 {
+        let lakes = generate("scripts/lakes.lua", seed, &[]).unwrap();
+        assert_eq!(
+            dunlua::ops::regions(&lakes.map).len(),
+            1,
+            "lakes seed {seed}: one walkable region"
+        );
+        assert!(
+            lakes.map.count(dunlua::Tile::WATER) > 0,
+            "lakes seed {seed}: water"
+        );
+
+        let keys = generate("scripts/keys.lua", seed, &[]).unwrap();
+        let map = &keys.map;
+        let find = |name: &str| map.markers().iter().find(|m| m.name == name).unwrap();
+        let (key, exit, door) = (find("key"), find("exit"), find("locked_door"));
+        assert_eq!(
+            keys.tile_name(door.x, door.y),
+            Some("locked_door"),
+            "keys seed {seed}"
+        );
+        let door_cell = dunlua::ops::Selection::from_indices(
+            map.width(),
+            map.height(),
+            vec![(door.y * map.width() + door.x) as u32],
+        );
+        let (sx, sy) = map.start().unwrap();
+        let without = dunlua::ops::flood_avoiding(map, sx as i64, sy as i64, Some(&door_cell));
+        let at = |x: i32, y: i32| without[(y * map.width() + x) as usize];
+        assert!(
+            at(key.x, key.y),
+            "keys seed {seed}: the key is reachable without the door"
+        );
+        assert!(!at(exit.x, exit.y), "keys seed {seed}: the exit is not");
+        assert!(
+            key.props.iter().any(|(k, v)| k == "opens"
+                && *v == dunlua::params::ParamValue::Text("locked_door".into())),
+            "keys seed {seed}: the key says what it opens"
+        );
+    }
+}
