@@ -1,0 +1,283 @@
+//! Checks the API table against what the host really registers: every
+//! userdata field and method and every global function must be annotated,
+//! and every annotation must exist. Test-only.
+
+use mlua::{FromLuaMulti, IntoLua, IntoLuaMulti, Lua, UserData, UserDataFields, UserDataMethods};
+
+use super::render::{luals, reference};
+use super::table::{e, Entry, Kind, Owner, API};
+use Kind::Method;
+
+/// Records the names a `UserData` type registers (fields and methods,
+/// not metamethods), by running its registration against this recorder.
+#[derive(Default)]
+pub(crate) struct NameRecorder {
+    pub fields: Vec<String>,
+    pub methods: Vec<String>,
+}
+
+impl<T> UserDataFields<T> for NameRecorder {
+    fn add_field<V: IntoLua + 'static>(&mut self, name: impl Into<String>, _: V) {
+        self.fields.push(name.into());
+    }
+    fn add_field_method_get<M, R>(&mut self, name: impl Into<String>, _: M)
+    where
+        M: Fn(&Lua, &T) -> mlua::Result<R> + 'static,
+        R: IntoLua,
+    {
+        self.fields.push(name.into());
+    }
+    fn add_field_method_set<M, A>(&mut self, name: impl Into<String>, _: M)
+    where
+        M: FnMut(&Lua, &mut T, A) -> mlua::Result<()> + 'static,
+        A: mlua::FromLua,
+    {
+        self.fields.push(name.into());
+    }
+    fn add_field_function_get<F, R>(&mut self, name: impl Into<String>, _: F)
+    where
+        F: Fn(&Lua, mlua::AnyUserData) -> mlua::Result<R> + 'static,
+        R: IntoLua,
+    {
+        self.fields.push(name.into());
+    }
+    fn add_field_function_set<F, A>(&mut self, name: impl Into<String>, _: F)
+    where
+        F: FnMut(&Lua, mlua::AnyUserData, A) -> mlua::Result<()> + 'static,
+        A: mlua::FromLua,
+    {
+        self.fields.push(name.into());
+    }
+    fn add_meta_field<V: IntoLua + 'static>(&mut self, _: impl Into<String>, _: V) {}
+    fn add_meta_field_with<F, R>(&mut self, _: impl Into<String>, _: F)
+    where
+        F: FnOnce(&Lua) -> mlua::Result<R> + 'static,
+        R: IntoLua,
+    {
+    }
+}
+
+impl<T> UserDataMethods<T> for NameRecorder {
+    fn add_method<M, A, R>(&mut self, name: impl Into<String>, _: M)
+    where
+        M: Fn(&Lua, &T, A) -> mlua::Result<R> + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+        self.methods.push(name.into());
+    }
+    fn add_method_mut<M, A, R>(&mut self, name: impl Into<String>, _: M)
+    where
+        M: FnMut(&Lua, &mut T, A) -> mlua::Result<R> + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+        self.methods.push(name.into());
+    }
+    fn add_function<F, A, R>(&mut self, name: impl Into<String>, _: F)
+    where
+        F: Fn(&Lua, A) -> mlua::Result<R> + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+        self.methods.push(name.into());
+    }
+    fn add_function_mut<F, A, R>(&mut self, name: impl Into<String>, _: F)
+    where
+        F: FnMut(&Lua, A) -> mlua::Result<R> + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+        self.methods.push(name.into());
+    }
+    fn add_meta_method<M, A, R>(&mut self, _: impl Into<String>, _: M)
+    where
+        M: Fn(&Lua, &T, A) -> mlua::Result<R> + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+    }
+    fn add_meta_method_mut<M, A, R>(&mut self, _: impl Into<String>, _: M)
+    where
+        M: FnMut(&Lua, &mut T, A) -> mlua::Result<R> + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+    }
+    fn add_meta_function<F, A, R>(&mut self, _: impl Into<String>, _: F)
+    where
+        F: Fn(&Lua, A) -> mlua::Result<R> + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+    }
+    fn add_meta_function_mut<F, A, R>(&mut self, _: impl Into<String>, _: F)
+    where
+        F: FnMut(&Lua, A) -> mlua::Result<R> + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+    }
+}
+
+/// The names a userdata type registers, as `owner`'s Lua names.
+pub(crate) fn registered<T: UserData>(owner: Owner) -> Vec<(Owner, Kind, String)> {
+    let mut r = NameRecorder::default();
+    T::add_fields(&mut r);
+    T::add_methods(&mut r);
+    let mut out: Vec<(Owner, Kind, String)> = r
+        .fields
+        .into_iter()
+        .map(|n| (owner, Kind::Field, n))
+        .collect();
+    out.extend(r.methods.into_iter().map(|n| (owner, Kind::Method, n)));
+    out
+}
+
+/// What is registered but not documented, and documented but not
+/// registered, as messages; empty when the two agree.
+pub(crate) fn out_of_sync(
+    registered: &[(Owner, Kind, String)],
+    documented: &[Entry],
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (owner, kind, name) in registered {
+        if !documented
+            .iter()
+            .any(|e| e.owner == *owner && e.kind == *kind && e.name == name)
+        {
+            problems.push(format!(
+                "{}.{name} is registered but not annotated in api_doc/table.rs",
+                owner.class()
+            ));
+        }
+    }
+    for e in documented {
+        if !registered
+            .iter()
+            .any(|(o, k, n)| *o == e.owner && *k == e.kind && n == e.name)
+        {
+            problems.push(format!("{} is annotated but not registered", e.lua_name()));
+        }
+    }
+    problems
+}
+
+/// Every name the host registers: userdata fields and methods, and the
+/// functions it adds to the globals (read from a real VM).
+pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
+    use crate::script::api_map::LuaMap;
+    use crate::script::api_rng::LuaRng;
+    use crate::script::api_selection::{LuaDistance, LuaNoise, LuaSelection};
+    let mut out = registered::<LuaMap>(Owner::Map);
+    let rect = crate::script::api_rect::FIELDS
+        .iter()
+        .map(|n| (Owner::Rect, Kind::Field, n.to_string()));
+    out.extend(rect);
+    let rect = crate::script::api_rect::METHODS.into_iter();
+    out.extend(rect.map(|n| (Owner::Rect, Kind::Method, n.to_string())));
+    let index = crate::script::api_rect::INDEX_METHODS.into_iter();
+    out.extend(index.map(|n| (Owner::RectIndex, Kind::Method, n.to_string())));
+    out.extend(registered::<LuaSelection>(Owner::Selection));
+    out.extend(registered::<LuaDistance>(Owner::DistanceMap));
+    out.extend(registered::<LuaNoise>(Owner::NoiseField));
+    out.extend(registered::<LuaRng>(Owner::Rng));
+    let vm = crate::script::host::Vm::new(
+        std::path::Path::new("x.lua"),
+        &Default::default(),
+        crate::script::Limits::default(),
+        true,
+    )?;
+    // The same standard names a script has (string, table and utf8 come as
+    // dunlua's charged copies).
+    let standard = crate::script::host::safe_libs()
+        | mlua::StdLib::STRING
+        | mlua::StdLib::TABLE
+        | mlua::StdLib::UTF8;
+    let plain = Lua::new_with(standard, mlua::LuaOptions::default())?;
+    let mut names: Vec<(String, mlua::Value)> = vm
+        .lua
+        .globals()
+        .pairs::<String, mlua::Value>()
+        .collect::<mlua::Result<_>>()?;
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, value) in names {
+        if plain.globals().contains_key(name.as_str())? {
+            continue;
+        }
+        match (name.as_str(), value) {
+            ("Rect", mlua::Value::Table(t)) => {
+                for key in t.pairs::<String, mlua::Value>() {
+                    out.push((Owner::Global("Rect"), Kind::Function, key?.0));
+                }
+            }
+            ("tiles", mlua::Value::Table(t)) => {
+                for key in t.pairs::<String, mlua::Value>() {
+                    out.push((Owner::Global("tiles"), Kind::Function, key?.0));
+                }
+            }
+            (other, _) => out.push((Owner::Global("_G"), Kind::Function, other.to_string())),
+        }
+    }
+    Ok(out)
+}
+
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_name_is_annotated_and_back() {
+        let host = host_api().unwrap();
+        assert!(host.len() > 60, "{} names", host.len());
+        let problems = out_of_sync(&host, API);
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// A primitive registered without an annotation is caught.
+    struct Fixture;
+
+    impl UserData for Fixture {
+        fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+            methods.add_method("documented", |_, _, ()| Ok(()));
+            methods.add_method("forgotten", |_, _, ()| Ok(()));
+        }
+    }
+
+    #[test]
+    fn an_unannotated_primitive_fails_the_check() {
+        let docs = [
+            e(Owner::Rng, Method, "documented", &[], &[], "Has docs."),
+            e(Owner::Rng, Method, "gone", &[], &[], "Not registered."),
+        ];
+        let problems = out_of_sync(&registered::<Fixture>(Owner::Rng), &docs);
+        assert_eq!(
+            problems,
+            [
+                "Rng.forgotten is registered but not annotated in api_doc/table.rs",
+                "rng:gone is annotated but not registered"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_committed_annotations_are_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("types/dunlua.lua");
+        if std::env::var_os("DUNLUA_BLESS").is_some() {
+            std::fs::write(&path, luals()).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == luals(),
+            "types/dunlua.lua is stale: run `cargo run -- api --luals > types/dunlua.lua` (or DUNLUA_BLESS=1 cargo test)"
+        );
+    }
+
+    #[test]
+    fn the_reference_lists_everything() {
+        let text = reference();
+        for entry in API {
+            assert!(text.contains(&entry.signature()), "{}", entry.signature());
+        }
+        assert!(text.contains("map:set(x: integer, y: integer, t: TileName)"));
+    }
+}
