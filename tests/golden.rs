@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::util::{dunlua, root};
 
 /// The seed tutorials, three seeds each; the classic variants, two.
-const SCRIPTS: [(&str, &[u64]); 12] = [
+const SCRIPTS: [(&str, &[u64]); 13] = [
     ("rooms", &[1, 7, 42]),
     ("rooms_jsrlt", &[1, 7, 42]),
     ("rooms_malwoden", &[1, 7, 42]),
@@ -20,6 +20,7 @@ const SCRIPTS: [(&str, &[u64]); 12] = [
     ("vaults", &[1, 7]),
     ("lakes", &[1, 7]),
     ("keys", &[1, 7]),
+    ("digger", &[1, 7]),
 ];
 
 fn golden_path(script: &str, seed: u64) -> PathBuf {
