@@ -13,10 +13,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::export::{self, Options};
-use crate::generated::Generated;
-use crate::map::Map;
+use crate::generated::{dungeon_hash, Generated};
+use crate::map::{Map, Tile};
 use crate::ops::{dijkstra, regions, unreachable_walkable};
-use crate::script::{FailureKind, Request, ScriptError, Session};
+use crate::script::{FailureKind, Request, ScriptError, Session, Stairs};
 
 /// What `check` should do.
 #[derive(Clone, Debug)]
@@ -40,6 +40,9 @@ pub enum Problem {
     Rejected,
     StartNotWalkable,
     Unreachable,
+    /// A script that says `stairs = "aligned"` made levels whose stairs
+    /// do not line up.
+    StairsMisaligned,
     /// The run passed `--timeout` (only what the budget cannot catch).
     TimedOut,
 }
@@ -51,6 +54,7 @@ impl Problem {
             Problem::Rejected => "rejected after all attempts",
             Problem::StartNotWalkable => "start not walkable",
             Problem::Unreachable => "walkable cells unreachable from the start",
+            Problem::StairsMisaligned => "stairs do not line up between levels",
             Problem::TimedOut => "timed out",
         }
     }
@@ -72,12 +76,14 @@ type Column = (&'static str, fn(&Metrics) -> f64);
 /// One seed's outcome.
 struct SeedResult {
     seed: u64,
-    /// The map's hash, when the seed made one (even one that failed a check).
+    /// The dungeon's hash ([`dungeon_hash`]: the map's for one level),
+    /// when the seed made one (even one that failed a check).
     hash: Option<u64>,
-    outcome: Result<Metrics, (Problem, String)>,
+    /// Each level's metrics, in order.
+    outcome: Result<Vec<Metrics>, (Problem, String)>,
     time_ms: f64,
-    /// Kept only for failures that have a map, when they are to be saved.
-    map: Option<Box<Generated>>,
+    /// Kept only for failures that have maps, when they are to be saved.
+    maps: Option<Vec<Generated>>,
 }
 
 /// min, median, 95th percentile and max (nearest rank).
@@ -124,8 +130,12 @@ pub struct Report {
     pub ok: u64,
     pub failed: u64,
     pub failures: Vec<FailureGroup>,
-    /// Metric name -> spread over the maps that passed.
+    /// Metric name -> spread over the maps that passed (every level's).
     pub metrics: BTreeMap<&'static str, Spread>,
+    /// For a multi-level script, the same per level (level 1 first);
+    /// empty for one level.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub levels: Vec<BTreeMap<&'static str, Spread>>,
     /// Generation time in milliseconds; the one part that varies run to run.
     pub time_ms: Option<Spread>,
     /// [`crate::map::digest`] of every seed that made a map with its hash,
@@ -185,27 +195,83 @@ fn measure(g: &Generated) -> Result<Metrics, (Problem, String)> {
     })
 }
 
+/// Where level `k`'s `stairs_down` cells and level `k+1`'s `stairs_up`
+/// cells differ, for a script that promised `stairs = "aligned"`: every
+/// level but the last needs stairs down, each exactly over stairs up.
+pub fn stairs_mismatch(levels: &[Generated]) -> Option<String> {
+    let cells = |map: &Map, tile: Tile| -> Vec<(i32, i32)> {
+        let w = map.width() as usize;
+        map.cells()
+            .iter()
+            .enumerate()
+            .filter(|(_, &t)| t == tile)
+            .map(|(i, _)| ((i % w) as i32, (i / w) as i32))
+            .collect()
+    };
+    for pair in levels.windows(2) {
+        let (above, below) = (&pair[0], &pair[1]);
+        let k = above.provenance.level;
+        let down = cells(&above.map, Tile::STAIRS_DOWN);
+        let up = cells(&below.map, Tile::STAIRS_UP);
+        if down.is_empty() {
+            return Some(format!("level {k} has no stairs_down to level {}", k + 1));
+        }
+        if let Some((x, y)) = down.iter().find(|c| !up.contains(c)) {
+            return Some(format!(
+                "level {k}'s stairs_down at ({x}, {y}) has no stairs_up under it on level {}",
+                k + 1
+            ));
+        }
+        if let Some((x, y)) = up.iter().find(|c| !down.contains(c)) {
+            return Some(format!(
+                "level {}'s stairs_up at ({x}, {y}) has no stairs_down over it on level {k}",
+                k + 1
+            ));
+        }
+    }
+    None
+}
+
+/// Every level measured, the first failing one named; then the stairs.
+fn measure_levels(levels: &[Generated], stairs: Stairs) -> Result<Vec<Metrics>, (Problem, String)> {
+    let mut all = Vec::with_capacity(levels.len());
+    for g in levels {
+        let metrics = measure(g).map_err(|(problem, why)| match g.is_level() {
+            true => (problem, format!("{why} (on level {})", g.provenance.level)),
+            false => (problem, why),
+        })?;
+        all.push(metrics);
+    }
+    if stairs == Stairs::Aligned {
+        if let Some(why) = stairs_mismatch(levels) {
+            return Err((Problem::StairsMisaligned, why));
+        }
+    }
+    Ok(all)
+}
+
 fn run_seed(
     options: &CheckOptions,
     session: &Result<Session, ScriptError>,
+    stairs: Stairs,
     seed: u64,
 ) -> SeedResult {
     let started = Instant::now();
     let result = match session {
-        Ok(session) => session.run(seed),
+        Ok(session) => session.run_levels(seed),
         Err(e) => Err(e.clone()),
     };
     let time_ms = started.elapsed().as_secs_f64() * 1000.0;
     match result {
-        Ok(g) => {
-            let outcome = measure(&g);
+        Ok(levels) => {
+            let outcome = measure_levels(&levels, stairs);
             let keep = outcome.is_err() && options.save_failures.is_some();
             SeedResult {
                 seed,
-                hash: Some(g.map.hash64()),
+                hash: Some(dungeon_hash(&levels)),
                 outcome,
                 time_ms,
-                map: keep.then(|| Box::new(g)),
+                maps: keep.then_some(levels),
             }
         }
         Err(e) => {
@@ -220,7 +286,7 @@ fn run_seed(
                 hash: None,
                 outcome: Err((problem, e.to_string())),
                 time_ms,
-                map: None,
+                maps: None,
             }
         }
     }
@@ -244,6 +310,11 @@ pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
         .build()?;
     let mut request = options.request.clone();
     request.record = false;
+    // What the script promises about stairs, read once (a script that
+    // cannot load fails every seed below anyway).
+    let stairs = crate::script::inspect(&request)
+        .map(|info| info.stairs)
+        .unwrap_or_default();
     let results: Vec<SeedResult> = pool.install(|| {
         seeds
             .par_iter()
@@ -251,7 +322,7 @@ pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
             .map_init(
                 || Session::new(&request),
                 |session, &seed| {
-                    let r = run_seed(options, session, seed);
+                    let r = run_seed(options, session, stairs, seed);
                     if let Some(bar) = &bar {
                         bar.inc(1);
                     }
@@ -272,9 +343,20 @@ pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
 fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
     let mut groups: BTreeMap<Problem, FailureGroup> = BTreeMap::new();
     let mut good: Vec<Metrics> = Vec::new();
+    let mut per_level: Vec<Vec<Metrics>> = Vec::new();
+    let mut ok = 0;
     for r in results {
         match &r.outcome {
-            Ok(m) => good.push(*m),
+            Ok(levels) => {
+                ok += 1;
+                good.extend(levels);
+                if levels.len() > 1 {
+                    per_level.resize(per_level.len().max(levels.len()), Vec::new());
+                    for (k, m) in levels.iter().enumerate() {
+                        per_level[k].push(*m);
+                    }
+                }
+            }
             Err((kind, message)) => {
                 groups
                     .entry(*kind)
@@ -296,20 +378,27 @@ fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
         ("longest_path", |m| m.longest_path),
         ("dead_ends", |m| m.dead_ends),
     ];
-    for (name, get) in columns {
-        if let Some(spread) = Spread::of(good.iter().map(get).collect()) {
-            metrics.insert(name, spread);
+    let spreads = |maps: &[Metrics]| {
+        let mut metrics = BTreeMap::new();
+        for (name, get) in columns {
+            if let Some(spread) = Spread::of(maps.iter().map(get).collect()) {
+                metrics.insert(name, spread);
+            }
         }
-    }
-    let failed = results.len() - good.len();
+        metrics
+    };
+    metrics.extend(spreads(&good));
+    let levels = per_level.iter().map(|maps| spreads(maps)).collect();
+    let failed = results.len() - ok;
     Report {
         script: options.request.script.display().to_string(),
         seeds: [options.seeds.start, options.seeds.end],
         total: results.len() as u64,
-        ok: good.len() as u64,
+        ok: ok as u64,
         failed: failed as u64,
         failures: groups.into_values().collect(),
         metrics,
+        levels,
         time_ms: Spread::of(results.iter().map(|r| r.time_ms).collect()),
         digest: format!(
             "{:016x}",
@@ -337,10 +426,10 @@ fn save_failures(
             continue;
         };
         let base = dir.join(format!("{stem}-{}", r.seed));
-        match &r.map {
-            Some(g) => {
+        match &r.maps {
+            Some(levels) => {
                 let paths = [base.with_extension("png"), base.with_extension("json")];
-                export::write_all(&paths, g, options)?;
+                export::write_levels(&paths, levels, options)?;
             }
             None => export::write_atomically(
                 &base.with_extension("txt"),
@@ -414,6 +503,16 @@ impl Report {
             if let Some(t) = &self.time_ms {
                 out.push_str(&row("time_ms", t, 2));
             }
+            for (k, metrics) in self.levels.iter().enumerate() {
+                out.push_str(&format!("level {}\n", k + 1));
+                for (name, spread) in metrics {
+                    out.push_str(&row(
+                        &format!("  {name}"),
+                        spread,
+                        if *name == "floor_ratio" { 3 } else { 0 },
+                    ));
+                }
+            }
         }
         out
     }
@@ -465,6 +564,68 @@ mod tests {
             (one.min, one.median, one.p95, one.max),
             (3.0, 3.0, 3.0, 3.0)
         );
+    }
+
+    /// Level `level` of `levels`, drawn as text.
+    fn level(text: &str, level: u32, levels: u32) -> Generated {
+        Generated {
+            map: Map::from_ascii(text).unwrap(),
+            provenance: crate::generated::Provenance {
+                script: "x.lua".into(),
+                name: "X".into(),
+                seed: 1,
+                attempt: 0,
+                params: Default::default(),
+                level,
+                levels,
+            },
+            modules: vec![],
+            replay: None,
+            rejections: vec![],
+            work: 0,
+            native_work: 0,
+        }
+    }
+
+    #[test]
+    fn stairs_line_up_only_cell_for_cell() {
+        let one = level("#####\n#@.>#\n#####\n", 1, 3);
+        let two = level("#####\n#>.<#\n#####\n", 2, 3);
+        let three = level("#####\n#<@.#\n#####\n", 3, 3);
+        assert_eq!(
+            stairs_mismatch(&[one.clone(), two.clone(), three.clone()]),
+            None
+        );
+        let shifted = level("#####\n#.<@#\n#####\n", 3, 3);
+        assert_eq!(
+            stairs_mismatch(&[one.clone(), two.clone(), shifted]).as_deref(),
+            Some("level 2's stairs_down at (1, 1) has no stairs_up under it on level 3")
+        );
+        let extra_up = level("#####\n#<<@#\n#####\n", 3, 3);
+        assert_eq!(
+            stairs_mismatch(&[one.clone(), two.clone(), extra_up]).as_deref(),
+            Some("level 3's stairs_up at (2, 1) has no stairs_down over it on level 2")
+        );
+        let no_way_down = level("#####\n#..<#\n#####\n", 2, 3);
+        assert_eq!(
+            stairs_mismatch(&[one.clone(), no_way_down, three]).as_deref(),
+            Some("level 2 has no stairs_down to level 3")
+        );
+        assert_eq!(
+            stairs_mismatch(&[one]),
+            None,
+            "one level: nothing to line up"
+        );
+    }
+
+    #[test]
+    fn level_streams_are_the_seed_then_forks() {
+        use crate::rng::{fnv1a64, Rng};
+        use crate::script::level_seed;
+        assert_eq!(level_seed(42, 1), 42);
+        assert_eq!(level_seed(42, 2), 42 ^ fnv1a64("level-2"));
+        assert_eq!(level_seed(42, 3), Rng::new(42).fork("level-3").seed());
+        assert_ne!(level_seed(42, 2), level_seed(43, 2));
     }
 
     #[test]

@@ -20,6 +20,11 @@ pub struct Provenance {
     pub attempt: u32,
     /// Every declared parameter with the value used.
     pub params: Params,
+    /// Which level of the dungeon this is (1-based) and how many it has;
+    /// 1 of 1 for a one-level script. Level k ran on
+    /// `script::level_seed(seed, k)`.
+    pub level: u32,
+    pub levels: u32,
 }
 
 /// The output of one run.
@@ -105,8 +110,28 @@ impl Generated {
         self.map.hash64()
     }
 
+    /// Whether this is one level of a dungeon of several.
+    pub fn is_level(&self) -> bool {
+        self.provenance.levels > 1
+    }
+
     /// The JSON form the `.json` export writes (see [`crate::json`]).
     pub fn to_json(&self) -> String {
         crate::json::to_string(self)
+    }
+}
+
+/// One hash for a whole dungeon: a one-level dungeon's is its map's hash
+/// (so nothing changes for one-level scripts); several levels' is
+/// [`crate::map::digest`] over (level number, map hash) in level order.
+pub fn dungeon_hash(levels: &[Generated]) -> u64 {
+    match levels {
+        [one] => one.hash(),
+        _ => crate::map::digest(
+            levels
+                .iter()
+                .enumerate()
+                .map(|(i, g)| (i as u64 + 1, g.hash())),
+        ),
     }
 }

@@ -59,6 +59,8 @@ pub struct Generator {
     info: ScriptInfo,
     params: Params,
     size: (i64, i64),
+    /// The builder's `levels`, overriding the script's.
+    request_levels: Option<u32>,
 }
 
 /// Everything a [`Generator`] is built from; [`GeneratorBuilder::build`]
@@ -91,8 +93,26 @@ impl Generator {
     /// The map of one seed (with the script's rerolls, if it rejects maps).
     /// The same seed, parameters and size always give the same map, equal to
     /// `dunlua SCRIPT --seed N` with the same `-p` and `--size`.
+    ///
+    /// For a script that declares `levels = N`, this is level 1; see
+    /// [`generate_levels`](Self::generate_levels).
     pub fn generate(&self, seed: u64) -> Result<Generated, ScriptError> {
         self.session.run(seed)
+    }
+
+    /// Every level of one seed's dungeon, level 1 first: a script that
+    /// declares `levels = N` (or the builder's [`levels`](GeneratorBuilder::levels))
+    /// makes N maps, each generated knowing the one above (`ctx.above`); a
+    /// one-level script makes one. Level k draws from
+    /// `script::level_seed(seed, k)`; `dunlua SCRIPT --seed N --out d.json`
+    /// writes the same levels.
+    pub fn generate_levels(&self, seed: u64) -> Result<Vec<Generated>, ScriptError> {
+        self.session.run_levels(seed)
+    }
+
+    /// How many levels each seed makes.
+    pub fn levels(&self) -> u32 {
+        self.request_levels.unwrap_or(self.info.levels)
     }
 
     /// What the script declares: its name, default size and parameters
@@ -145,6 +165,13 @@ impl GeneratorBuilder {
         self
     }
 
+    /// How many levels each seed makes, instead of the script's `levels`
+    /// (1..=32).
+    pub fn levels(mut self, levels: u32) -> Self {
+        self.request.levels = Some(levels);
+        self
+    }
+
     /// How many attempts a script that rejects its maps gets (default 20).
     pub fn max_attempts(mut self, attempts: u32) -> Self {
         self.request.max_attempts = attempts.max(1);
@@ -194,6 +221,14 @@ impl GeneratorBuilder {
             .and_then(|p| p.with_values(&self.request.values))
             .map_err(ScriptError::usage)?;
         let size = self.request.size.unwrap_or((info.width, info.height));
+        if let Some(n) = self.request.levels {
+            if !(1..=crate::script::MAX_LEVELS).contains(&(n as i64)) {
+                return Err(ScriptError::usage(format!(
+                    "levels {n}: a dungeon has 1..={} levels",
+                    crate::script::MAX_LEVELS
+                )));
+            }
+        }
         map::check_size(size.0, size.1).map_err(|e| {
             let which = if self.request.size.is_some() {
                 "size".to_string()
@@ -207,6 +242,7 @@ impl GeneratorBuilder {
             info,
             params,
             size,
+            request_levels: self.request.levels,
         })
     }
 }

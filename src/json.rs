@@ -49,6 +49,25 @@ pub struct JsonMap {
     pub rooms: Vec<JsonRect>,
     pub start: Option<JsonPoint>,
     pub markers: Vec<JsonMarker>,
+    /// Which level of a dungeon this map is (1-based); only in a
+    /// dungeon's `levels`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u32>,
+}
+
+/// A multi-level script's output: every level, in order, each a whole
+/// [`JsonMap`] with its `level`. Told apart from a map by `levels`.
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+pub struct JsonDungeon {
+    pub format: u32,
+    pub seed: u64,
+    #[serde(default)]
+    pub seed_string: String,
+    pub script: String,
+    pub name: String,
+    /// [`crate::generated::dungeon_hash`] as 16 hex digits.
+    pub hash: String,
+    pub levels: Vec<JsonMap>,
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
@@ -198,20 +217,49 @@ pub fn to_json(generated: &Generated) -> JsonMap {
                     .collect(),
             })
             .collect(),
+        level: generated.is_level().then_some(p.level),
     }
 }
 
-/// The JSON text of a generated map, pretty-printed, ending in a newline.
-pub fn to_string(generated: &Generated) -> String {
+/// The serialisable form of a dungeon's levels (at least one).
+pub fn dungeon_json(levels: &[Generated]) -> JsonDungeon {
+    let p = &levels[0].provenance;
+    JsonDungeon {
+        format: FORMAT_VERSION,
+        seed: p.seed,
+        seed_string: p.seed.to_string(),
+        script: p.script.clone(),
+        name: p.name.clone(),
+        hash: format!("{:016x}", crate::generated::dungeon_hash(levels)),
+        levels: levels.iter().map(to_json).collect(),
+    }
+}
+
+/// Pretty JSON text ending in a newline.
+fn pretty(value: &impl Serialize) -> String {
     // Serialising plain strings, numbers and maps with string keys cannot fail.
-    let mut text = serde_json::to_string_pretty(&to_json(generated))
+    let mut text = serde_json::to_string_pretty(value)
         .unwrap_or_else(|e| unreachable!("the JSON form always serialises: {e}"));
     text.push('\n');
     text
 }
 
+/// The JSON text of a generated map, pretty-printed, ending in a newline.
+pub fn to_string(generated: &Generated) -> String {
+    pretty(&to_json(generated))
+}
+
 pub fn write(generated: &Generated, out: &mut impl Write) -> std::io::Result<()> {
     out.write_all(to_string(generated).as_bytes())
+}
+
+/// What a `.json` output holds for a run's levels: the map itself for a
+/// one-level script (unchanged), a [`JsonDungeon`] for several.
+pub fn levels_to_string(levels: &[Generated]) -> String {
+    match levels {
+        [one] => to_string(one),
+        _ => pretty(&dungeon_json(levels)),
+    }
 }
 
 /// Rebuilds the map a JSON export describes: tiles (built-ins first, then
@@ -386,6 +434,8 @@ mod tests {
                 seed: 9,
                 attempt: 0,
                 params: Params::new(vec![("n".into(), ParamValue::Integer(3))]),
+                level: 1,
+                levels: 1,
             },
             modules: vec![],
             replay: None,

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::process::Command;
 
-use crate::util::{generate, reference_scripts, root, Scratch};
+use crate::util::{generate, generate_levels, reference_scripts, root, Scratch};
 
 const SHARED_GLYPH: &str = "tiles.define(\"lava\", { glyph = \"~\", color = \"#ff4000\", walkable = false, transparent = true })\n\
 return { width = 12, height = 6, generate = function(map)\n\
@@ -28,17 +28,34 @@ fn keys(value: &serde_json::Value) -> BTreeSet<String> {
 
 #[test]
 fn the_schema_names_exactly_the_keys_dunlua_writes() {
-    let schema = schema();
+    let root_schema = schema();
+    let schema = &root_schema["$defs"]["map"];
     let written: serde_json::Value =
         serde_json::from_str(&generate("scripts/vaults.lua", 3, &[]).unwrap().to_json()).unwrap();
-    assert_eq!(keys(&written), keys(&schema["properties"]));
-    let required: BTreeSet<String> = schema["required"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(required, keys(&written));
+    let mut with_level = keys(&written);
+    with_level.insert("level".into());
+    assert_eq!(
+        with_level,
+        keys(&schema["properties"]),
+        "level only in a dungeon"
+    );
+    let required = |schema: &serde_json::Value| -> BTreeSet<String> {
+        schema["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(required(schema), keys(&written));
+    let levels = generate_levels("scripts/levels.lua", 3, &[]).unwrap();
+    let dungeon: serde_json::Value =
+        serde_json::from_str(&dunlua::json::levels_to_string(&levels)).unwrap();
+    let dungeon_schema = &root_schema["$defs"]["dungeon"];
+    assert_eq!(keys(&dungeon), keys(&dungeon_schema["properties"]));
+    assert_eq!(required(dungeon_schema), keys(&dungeon));
+    assert_eq!(keys(&dungeon["levels"][0]), with_level);
+    assert_eq!(dungeon["levels"][4]["level"], 5);
     assert_eq!(
         keys(&written["tiles"][0]),
         keys(&schema["properties"]["tiles"]["items"]["properties"])
@@ -86,8 +103,10 @@ fn every_reference_scripts_json_validates_against_the_schema() {
     let scratch = Scratch::new();
     let mut files = Vec::new();
     for script in reference_scripts() {
-        let g = generate(&format!("scripts/{script}"), 1, &[]).unwrap();
-        files.push(scratch.write(&format!("{script}.json"), &g.to_json()));
+        // A multi-level script's file is a dungeon of every level.
+        let levels = generate_levels(&format!("scripts/{script}"), 1, &[]).unwrap();
+        let text = dunlua::json::levels_to_string(&levels);
+        files.push(scratch.write(&format!("{script}.json"), &text));
     }
     let g = scratch.run("shared.lua", SHARED_GLYPH).unwrap();
     files.push(scratch.write("shared.json", &g.to_json()));

@@ -421,6 +421,13 @@ fn paths_go_round_walls_follow_costs_and_carve() {
         assert(#through == 5, "straight through: " .. #through)
         assert(map:path(1, 1, 5, 1, { cost = { floor = false } }) == nil)
         assert(#map:path(1, 1, 5, 3, { diagonal = true }) < #map:path(1, 1, 5, 3))
+        -- A noise field makes cells dearer; weight 0 changes nothing, and a
+        -- heavy field never makes a path longer than walls allow.
+        local field = map:noise(rng, { scale = 2, octaves = 1 })
+        local flat = map:path(1, 3, 5, 3, { field = field, weight = 0 })
+        assert(#flat == 5, "weight 0: straight along the bottom: " .. #flat)
+        local heavy = map:path(1, 1, 5, 1, { field = field, weight = 1000 })
+        assert(heavy and heavy[#heavy].x == 5 and #heavy >= 9)
         assert(map:carve_path(through, "door") == 5)
         assert(map:get(3, 1) == "door")
         map:set_start(1, 1)
@@ -446,7 +453,21 @@ fn paths_go_round_walls_follow_costs_and_carve() {
     assert!(refused("map:path(1, 1, 2, 1, { cost = { floor = true } })")
         .contains("cost.floor must be a positive number or false, got true"));
     assert!(refused("map:path(1, 1, 2, 1, { diagonals = true })")
-        .contains("unknown option \"diagonals\"; path takes cost and diagonal"));
+        .contains("unknown option \"diagonals\"; path takes cost, diagonal, field and weight"));
+    assert!(refused("map:path(1, 1, 2, 1, { weight = 3 })")
+        .contains("map:path: weight needs a field (field = map:noise(rng))"));
+    assert!(
+        refused("map:path(1, 1, 2, 1, { field = map:select('floor') })")
+            .contains("field must be a noise field (map:noise(rng)), got")
+    );
+    assert!(
+        refused("map:path(1, 1, 2, 1, { field = map:noise(rng), weight = -1 })")
+            .contains("field: a field's weight must be a finite number 0 or more, got -1")
+    );
+    assert!(
+        refused("map:path(1, 1, 2, 1, { field = map:noise(rng), weight = 'x' })")
+            .contains("weight must be a number, got \"x\"")
+    );
     assert!(refused("map:carve_path({ { 1, 1 }, { 9, 9 } })")
         .contains("map:carve_path: cell (9, 9) is outside the 4x3 map"));
     assert!(refused("map:carve_path({ { 1, 'a' } })")

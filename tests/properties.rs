@@ -136,11 +136,15 @@ fn every_script_is_playable_on_500_seeds() {
         // Stairs on, so their reachability is checked too (stairs and doors
         // are walkable, so the floor ratio is the same as without them).
         let params = stairs_on(&defaults);
-        for seed in 0..SEEDS {
-            let g = generate(&path, seed, &params)
+        // Every level of a multi-level script.
+        let levels = (0..SEEDS).flat_map(|seed| {
+            let levels = crate::util::generate_levels(&path, seed, &params)
                 .unwrap_or_else(|e| panic!("{path} seed {seed}: {e}"));
+            levels.into_iter().map(move |g| (seed, g))
+        });
+        for (seed, g) in levels {
             let map = &g.map;
-            let at = format!("{path} seed {seed}");
+            let at = format!("{path} seed {seed} level {}", g.provenance.level);
             let (sx, sy) = map.start().unwrap();
             assert!(map.is_walkable(sx as i64, sy as i64), "{at}: start in rock");
             let unreachable = unreachable_walkable(map);
@@ -150,7 +154,8 @@ fn every_script_is_playable_on_500_seeds() {
                 unreachable.len(),
                 unreachable[0]
             );
-            if !params.is_empty() {
+            let last = g.provenance.level == g.provenance.levels && g.provenance.levels > 1;
+            if !params.is_empty() && !last {
                 let down = map.markers().iter().find(|m| m.name == "stairs_down");
                 let down = down.unwrap_or_else(|| panic!("{at}: no stairs down"));
                 assert_eq!(
@@ -181,8 +186,13 @@ fn every_script_is_playable_on_500_seeds() {
 fn run_on_a_big_map(path: std::path::PathBuf) -> Result<u64, String> {
     let mut request = dunlua::script::Request::new(path, 1);
     request.size = Some((400, 400));
-    let generated = dunlua::script::run(&request).map_err(|e| e.to_string())?;
-    let lua = generated.work - generated.native_work;
+    let levels = dunlua::script::run_levels(&request).map_err(|e| e.to_string())?;
+    // The busiest level: each level is a run of its own.
+    let lua = levels
+        .iter()
+        .map(|g| g.work - g.native_work)
+        .max()
+        .unwrap_or(0);
     if lua > 40_000 {
         return Err(format!("{lua} Lua instructions"));
     }
@@ -250,6 +260,77 @@ fn lakes_never_cut_the_level_and_keys_are_reachable_without_their_door() {
             key.props.iter().any(|(k, v)| k == "opens"
                 && *v == dunlua::params::ParamValue::Text("locked_door".into())),
             "keys seed {seed}: the key says what it opens"
+        );
+    }
+}
+
+#[test]
+fn levels_stairs_line_up_and_deeper_is_tougher() {
+    use dunlua::Tile;
+    let (mut hp, mut count) = ([0i64; 5], [0i64; 5]);
+    for seed in 0..60 {
+        let levels = crate::util::generate_levels("scripts/levels.lua", seed, &[]).unwrap();
+        assert_eq!(levels.len(), 5, "seed {seed}");
+        for (k, g) in levels.iter().enumerate() {
+            let at = format!("seed {seed} level {}", k + 1);
+            assert_eq!(g.provenance.level as usize, k + 1, "{at}");
+            assert_eq!(dunlua::ops::regions(&g.map).len(), 1, "{at}: one region");
+            let marked = |name: &str| g.markers().iter().find(|m| m.name == name);
+            if k + 1 < levels.len() {
+                let down = marked("stairs_down").unwrap_or_else(|| panic!("{at}: no way down"));
+                assert_eq!(g.tile_at(down.x, down.y), Some(Tile::STAIRS_DOWN), "{at}");
+                let below = &levels[k + 1];
+                // The player arrives on the up stairs, right under these.
+                assert_eq!(below.start(), (down.x, down.y), "{at}");
+                assert_eq!(below.tile_at(down.x, down.y), Some(Tile::STAIRS_UP), "{at}");
+            } else {
+                assert!(marked("amulet").is_some(), "{at}: the amulet at the bottom");
+                assert_eq!(g.map.count(Tile::STAIRS_DOWN), 0, "{at}");
+            }
+            for m in g.markers() {
+                let kind = m.props.iter().find(|(key, _)| key == "kind");
+                if kind.map(|(_, v)| v) == Some(&ParamValue::Text("monster".into())) {
+                    let Some((_, ParamValue::Integer(h))) =
+                        m.props.iter().find(|(key, _)| key == "hp")
+                    else {
+                        panic!("{at}: a monster without hp: {m:?}");
+                    };
+                    hp[k] += h;
+                    count[k] += 1;
+                    assert!(k > 0 || m.name != "troll", "{at}: no trolls on level 1");
+                }
+                assert!(k > 0 || m.name != "crown", "{at}: no crowns on level 1");
+            }
+        }
+        assert_eq!(dunlua::check::stairs_mismatch(&levels), None, "seed {seed}");
+    }
+    let mean: Vec<f64> = (0..5).map(|k| hp[k] as f64 / count[k] as f64).collect();
+    assert!(
+        mean.windows(2).all(|w| w[0] < w[1]),
+        "monsters get tougher level by level: {mean:?}"
+    );
+}
+
+#[test]
+fn the_river_cuts_the_land_and_bridges_join_it() {
+    for seed in 0..60 {
+        let g = generate("scripts/river.lua", seed, &[]).unwrap();
+        let mut map = g.map.clone();
+        assert_eq!(dunlua::ops::regions(&map).len(), 1, "seed {seed}");
+        let bridge = map.tiles().resolve("bridge").unwrap();
+        assert!(map.count(bridge) > 0, "seed {seed}: bridges");
+        // Without its bridges the river splits the land.
+        let cells: Vec<usize> = (0..map.cells().len())
+            .filter(|&i| map.cells()[i] == bridge)
+            .collect();
+        let w = map.width() as usize;
+        for i in cells {
+            map.set((i % w) as i64, (i / w) as i64, dunlua::Tile::WATER)
+                .unwrap();
+        }
+        assert!(
+            dunlua::ops::regions(&map).len() >= 2,
+            "seed {seed}: the river does not cut the land\n{map}"
         );
     }
 }

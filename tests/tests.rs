@@ -12,6 +12,7 @@ mod game;
 mod golden;
 mod hostile;
 mod json_schema;
+mod levels;
 mod library;
 mod properties;
 mod pure_lua;

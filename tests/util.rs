@@ -72,6 +72,17 @@ pub fn generate(script: &str, seed: u64, params: &[&str]) -> Result<Generated, S
     script::run(&request)
 }
 
+/// Runs a script of the project in-process: every level it makes.
+pub fn generate_levels(
+    script: &str,
+    seed: u64,
+    params: &[&str],
+) -> Result<Vec<Generated>, ScriptError> {
+    let mut request = Request::new(root().join(script), seed);
+    request.params = params.iter().map(|s| s.to_string()).collect();
+    script::run_levels(&request)
+}
+
 /// A folder that holds throwaway scripts; removed when dropped.
 pub struct Scratch {
     pub dir: tempfile::TempDir,

@@ -23,10 +23,16 @@ fn have(tool: &str) -> bool {
 struct Xvfb {
     child: Child,
     display: String,
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
+
+/// One X server at a time: two tests picking a free display number at
+/// once would pick the same one.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Xvfb {
     fn start() -> Xvfb {
+        let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let n = (90..200)
             .find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())
             .expect("a free display number");
@@ -39,7 +45,11 @@ impl Xvfb {
             .expect("Xvfb starts");
         let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
         wait_for("the X server", || socket.exists().then_some(()));
-        Xvfb { child, display }
+        Xvfb {
+            child,
+            display,
+            _turn: turn,
+        }
     }
 }
 
@@ -155,6 +165,8 @@ struct State {
     step: (usize, usize),
     workers: usize,
     cancelled: usize,
+    /// `K/N`: the level shown of how many.
+    level: String,
 }
 
 impl State {
@@ -178,6 +190,7 @@ impl State {
             fov: field("fov") == "true",
             params: field("params"),
             workers: field("workers").parse().unwrap(),
+            level: field("level"),
             cancelled: field("cancelled").parse().unwrap(),
             step: field("step")
                 .split_once('/')
@@ -201,14 +214,110 @@ fn run_length(rows: &[Vec<char>], start: (i32, i32), (dx, dy): (i32, i32)) -> i3
     n
 }
 
-#[test]
-fn walk_change_seeds_reload_and_survive_a_broken_save() {
+/// Whether the X tools are here; in CI they must be.
+fn x_tools() -> bool {
     let missing: Vec<&str> = TOOLS.iter().copied().filter(|t| !have(t)).collect();
     if !missing.is_empty() {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("window tests need {missing:?} in CI (.ci/run installs xvfb, xdotool, x11-apps, imagemagick)");
         }
         eprintln!("SKIPPED window end-to-end test: {missing:?} not installed (apt-get install xvfb xdotool x11-apps imagemagick)");
+        return false;
+    }
+    true
+}
+
+/// Starts `dunlua ARGS` in `dir` on the display and waits for its first
+/// frame and its window, found by `title` (a token in the script's name).
+fn open_viewer(x: &Xvfb, dir: &Path, args: &[&str], title: &str) -> (Viewer, State) {
+    let state_file = dir.join("state.txt");
+    let child = Command::new(env!("CARGO_BIN_EXE_dunlua"))
+        .args(args)
+        .current_dir(dir)
+        .env("DISPLAY", &x.display)
+        .env("DUNLUA_STATE_FILE", &state_file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut viewer = Viewer {
+        child,
+        display: x.display.clone(),
+        state_file,
+        window: String::new(),
+    };
+    let first = viewer.wait("the first frame", |_| true);
+    viewer.window = wait_for("the window", || {
+        let id = viewer.x(&["search", "--onlyvisible", "--name", title]);
+        id.lines()
+            .next()
+            .map(str::to_string)
+            .filter(|s| !s.is_empty())
+    });
+    (viewer, first)
+}
+
+#[test]
+fn stairs_lead_down_and_back_up() {
+    if !x_tools() {
+        return;
+    }
+    let x = Xvfb::start();
+    let scratch = Scratch::new();
+    let token = format!("stairs{}", std::process::id());
+    scratch.write(
+        "deep.lua",
+        &format!(
+            "return {{ name = '{token}', width = 20, height = 8, levels = 3, stairs = 'aligned',\n\
+               generate = function(map, rng, p, ctx)\n\
+                 map:fill('wall'); map:carve_room(Rect.new(0, 0, 19, 7))\n\
+                 map:set_start(3 + ctx.level, 3)\n\
+                 if ctx.above then map:set(3 + ctx.level, 3, 'stairs_up') end\n\
+                 if ctx.level < ctx.levels then map:set(4 + ctx.level, 3, 'stairs_down') end\n\
+               end }}\n"
+        ),
+    );
+    let (viewer, first) = open_viewer(&x, scratch.path(), &["deep.lua", "--seed", "3"], &token);
+    assert_eq!((first.level.as_str(), first.player), ("1/3", (4, 3)));
+    let greater = |v: &Viewer| {
+        v.x(&["windowfocus", "--sync", &v.window]);
+        v.x(&["key", "greater"]);
+    };
+    greater(&viewer);
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        viewer.state().unwrap().level,
+        "1/3",
+        "not on the stairs yet"
+    );
+    viewer.tap("Right");
+    viewer.wait("the stairs", |s| s.player == (5, 3));
+    greater(&viewer);
+    let second = viewer.wait("level 2", |s| s.level == "2/3");
+    assert_eq!(
+        second.player,
+        (5, 3),
+        "on the up stairs, under the way down"
+    );
+    assert_ne!(second.hash, first.hash);
+    viewer.tap("Right");
+    viewer.wait("the next stairs", |s| s.player == (6, 3));
+    greater(&viewer);
+    viewer.wait("level 3", |s| s.level == "3/3" && s.player == (6, 3));
+    viewer.x(&["key", "less"]);
+    let back = viewer.wait("level 2 again", |s| s.level == "2/3");
+    assert_eq!(back.player, (6, 3), "where they went down");
+    viewer.tap("Left");
+    viewer.wait("the up stairs", |s| s.player == (5, 3));
+    viewer.x(&["key", "less"]);
+    let top = viewer.wait("level 1 again", |s| s.level == "1/3");
+    assert_eq!((top.player, top.hash), ((5, 3), first.hash));
+    viewer.tap("q");
+}
+
+#[test]
+fn walk_change_seeds_reload_and_survive_a_broken_save() {
+    if !x_tools() {
         return;
     }
     let x = Xvfb::start();
@@ -233,42 +342,20 @@ fn walk_change_seeds_reload_and_survive_a_broken_save() {
         })
         .unwrap();
 
-    let state_file = scratch.path().join("state.txt");
-    let child = Command::new(env!("CARGO_BIN_EXE_dunlua"))
-        .args([
-            "e2e.lua",
-            "--seed",
-            "7",
-            "--max-instructions",
-            "50000000000",
-            "--timeout",
-            "4",
-        ])
-        .current_dir(scratch.path())
-        .env("DISPLAY", &x.display)
-        .env("DUNLUA_STATE_FILE", &state_file)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut viewer = Viewer {
-        child,
-        display: x.display.clone(),
-        state_file,
-        window: String::new(),
-    };
-    let first = viewer.wait("the first frame", |_| true);
+    let args = [
+        "e2e.lua",
+        "--seed",
+        "7",
+        "--max-instructions",
+        "50000000000",
+        "--timeout",
+        "4",
+    ];
+    let (mut viewer, first) = open_viewer(&x, scratch.path(), &args, &token);
     assert_eq!(
         (first.seed, first.player, first.error.as_str()),
         (7, start, "none")
     );
-    viewer.window = wait_for("the window", || {
-        let id = viewer.x(&["search", "--onlyvisible", "--name", &token]);
-        id.lines()
-            .next()
-            .map(str::to_string)
-            .filter(|s| !s.is_empty())
-    });
 
     // Walk up to a wall, then once more: the last tap must be blocked.
     let dirs = [

@@ -9,8 +9,17 @@
 ---@field width? integer
 ---@field height? integer
 ---@field params? table<string, integer|number|boolean|string>
----@field generate fun(map: Map, rng: Rng, params: table)
+---@field levels? integer How many linked levels one seed makes (1..32, default 1).
+---@field stairs? "aligned"|"free" "aligned": check fails a seed whose stairs_down and the next level's stairs_up differ.
+---@field generate fun(map: Map, rng: Rng, params: table, ctx: LevelContext)
 ---@field validate? fun(map: Map): boolean
+
+---Which level is being generated, and the one above it.
+---@class LevelContext
+---@field level integer 1-based
+---@field levels integer
+---@field seed integer The run's seed (each level draws from its own stream).
+---@field above? LevelView The finished level above, read-only; nil on level 1.
 
 ---@class Map
 ---@field width integer The map's width in cells.
@@ -142,12 +151,12 @@ function Map:noise(rng, opts) end
 ---@return Selection
 function Map:flood(x, y, opts) end
 
----The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil.
+---The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil; with a field, entering a cell also costs weight (default 1) times the field's value there.
 ---@param ax integer
 ---@param ay integer
 ---@param bx integer
 ---@param by integer
----@param opts? {cost?: table<TileName, number|false>, diagonal?: boolean}
+---@param opts? {cost?: table<TileName, number|false>, diagonal?: boolean, field?: NoiseField, weight?: number}
 ---@return {[1]: integer, [2]: integer, x: integer, y: integer}[]?
 function Map:path(ax, ay, bx, by, opts) end
 
@@ -444,6 +453,43 @@ function Rng:shuffle(list) end
 ---@param name string
 ---@return Rng
 function Rng:fork(name) end
+
+---@class LevelView
+---@field width integer The level above's width.
+---@field height integer The level above's height.
+---@field level integer Its level number (ctx.level - 1).
+local LevelView = {}
+
+---The tile name at a cell of the level above.
+---@param x integer
+---@param y integer
+---@return TileName
+function LevelView:get(x, y) end
+
+---Whether a cell is on the level above.
+---@param x integer
+---@param y integer
+---@return boolean
+function LevelView:in_bounds(x, y) end
+
+---Whether a cell of the level above is walkable.
+---@param x integer
+---@param y integer
+---@return boolean
+function LevelView:is_walkable(x, y) end
+
+---The level above's rooms (bounding boxes), in order.
+---@return Rect[]
+function LevelView:rooms() end
+
+---The level above's start.
+---@return integer?
+---@return integer?
+function LevelView:start() end
+
+---The level above's markers, in order: where its stairs_down are, when the script marked them.
+---@return {x: integer, y: integer, name: string, props: table<string, string|number|boolean>}[]
+function LevelView:markers() end
 
 ---A rect with corners (x, y) and (x + w, y + h).
 ---@param x integer

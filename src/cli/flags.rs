@@ -158,6 +158,11 @@ pub struct ScriptArgs {
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_attempts: u32,
 
+    /// How many linked levels to make, overriding the script's `levels`.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=script::MAX_LEVELS))]
+    pub levels: Option<u32>,
+
     /// Megabytes the Lua heap may use before the run is stopped.
     #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB,
           value_parser = parse_megabytes)]

@@ -92,12 +92,14 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     let mut request = cli.script_args.request(script_path, seed);
     request.record = windowed;
     let started = std::time::Instant::now();
-    let generated = with_watchdog(&request, || script::run(&request))?;
+    let levels = with_watchdog(&request, || script::run_levels(&request))?;
     let took = started.elapsed();
-    report_rejections(&generated);
+    for generated in &levels {
+        report_rejections(generated);
+    }
     if !cli.outs.is_empty() {
         let (written, notes) =
-            export::write_all(&cli.outs, &generated, &options).map_err(Failure::run)?;
+            export::write_levels(&cli.outs, &levels, &options).map_err(Failure::run)?;
         for note in notes {
             note!("dunlua: {note}");
         }
@@ -106,18 +108,38 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
         }
     }
     if cli.hash {
-        print_stdout(&format!("{:016x}\n", generated.map.hash64()))?;
+        // One line per level, in order.
+        let lines: String = levels
+            .iter()
+            .map(|g| format!("{:016x}\n", g.hash()))
+            .collect();
+        print_stdout(&lines)?;
     }
     if windowed {
-        return show(cli, generated, took, request, options);
+        return show(cli, levels, took, request, options);
     }
     if wants_window {
-        print_stdout(&generated.map.to_string())?;
+        print_stdout(&levels_text(&levels))?;
         note!("dunlua: {}; printed the map as text. Use --out map.png for a picture, --ascii to skip the window", NO_WINDOW);
     } else if cli.ascii {
-        print_stdout(&generated.map.to_string())?;
+        print_stdout(&levels_text(&levels))?;
     }
     Ok(())
+}
+
+/// The map as text; several levels each under a `level K of N` line.
+fn levels_text(levels: &[crate::Generated]) -> String {
+    match levels {
+        [one] => one.map.to_string(),
+        _ => levels
+            .iter()
+            .map(|g| {
+                let p = &g.provenance;
+                format!("level {} of {}\n{}", p.level, p.levels, g.map)
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
 }
 
 /// Why there is no window when one would be the default.
@@ -141,18 +163,18 @@ fn display_available() -> bool {
 #[cfg(feature = "window")]
 fn show(
     cli: &RunArgs,
-    generated: crate::Generated,
+    levels: Vec<crate::Generated>,
     took: Duration,
     request: Request,
     options: export::Options,
 ) -> Result<(), Failure> {
-    let text = generated.map.to_string();
+    let text = levels_text(&levels);
     let config = ViewConfig {
         request,
         export: options,
         state_file: std::env::var_os("DUNLUA_STATE_FILE").map(Into::into),
     };
-    match view::run(generated, took, config) {
+    match view::run(levels, took, config) {
         Ok(()) => Ok(()),
         Err(ViewError::NoWindow(why)) if !cli.window => {
             print_stdout(&text)?;
@@ -171,7 +193,7 @@ fn show(
 #[cfg(not(feature = "window"))]
 fn show(
     _cli: &RunArgs,
-    _generated: crate::Generated,
+    _levels: Vec<crate::Generated>,
     _took: Duration,
     _request: Request,
     _options: export::Options,

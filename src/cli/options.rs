@@ -32,6 +32,7 @@ impl ScriptArgs {
             max_attempts: self.max_attempts,
             fast_paths: true,
             cancel: None,
+            levels: self.levels,
         }
     }
 }

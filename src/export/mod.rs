@@ -235,19 +235,66 @@ pub fn write_all(
     let mut notes = Vec::new();
     for path in paths {
         let (rendered, said) = render(path, generated, options)?;
-        for (file, bytes) in rendered {
-            // Maps in several Tiled formats share one tileset image.
-            match files.iter().find(|(f, _)| *f == file) {
-                Some((_, same)) if *same == bytes => continue,
-                Some(_) => bail!(
-                    "--out {}: two outputs would write {} differently",
-                    path.display(),
-                    file.display()
-                ),
-                None => files.push((file, bytes)),
-            }
-        }
+        gather(&mut files, rendered, path)?;
         notes.extend(said);
+    }
+    let written = commit(files)?;
+    Ok((written, notes))
+}
+
+/// Adds one output's files to those to write; files two outputs share
+/// (maps in several Tiled formats share one tileset image) must agree.
+fn gather(files: &mut Vec<FileBytes>, rendered: Vec<FileBytes>, out: &Path) -> anyhow::Result<()> {
+    for (file, bytes) in rendered {
+        match files.iter().find(|(f, _)| *f == file) {
+            Some((_, same)) if *same == bytes => continue,
+            Some(_) => bail!(
+                "--out {}: two outputs would write {} differently",
+                out.display(),
+                file.display()
+            ),
+            None => files.push((file, bytes)),
+        }
+    }
+    Ok(())
+}
+
+/// Where level `level` of an output goes: `dungeon.tmj` → `dungeon-2.tmj`.
+pub fn level_path(path: &Path, level: u32) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match path.extension() {
+        Some(ext) => path.with_file_name(format!("{stem}-{level}.{}", ext.to_string_lossy())),
+        None => path.with_file_name(format!("{stem}-{level}")),
+    }
+}
+
+/// Writes a run's levels to every path, all or nothing: one level as
+/// [`write_all`] does; several as one `.json` holding them all and, for
+/// every other format, a file per level (`name-1.png`, `name-2.png`, ...).
+pub fn write_levels(
+    paths: &[PathBuf],
+    levels: &[Generated],
+    options: &Options,
+) -> anyhow::Result<(Vec<PathBuf>, Vec<String>)> {
+    if let [one] = levels {
+        return write_all(paths, one, options);
+    }
+    let mut files: Vec<FileBytes> = Vec::new();
+    let mut notes = Vec::new();
+    for path in paths {
+        if Format::for_path(path)? == Format::Json {
+            let text = json::levels_to_string(levels);
+            gather(&mut files, vec![(path.clone(), text.into_bytes())], path)?;
+            continue;
+        }
+        for g in levels {
+            let (rendered, said) = render(&level_path(path, g.provenance.level), g, options)?;
+            gather(&mut files, rendered, path)?;
+            notes.extend(said);
+        }
     }
     let written = commit(files)?;
     Ok((written, notes))

@@ -333,6 +333,45 @@ impl Map {
         Ok(())
     }
 
+    /// About how many bytes the map keeps on the heap: its cells, rooms
+    /// (with their cells and names) and markers (with their names and
+    /// data, twice for the index). What a finished level holds while the
+    /// levels below it are generated.
+    pub fn heap_bytes(&self) -> usize {
+        let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        let rooms: usize = self
+            .room_details
+            .iter()
+            .map(|d| {
+                std::mem::size_of::<Rect>()
+                    + std::mem::size_of::<RoomDetails>()
+                    + d.cells.as_ref().map_or(0, Selection::heap_bytes)
+                    + text(&d.name)
+                    + text(&d.kind)
+            })
+            .sum();
+        let markers: usize = self
+            .markers
+            .iter()
+            .map(|m| {
+                let props: usize = m
+                    .props
+                    .iter()
+                    .map(|(k, v)| {
+                        let value = match v {
+                            ParamValue::Text(t) => t.len(),
+                            _ => 0,
+                        };
+                        k.len() + value + std::mem::size_of::<(String, ParamValue)>()
+                    })
+                    .sum();
+                // The marker, and its key in the cell index.
+                2 * (std::mem::size_of::<Marker>() + m.name.len()) + props
+            })
+            .sum();
+        self.cells.len() * std::mem::size_of::<Tile>() + rooms + markers
+    }
+
     pub fn markers(&self) -> &[Marker] {
         &self.markers
     }

@@ -109,6 +109,11 @@ impl Noise {
         self.height
     }
 
+    /// Every value, row by row (`y * width + x`).
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+
     /// The value at (x, y), or `None` off the field.
     pub fn get(&self, x: i64, y: i64) -> Option<f64> {
         if x < 0 || y < 0 || x >= self.width as i64 || y >= self.height as i64 {

@@ -6,7 +6,10 @@
 //! (`y * width + x`), smallest first; neighbours are tried N, E, S, W (then
 //! NE, SE, SW, NW); a cell's cost is only replaced by a strictly smaller
 //! one. The heuristic is the Manhattan (or octile) distance times the
-//! cheapest cost, so the path found is a cheapest one.
+//! cheapest cost, so the path found is a cheapest one. With per-cell extra
+//! costs (a noise field times a weight), entering a passable cell costs
+//! its kind's cost plus its extra; extras are never negative, so the same
+//! heuristic stays a lower bound.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -18,6 +21,9 @@ use crate::map::{Map, MapError, Tile};
 pub struct PathCosts {
     pub per_kind: Vec<Option<f64>>,
     pub diagonal: bool,
+    /// What entering each cell costs on top of its kind's cost, row by row
+    /// (`y * width + x`): finite and not negative.
+    pub extra: Option<Vec<f64>>,
 }
 
 impl PathCosts {
@@ -30,7 +36,32 @@ impl PathCosts {
                 .map(|(_, k)| k.walkable.then_some(1.0))
                 .collect(),
             diagonal: false,
+            extra: None,
         }
+    }
+
+    /// Adds `weight * values[cell]` to entering each cell (a noise field's
+    /// values, row by row, for a map of `cells` cells).
+    pub fn add_field(&mut self, values: &[f64], weight: f64, cells: usize) -> Result<(), MapError> {
+        if !(weight.is_finite() && weight >= 0.0) {
+            return Err(MapError::Invalid(format!(
+                "a field's weight must be a finite number 0 or more, got {weight}"
+            )));
+        }
+        if values.len() != cells {
+            return Err(MapError::Invalid(format!(
+                "the field has {} cells and the map {cells}: make it with this map's noise",
+                values.len()
+            )));
+        }
+        let extra: Vec<f64> = values.iter().map(|v| (v * weight).max(0.0)).collect();
+        if extra.iter().any(|e| !e.is_finite()) {
+            return Err(MapError::Invalid(
+                "a field's weighted values must be finite".into(),
+            ));
+        }
+        self.extra = Some(extra);
+        Ok(())
     }
 
     /// Sets what entering `tile` costs (`None`: impassable). A cost must be
@@ -90,7 +121,13 @@ pub fn path(
     let start = map.index(a.0, a.1)?;
     let goal = map.index(b.0, b.1)?;
     let (w, h) = (map.width(), map.height());
-    let cost_of = |cell: usize| costs.per_kind[map.cells()[cell].index()];
+    let cost_of = |cell: usize| {
+        let kind = costs.per_kind[map.cells()[cell].index()];
+        match &costs.extra {
+            Some(extra) => kind.map(|c| c + extra[cell]),
+            None => kind,
+        }
+    };
     if cost_of(goal).is_none() && start != goal {
         return Ok(None);
     }
@@ -276,5 +313,30 @@ mod tests {
             Ok(2)
         );
         assert_eq!(map.get(2, 1), Ok(Tile::WATER));
+    }
+
+    #[test]
+    fn a_field_makes_cells_dearer() {
+        let map = Map::from_ascii("#####\n#...#\n#...#\n#...#\n#####\n").unwrap();
+        let mut costs = PathCosts::walkable(&map);
+        // The middle column costs 10 more to enter: the path goes round it
+        // by the bottom row, which is as long and cheaper than crossing.
+        let mut field = vec![0.0; 25];
+        for y in 1..3 {
+            field[y * 5 + 2] = 1.0;
+        }
+        costs.add_field(&field, 10.0, 25).unwrap();
+        let p = path(&map, (1, 1), (3, 1), &costs).unwrap().unwrap();
+        assert_eq!(draw(&map, &p), "#####\n#*.*#\n#*.*#\n#***#\n#####\n");
+        assert!(costs.add_field(&field, -1.0, 25).is_err());
+        assert!(costs.add_field(&field, f64::NAN, 25).is_err());
+        assert!(costs.add_field(&field, 1.0, 24).is_err());
+        let mut plain = PathCosts::walkable(&map);
+        plain.add_field(&field, 0.0, 25).unwrap();
+        assert_eq!(
+            path(&map, (1, 1), (3, 1), &plain).unwrap().unwrap().len(),
+            3,
+            "weight 0: straight across"
+        );
     }
 }

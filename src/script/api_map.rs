@@ -5,7 +5,7 @@ use std::cell::{Cell, Ref, RefCell, RefMut};
 
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
-use super::api_selection::{LuaDistance, LuaSelection};
+use super::api_selection::{LuaDistance, LuaNoise, LuaSelection};
 use super::args::{show, Args, Six};
 use super::budget::{self, Reservation};
 use super::cost::{self, area, rect_cells, span};
@@ -105,7 +105,8 @@ fn read_point_list(a: &Args, i: usize, what: &str) -> mlua::Result<Vec<(i64, i64
     Ok(out)
 }
 
-/// `map:path`'s options: `cost = {tile = number|false}`, `diagonal`.
+/// `map:path`'s options: `cost = {tile = number|false}`, `diagonal`, and
+/// `field` (a noise field) with its `weight`, per-cell extra costs.
 fn path_costs(a: &Args, map: &Map, i: usize) -> mlua::Result<ops::PathCosts> {
     let mut costs = ops::PathCosts::walkable(map);
     let Some(opts) = a.options(i)? else {
@@ -149,17 +150,37 @@ fn path_costs(a: &Args, map: &Map, i: usize) -> mlua::Result<ops::PathCosts> {
                         .map_err(|e| a.fail(format!("cost.{}: {e}", name.to_string_lossy())))?;
                 }
             }
-            (Some(k @ ("diagonal" | "cost")), other) => {
-                let want = if k == "cost" {
-                    "a table of tile costs"
-                } else {
-                    "a boolean"
+            (Some("field"), Value::UserData(ud)) if ud.is::<LuaNoise>() => {
+                let noise = ud.borrow::<LuaNoise>()?;
+                let weight = match opts.get::<Value>("weight")? {
+                    Value::Nil => 1.0,
+                    Value::Integer(w) => w as f64,
+                    Value::Number(w) => w,
+                    other => {
+                        return Err(a.fail(format!("weight must be a number, got {}", show(&other))))
+                    }
+                };
+                let _extra = a.reserve(map.cells().len() * 8)?;
+                costs
+                    .add_field(noise.0.values(), weight, map.cells().len())
+                    .map_err(|e| a.fail(format!("field: {e}")))?;
+            }
+            // Read with its field, above.
+            (Some("weight"), _) if !matches!(opts.get::<Value>("field")?, Value::Nil) => {}
+            (Some("weight"), _) => {
+                return Err(a.fail("weight needs a field (field = map:noise(rng))"));
+            }
+            (Some(k @ ("diagonal" | "cost" | "field")), other) => {
+                let want = match k {
+                    "cost" => "a table of tile costs",
+                    "field" => "a noise field (map:noise(rng))",
+                    _ => "a boolean",
                 };
                 return Err(a.fail(format!("{k} must be {want}, got {}", show(&other))));
             }
             (_, _) => {
                 return Err(a.fail(format!(
-                    "unknown option {}; path takes cost and diagonal",
+                    "unknown option {}; path takes cost, diagonal, field and weight",
                     show(&key)
                 )))
             }
@@ -389,6 +410,44 @@ fn busy(lua: &Lua) -> mlua::Error {
     )
 }
 
+/// `map:rooms()`'s list of Rects (also the level view's).
+pub(super) fn rooms_list(
+    lua: &Lua,
+    name: &'static str,
+    rooms: Vec<crate::geom::Rect>,
+) -> mlua::Result<Table> {
+    budget::charge(lua, name, rooms.len() as u64)?;
+    let list = lua.create_table_with_capacity(rooms.len(), 0)?;
+    for (i, r) in rooms.into_iter().enumerate() {
+        list.raw_set(i + 1, rect_value(lua, r)?)?;
+    }
+    Ok(list)
+}
+
+/// `map:markers()`'s list of `{x, y, name, props}` (also the level view's).
+pub(super) fn markers_list(lua: &Lua, name: &'static str, map: &Map) -> mlua::Result<Table> {
+    budget::charge(lua, name, map.markers().len() as u64)?;
+    let list = lua.create_table()?;
+    for (i, m) in map.markers().iter().enumerate() {
+        let t = lua.create_table()?;
+        t.set("x", m.x)?;
+        t.set("y", m.y)?;
+        t.set("name", m.name.as_str())?;
+        let props = lua.create_table()?;
+        for (key, value) in &m.props {
+            match value {
+                ParamValue::Integer(v) => props.set(key.as_str(), *v)?,
+                ParamValue::Number(v) => props.set(key.as_str(), *v)?,
+                ParamValue::Boolean(v) => props.set(key.as_str(), *v)?,
+                ParamValue::Text(v) => props.set(key.as_str(), v.as_str())?,
+            }
+        }
+        t.set("props", props)?;
+        list.raw_set(i + 1, t)?;
+    }
+    Ok(list)
+}
+
 /// Adds a method that reads the map: `$body(map, args)`.
 macro_rules! reader {
     ($methods:ident, $name:literal, |$map:ident, $args:ident| $body:expr) => {
@@ -556,12 +615,7 @@ impl UserData for LuaMap {
         });
         methods.add_method("rooms", |lua, this, ()| {
             let rooms = this.map(lua)?.rooms().to_vec();
-            budget::charge(lua, "map:rooms", rooms.len() as u64)?;
-            let list = lua.create_table_with_capacity(rooms.len(), 0)?;
-            for (i, r) in rooms.into_iter().enumerate() {
-                list.raw_set(i + 1, rect_value(lua, r)?)?;
-            }
-            Ok(list)
+            rooms_list(lua, "map:rooms", rooms)
         });
         writer!(methods, "set_start", |map, a| {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
@@ -596,27 +650,7 @@ impl UserData for LuaMap {
                 .map_err(|e| a.map_failed(e))
         });
         methods.add_method("markers", |lua, this, ()| {
-            let count = this.map(lua)?.markers().len();
-            budget::charge(lua, "map:markers", count as u64)?;
-            let list = lua.create_table()?;
-            for (i, m) in this.map(lua)?.markers().iter().enumerate() {
-                let t = lua.create_table()?;
-                t.set("x", m.x)?;
-                t.set("y", m.y)?;
-                t.set("name", m.name.as_str())?;
-                let props = lua.create_table()?;
-                for (key, value) in &m.props {
-                    match value {
-                        ParamValue::Integer(v) => props.set(key.as_str(), *v)?,
-                        ParamValue::Number(v) => props.set(key.as_str(), *v)?,
-                        ParamValue::Boolean(v) => props.set(key.as_str(), *v)?,
-                        ParamValue::Text(v) => props.set(key.as_str(), v.as_str())?,
-                    }
-                }
-                t.set("props", props)?;
-                list.raw_set(i + 1, t)?;
-            }
-            Ok(list)
+            markers_list(lua, "map:markers", &*this.map(lua)?)
         });
         reader!(methods, "flood", |map, a| {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);

@@ -119,12 +119,13 @@ impl ScriptError {
         let mut frames: Vec<String> = Vec::new();
         for line in lines.chain(traceback.lines()) {
             let frame = line.trim();
-            // Lua's C functions and the host's own Lua ("=sandbox") are not
-            // the script's lines.
+            // Lua's C functions, the host's own Lua ("=sandbox") and mlua's
+            // helper chunks (`__mlua_index`) are not the script's lines.
             if frame.is_empty()
                 || frame == "stack traceback:"
                 || frame.starts_with("[C]")
                 || frame.starts_with("sandbox:")
+                || frame.starts_with("__mlua")
             {
                 continue;
             }
@@ -226,8 +227,9 @@ fn innermost(err: &mlua::Error) -> (String, String) {
 }
 
 /// What the script's type names are called in the API.
-const TYPE_NAMES: [(&str, &str); 4] = [
+const TYPE_NAMES: [(&str, &str); 5] = [
     ("LuaMap", "map"),
+    ("LevelView", "level view"),
     ("LuaRng", "rng"),
     ("LuaSelection", "selection"),
     ("LuaDistance", "distance"),

@@ -3,6 +3,7 @@
 //! resolves parameters and runs `generate(map, rng, params)` on a lent map.
 
 pub mod api_doc;
+mod api_level;
 mod api_map;
 mod api_rect;
 mod api_rng;
@@ -63,6 +64,8 @@ pub struct Request {
     /// Set from another thread to stop the run at once (the window cancels
     /// a reload that a newer save has overtaken).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// `--levels`, overriding the script's own `levels`.
+    pub levels: Option<u32>,
 }
 
 /// The default of `--max-attempts`.
@@ -75,6 +78,23 @@ pub fn attempt_seed(seed: u64, attempt: u32) -> u64 {
         seed
     } else {
         Rng::new(seed).fork(&format!("attempt-{attempt}")).seed()
+    }
+}
+
+/// The most levels a dungeon may have.
+pub const MAX_LEVELS: i64 = 32;
+
+/// The most cells a whole dungeon may hold (every level's, added up).
+pub const MAX_DUNGEON_CELLS: i64 = 64 * 1024 * 1024;
+
+/// The stream of level `level` (1-based): the seed's own for level 1, so a
+/// one-level script draws exactly as before, then `rng:fork("level-" .. k)`
+/// of it; a level's attempts derive from its stream as any run's do.
+pub fn level_seed(seed: u64, level: u32) -> u64 {
+    if level <= 1 {
+        seed
+    } else {
+        Rng::new(seed).fork(&format!("level-{level}")).seed()
     }
 }
 
@@ -93,6 +113,7 @@ impl Request {
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             fast_paths: true,
             cancel: None,
+            levels: None,
         }
     }
 }
@@ -134,6 +155,22 @@ pub struct ScriptInfo {
     pub width: i64,
     pub height: i64,
     pub params: Params,
+    /// How many linked levels one seed makes (`levels`, 1 by default).
+    pub levels: u32,
+    /// What `stairs` promises between consecutive levels.
+    pub stairs: Stairs,
+}
+
+/// What a multi-level script promises about its stairs (`stairs = ...`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Stairs {
+    /// Nothing: `check` does not look at stairs.
+    #[default]
+    Free,
+    /// `stairs = "aligned"`: every level but the last has a `stairs_down`,
+    /// and the cells of level k's `stairs_down` tiles are exactly those of
+    /// level k+1's `stairs_up` tiles, so going down lands on the way back.
+    Aligned,
 }
 
 /// Loads a script and reports what it declares, without generating.
@@ -141,7 +178,12 @@ pub fn inspect(request: &Request) -> Result<ScriptInfo, ScriptError> {
     Session::new(request)?.inspect()
 }
 
-/// Runs a script once, in a VM of its own.
+/// Runs a script once, in a VM of its own (level 1 of a multi-level script).
 pub fn run(request: &Request) -> Result<Generated, ScriptError> {
     Session::new(request)?.run(request.seed)
+}
+
+/// Runs a script once for every level it makes, in a VM of its own.
+pub fn run_levels(request: &Request) -> Result<Vec<Generated>, ScriptError> {
+    Session::new(request)?.run_levels(request.seed)
 }

@@ -6,10 +6,16 @@ use std::path::Path;
 
 use mlua::{Function, Table, Value};
 
+use std::rc::Rc;
+
+use super::api_level::LevelView;
 use super::api_map::LuaMap;
 use super::api_rng::LuaRng;
 use super::host::{self, HostState, Vm};
-use super::{args, attempt_seed, FailureKind, Request, ScriptError, ScriptInfo, DEFAULT_SIZE};
+use super::{
+    args, attempt_seed, level_seed, FailureKind, Request, ScriptError, ScriptInfo, Stairs,
+    DEFAULT_SIZE, MAX_DUNGEON_CELLS, MAX_LEVELS,
+};
 use crate::generated::{Generated, Provenance};
 use crate::map::{self, Map};
 use crate::params::{ParamValue, Params};
@@ -118,24 +124,92 @@ impl Session {
     /// attempt 0 on the seed and, while the script rejects its map
     /// (`reject(...)` or `validate` returning false), further attempts on
     /// derived streams, up to `max_attempts`.
+    ///
+    /// A multi-level script's run is its first level; see
+    /// [`run_levels`](Self::run_levels).
     pub fn run(&self, seed: u64) -> Result<Generated, ScriptError> {
         // One deadline for every attempt: rerolls cannot stretch --timeout.
         self.vm.begin_run();
-        let result = self.attempts(seed);
+        let result = self.attempts(seed, 1, None, 0);
         self.vm.end_run();
         result
     }
 
-    fn attempts(&self, seed: u64) -> Result<Generated, ScriptError> {
+    /// Generates every level of the dungeon for `seed`, in order, each
+    /// handed the one above as `ctx.above`; one `--timeout` covers them
+    /// all. A failure names its level.
+    pub fn run_levels(&self, seed: u64) -> Result<Vec<Generated>, ScriptError> {
+        self.vm.begin_run();
+        let mut levels: Vec<Generated> = Vec::new();
+        let mut failure = None;
+        // What the finished levels hold, counted against each later
+        // level's memory limit: a dungeon cannot keep 32 times the limit.
+        let mut carried = 0;
+        loop {
+            let level = levels.len() as u32 + 1;
+            let above = levels.last().map(|g| Rc::new(g.map.clone()));
+            match self.attempts(seed, level, above, carried) {
+                Ok(g) => {
+                    let total = g.provenance.levels;
+                    carried += g.map.heap_bytes();
+                    levels.push(g);
+                    if level >= total {
+                        break;
+                    }
+                }
+                Err(mut e) => {
+                    if level > 1 {
+                        e.message = format!("{} (on level {level})", e.message);
+                    }
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        self.vm.end_run();
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(levels),
+        }
+    }
+
+    fn attempts(
+        &self,
+        seed: u64,
+        level: u32,
+        above: Option<Rc<Map>>,
+        carried: usize,
+    ) -> Result<Generated, ScriptError> {
+        let limit = self.request.limits.max_memory;
+        if carried >= limit {
+            return Err(ScriptError::new(
+                FailureKind::Limit,
+                format!(
+                    "{}: memory limit exceeded: the {} levels above hold {} MB of the {} MB limit (raise --max-memory)",
+                    self.request.script.display(),
+                    level - 1,
+                    carried >> 20,
+                    limit >> 20
+                ),
+            ));
+        }
         let mut rejections: Vec<(u32, String)> = Vec::new();
         let attempts = self.request.max_attempts.max(1);
         let (mut work, mut native_work) = (0, 0);
+        let stream = level_seed(seed, level);
         for k in 0..attempts {
             if k > 0 {
                 work += self.vm.guard.used();
                 native_work += self.vm.guard.native();
             }
-            match self.attempt(seed, attempt_seed(seed, k))? {
+            let at = Level {
+                seed,
+                stream: attempt_seed(stream, k),
+                level,
+                above: above.clone(),
+                carried,
+            };
+            match self.attempt(at)? {
                 Attempt::Accepted(mut generated) => {
                     generated.provenance.attempt = k;
                     generated.rejections = rejections;
@@ -189,6 +263,27 @@ fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
     };
     let width = dimension("width", DEFAULT_SIZE.0)?;
     let height = dimension("height", DEFAULT_SIZE.1)?;
+    let levels = match field("levels")? {
+        Value::Nil => 1,
+        Value::Integer(n) if (1..=MAX_LEVELS).contains(&n) => n as u32,
+        other => {
+            return Err(format!(
+                "{shown}: levels must be an integer 1..={MAX_LEVELS}, got {}",
+                args::show(&other)
+            ))
+        }
+    };
+    let stairs = match field("stairs")? {
+        Value::Nil => Stairs::Free,
+        Value::String(s) if s.to_string_lossy() == "aligned" => Stairs::Aligned,
+        Value::String(s) if s.to_string_lossy() == "free" => Stairs::Free,
+        other => {
+            return Err(format!(
+                "{shown}: stairs must be \"aligned\" (each level's stairs_up under the stairs_down above) or \"free\", got {}",
+                args::show(&other)
+            ))
+        }
+    };
     let params = match field("params")? {
         Value::Nil => Params::default(),
         Value::Table(t) => read_params(&t, &shown.to_string())?,
@@ -204,6 +299,8 @@ fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
         width,
         height,
         params,
+        levels,
+        stairs,
     })
 }
 
@@ -235,6 +332,18 @@ fn read_params(table: &Table, shown: &str) -> Result<Params, String> {
     Ok(Params::new(entries))
 }
 
+/// Which level an attempt makes, on which stream, below what.
+struct Level {
+    /// The user's seed.
+    seed: u64,
+    /// The attempt's stream: [`attempt_seed`] of [`level_seed`].
+    stream: u64,
+    level: u32,
+    above: Option<Rc<Map>>,
+    /// The bytes the finished levels hold.
+    carried: usize,
+}
+
 /// What one attempt gave.
 enum Attempt {
     Accepted(Box<Generated>),
@@ -245,9 +354,16 @@ impl Session {
     /// One attempt: a reset VM, the contract checked, `generate` called on a
     /// new map, the script's verdict, and the start checked to be walkable.
     /// `seed` is the user's; `stream` the attempt's.
-    fn attempt(&self, seed: u64, stream: u64) -> Result<Attempt, ScriptError> {
+    fn attempt(&self, at: Level) -> Result<Attempt, ScriptError> {
         let request = &self.request;
         let vm = &self.vm;
+        let Level {
+            seed,
+            stream,
+            level,
+            above,
+            carried,
+        } = at;
         let loaded = self.load(stream)?;
         let shown = request.script.display().to_string();
         let params = loaded
@@ -269,6 +385,13 @@ impl Session {
                 (w, h)
             }
         };
+        let levels = request.levels.unwrap_or(loaded.info.levels);
+        if levels as i64 * width * height > MAX_DUNGEON_CELLS {
+            return Err(ScriptError::usage(format!(
+                "{shown}: {levels} levels of {width}x{height} are {} cells in all; a dungeon holds at most {MAX_DUNGEON_CELLS} (fewer levels or a smaller --size)",
+                levels as i64 * width * height
+            )));
+        }
         let Loaded {
             rng,
             generate,
@@ -294,15 +417,27 @@ impl Session {
                     ParamValue::Text(s) => p.set(k, s.as_str())?,
                 }
             }
-            Ok((ud, lua.create_userdata(rng)?, p))
+            let ctx = lua.create_table()?;
+            ctx.set("level", level)?;
+            ctx.set("levels", levels)?;
+            ctx.set("seed", seed as i64)?;
+            if let Some(above) = above {
+                ctx.set("above", LevelView::new(above, level - 1))?;
+            }
+            Ok((ud, lua.create_userdata(rng)?, p, ctx))
         })()
         .map_err(|e| vm.failure(e))?;
-        let (map_ud, rng_ud, p) = handed;
+        let (map_ud, rng_ud, p, ctx) = handed;
         if let Some(mut state) = lua.app_data_mut::<HostState>() {
             state.map = Some(map_ud.clone());
         }
         let lent = vm.lend(&map_ud, &rng_ud).map_err(|e| vm.failure(e))?;
-        let mut called = vm.call(generate, (map_ud.clone(), rng_ud, p)).map(|_| true);
+        // The levels above count against this level's memory limit.
+        let _above_held =
+            super::budget::reserve(lua, "the levels above", carried).map_err(|e| vm.failure(e))?;
+        let mut called = vm
+            .call(generate, (map_ud.clone(), rng_ud, p, ctx))
+            .map(|_| true);
         if let (Ok(true), Some(validate)) = (&called, validate) {
             called = vm
                 .call(validate, map_ud.clone())
@@ -338,6 +473,8 @@ impl Session {
                 seed,
                 attempt: 0,
                 params,
+                level,
+                levels,
             },
             modules,
             replay: journal.map(Journal::finish),

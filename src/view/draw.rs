@@ -185,6 +185,8 @@ mod tests {
                 seed: 1,
                 attempt: 0,
                 params: Params::default(),
+                level: 1,
+                levels: 1,
             },
             modules: vec![],
             replay: None,
@@ -192,7 +194,7 @@ mod tests {
             work: 0,
             native_work: 0,
         };
-        ViewState::new(g, Duration::ZERO, zoom)
+        ViewState::new(vec![g], Duration::ZERO, zoom)
     }
 
     /// Checks the cell at pixel (x, y) holds `c` in `fg` on `bg`.

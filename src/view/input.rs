@@ -28,6 +28,9 @@ pub enum Action {
     ParamDown,
     ParamUp,
     ResetParams,
+    /// Take the stairs down (`>` on a `stairs_down`) or up (`<`).
+    Descend,
+    Ascend,
 }
 
 /// The action of a key pressed (with Ctrl held or not). Letters are read
@@ -74,8 +77,10 @@ pub fn char_action(c: char) -> Option<Action> {
         '[' => StepBack,
         ']' => StepForward,
         '?' => ToggleHelp,
-        ',' | '<' => ParamDown,
-        '.' | '>' => ParamUp,
+        ',' => ParamDown,
+        '.' => ParamUp,
+        '>' => Descend,
+        '<' => Ascend,
         _ => return None,
     })
 }
@@ -178,7 +183,9 @@ mod tests {
         assert_eq!(key_action(Key::Tab, false), Some(Action::NextParam));
         assert_eq!(key_action(Key::R, true), Some(Action::ResetParams));
         assert_eq!(char_action(','), Some(Action::ParamDown));
-        assert_eq!(char_action('>'), Some(Action::ParamUp));
+        assert_eq!(char_action('.'), Some(Action::ParamUp));
+        assert_eq!(char_action('>'), Some(Action::Descend));
+        assert_eq!(char_action('<'), Some(Action::Ascend));
         assert_eq!(char_action('h'), None, "letters are handled as keys");
     }
 

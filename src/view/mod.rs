@@ -97,7 +97,7 @@ enum Why {
 }
 
 /// A finished generation: the map and how long it took, or the error.
-type Generation = Result<(Generated, Duration), ScriptError>;
+type Generation = Result<(Vec<Generated>, Duration), ScriptError>;
 type Outcome = (u64, Why, Generation);
 
 /// Generates maps on worker threads (each with its own Lua VM), so a slow
@@ -141,7 +141,7 @@ impl Generator {
         live.fetch_add(1, Ordering::SeqCst);
         std::thread::spawn(move || {
             let started = Instant::now();
-            let result = script::run(&request).map(|g| (g, started.elapsed()));
+            let result = script::run_levels(&request).map(|g| (g, started.elapsed()));
             live.fetch_sub(1, Ordering::SeqCst);
             let _ = tx.send((id, why, result));
         });
@@ -170,9 +170,16 @@ impl Generator {
 /// editor's several writes make one reload (well inside 100 ms).
 const SETTLE: Duration = Duration::from_millis(25);
 
-/// Opens the window on `first` and runs until it is closed.
-pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Result<(), ViewError> {
+/// Opens the window on the first of `levels` and runs until it is closed.
+pub fn run(
+    levels: Vec<Generated>,
+    gen_time: Duration,
+    mut config: ViewConfig,
+) -> Result<(), ViewError> {
     let status_h = draw::status_height(camera::MAX_WINDOW.0);
+    let first = levels
+        .first()
+        .ok_or_else(|| ViewError::Other(anyhow::anyhow!("no level to show")))?;
     let (mw, mh) = (first.map.width() as usize, first.map.height() as usize);
     let zoom = camera::fit_zoom(mw, mh, camera::MAX_WINDOW, status_h);
     let (w, h) = camera::window_size(mw, mh, zoom, camera::MAX_WINDOW, status_h);
@@ -181,7 +188,7 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
         .map(|info| info.params)
         .unwrap_or_default();
     let values = first.provenance.params.clone();
-    let mut state = ViewState::new(first, gen_time, zoom);
+    let mut state = ViewState::new(levels, gen_time, zoom);
     state.tuning = Some(Tuning::new(defaults, values));
     let mut window = Window::new(&state.title(), w, h, WindowOptions::default())
         .map_err(|e| ViewError::NoWindow(e.to_string()))?;
@@ -190,7 +197,7 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
     window.set_input_callback(Box::new(Queue(queue.clone())));
 
     let mut watch = FileWatch::new()?;
-    watch_files(&mut watch, &config.request, &state.generated)?;
+    watch_files(&mut watch, &config.request, state.levels_made())?;
     let mut generator = Generator::new();
     let mut state_file = match &config.state_file {
         Some(path) => Some(
@@ -273,6 +280,15 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
                     state.step_to(usize::MAX);
                 }
                 Action::PlayReplay => state.play(),
+                Action::Descend | Action::Ascend => {
+                    state.notice = match state.take_stairs(action == Action::Descend) {
+                        Ok(()) => {
+                            let (level, of) = state.level();
+                            Some(format!("level {level} of {of}"))
+                        }
+                        Err(why) => Some(why),
+                    };
+                }
                 Action::NextParam => {
                     if let Some(t) = &mut state.tuning {
                         t.select_next();
@@ -314,7 +330,7 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
                         } else {
                             "generated"
                         },
-                        generated.provenance.seed,
+                        generated[0].provenance.seed,
                         took.as_secs_f64() * 1000.0
                     );
                     if let Err(e) = watch_files(&mut watch, &config.request, &generated) {
@@ -378,10 +394,16 @@ pub fn run(first: Generated, gen_time: Duration, mut config: ViewConfig) -> Resu
 fn watch_files(
     watch: &mut FileWatch,
     request: &Request,
-    generated: &Generated,
+    levels: &[Generated],
 ) -> anyhow::Result<()> {
     let mut files = vec![request.script.clone()];
-    files.extend(generated.modules.iter().cloned());
+    for generated in levels {
+        for module in &generated.modules {
+            if !files.contains(module) {
+                files.push(module.clone());
+            }
+        }
+    }
     watch.set_files(&files)
 }
 
@@ -392,6 +414,12 @@ fn command_line(request: &Request) -> String {
         request.script.display(),
         request.seed
     );
+    if let Some((w, h)) = request.size {
+        line.push_str(&format!(" --size {w}x{h}"));
+    }
+    if let Some(levels) = request.levels {
+        line.push_str(&format!(" --levels {levels}"));
+    }
     for p in &request.params {
         line.push_str(&format!(" -p {p}"));
     }
@@ -401,7 +429,7 @@ fn command_line(request: &Request) -> String {
 /// Ctrl+S: `SCRIPT-SEED.png` and `.json` in the working folder, through the
 /// same exporters as `--out`. Returns the status-line notice.
 fn save(state: &ViewState, options: &Options) -> String {
-    let stem = std::path::Path::new(&state.generated.provenance.script)
+    let stem = std::path::Path::new(&state.generated().provenance.script)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "map".into());
@@ -410,7 +438,7 @@ fn save(state: &ViewState, options: &Options) -> String {
         .map(|ext| PathBuf::from(format!("{stem}-{}.{ext}", state.seed())))
         .collect();
     let mut saved = Vec::new();
-    match export::write_all(&paths, &state.generated, options) {
+    match export::write_levels(&paths, state.levels_made(), options) {
         Ok((written, notes)) => {
             for note in notes {
                 note!("dunlua: {note}");

@@ -21,7 +21,12 @@ pub enum Sight {
 }
 
 pub struct ViewState {
-    pub generated: Generated,
+    /// Every level of the dungeon (one for most scripts).
+    levels: Vec<Generated>,
+    /// The level shown, an index into `levels`.
+    level: usize,
+    /// Where the player last stood on each level, to come back there.
+    stood: Vec<Option<(i32, i32)>>,
     pub gen_time: Duration,
     /// The cells at the current replay step.
     shown: Vec<Tile>,
@@ -48,12 +53,15 @@ pub struct ViewState {
 }
 
 impl ViewState {
-    pub fn new(generated: Generated, gen_time: Duration, zoom: usize) -> ViewState {
-        let cells = generated.map.cells().len();
+    /// The window's state on the first of `levels` (at least one).
+    pub fn new(levels: Vec<Generated>, gen_time: Duration, zoom: usize) -> ViewState {
+        assert!(!levels.is_empty(), "a run makes at least one level");
+        let first = &levels[0];
+        let cells = first.map.cells().len();
         let mut state = ViewState {
-            shown: generated.map.cells().to_vec(),
+            shown: first.map.cells().to_vec(),
             step: 0,
-            player: generated.map.start().unwrap_or((0, 0)),
+            player: first.map.start().unwrap_or((0, 0)),
             fov: false,
             visible: vec![false; cells],
             visible_list: Vec::new(),
@@ -65,8 +73,10 @@ impl ViewState {
             notice: None,
             reloads: 0,
             tuning: None,
-            hash: generated.map.hash64(),
-            generated,
+            hash: first.map.hash64(),
+            stood: vec![None; levels.len()],
+            levels,
+            level: 0,
             gen_time,
         };
         state.step = state.replay_len();
@@ -74,13 +84,14 @@ impl ViewState {
         state
     }
 
-    /// A new map (reload or another seed): the player goes to its start,
-    /// the replay to its end, memory is cleared and any error dismissed.
-    pub fn replace(&mut self, generated: Generated, gen_time: Duration) {
+    /// A new dungeon (reload or another seed): the player goes to the
+    /// first level's start, the replay to its end, memory is cleared and
+    /// any error dismissed.
+    pub fn replace(&mut self, levels: Vec<Generated>, gen_time: Duration) {
         let (zoom, fov, help) = (self.zoom, self.fov, self.help);
         let reloads = self.reloads;
         let tuning = self.tuning.take();
-        *self = ViewState::new(generated, gen_time, zoom);
+        *self = ViewState::new(levels, gen_time, zoom);
         self.fov = fov;
         self.help = help;
         self.reloads = reloads;
@@ -88,12 +99,71 @@ impl ViewState {
         self.look();
     }
 
+    /// The level shown.
+    pub fn generated(&self) -> &Generated {
+        &self.levels[self.level]
+    }
+
+    /// Every level of the dungeon shown.
+    pub fn levels_made(&self) -> &[Generated] {
+        &self.levels
+    }
+
+    /// The level shown (1-based) and how many there are.
+    pub fn level(&self) -> (usize, usize) {
+        (self.level + 1, self.levels.len())
+    }
+
+    /// `>`: down the stairs the player stands on, to the next level; `<`:
+    /// up. The player arrives where they last stood on that level, or at
+    /// its start the first time. Returns why not when they cannot go.
+    pub fn take_stairs(&mut self, down: bool) -> Result<(), String> {
+        let (x, y) = self.player;
+        let here = self.map().tiles().kind(self.shown(x, y)).name.clone();
+        let (want, to) = if down {
+            ("stairs_down", self.level + 1)
+        } else {
+            ("stairs_up", self.level.wrapping_sub(1))
+        };
+        if here != want {
+            let key = if down { '>' } else { '<' };
+            return Err(format!("{key} takes the {want}; you are on {here}"));
+        }
+        if to >= self.levels.len() {
+            return Err(if down {
+                "these stairs lead nowhere: this is the last level".into()
+            } else {
+                "these stairs lead nowhere: this is the first level".into()
+            });
+        }
+        self.stood[self.level] = Some(self.player);
+        self.show_level(to);
+        Ok(())
+    }
+
+    /// Shows level `to` (an index) from its end, the player where they
+    /// last stood there or at its start.
+    fn show_level(&mut self, to: usize) {
+        self.level = to;
+        let g = &self.levels[to];
+        let cells = g.map.cells().len();
+        self.shown = g.map.cells().to_vec();
+        self.player = self.stood[to].or(g.map.start()).unwrap_or((0, 0));
+        self.visible = vec![false; cells];
+        self.visible_list.clear();
+        self.remembered = vec![false; cells];
+        self.hash = g.map.hash64();
+        self.playing = false;
+        self.step = self.replay_len();
+        self.look();
+    }
+
     pub fn map(&self) -> &Map {
-        &self.generated.map
+        &self.generated().map
     }
 
     pub fn seed(&self) -> u64 {
-        self.generated.provenance.seed
+        self.generated().provenance.seed
     }
 
     /// Moves the player one step unless the target is off the map or not
@@ -152,12 +222,12 @@ impl ViewState {
     }
 
     pub fn replay_len(&self) -> usize {
-        self.generated.replay.as_ref().map_or(0, |r| r.len())
+        self.generated().replay.as_ref().map_or(0, |r| r.len())
     }
 
     /// Moves the replay to step `to` (clamped); 0 is before the first step.
     pub fn step_to(&mut self, to: usize) {
-        if let Some(replay) = &self.generated.replay {
+        if let Some(replay) = &self.levels[self.level].replay {
             self.step = replay.seek(&mut self.shown, self.step, to);
         }
     }
@@ -169,7 +239,7 @@ impl ViewState {
 
     /// The label of the step last applied, if any.
     pub fn step_label(&self) -> Option<&str> {
-        let replay = self.generated.replay.as_ref()?;
+        let replay = self.generated().replay.as_ref()?;
         self.step
             .checked_sub(1)
             .map(|i| replay.steps()[i].label.as_str())
@@ -214,7 +284,7 @@ impl ViewState {
         };
         format!(
             "dunlua - {} - seed {}{params} - {}x{} - {:.1} ms",
-            self.generated.provenance.name,
+            self.generated().provenance.name,
             self.seed(),
             map.width(),
             map.height(),
@@ -230,6 +300,9 @@ impl ViewState {
         if len > 0 {
             let label = self.step_label().unwrap_or("start");
             parts.push(format!("step {}/{} {}", self.step, len, label));
+        }
+        if self.levels.len() > 1 {
+            parts.push(format!("level {}/{}", self.level + 1, self.levels.len()));
         }
         if self.fov {
             parts.push("fov".into());
@@ -258,8 +331,10 @@ impl ViewState {
             None => "none".into(),
         };
         format!(
-            "seed={} player={},{} hash={:016x} step={}/{} fov={} zoom={} reloads={} params={} error={}",
+            "seed={} level={}/{} player={},{} hash={:016x} step={}/{} fov={} zoom={} reloads={} params={} error={}",
             self.seed(),
+            self.level + 1,
+            self.levels.len(),
             self.player.0,
             self.player.1,
             self.hash,
@@ -285,6 +360,7 @@ pub const HELP: &[&str] = &[
     "Home End                 first / last step",
     "Enter                    play the generation",
     "Tab  , .                 pick a parameter, lower / raise it",
+    "> <                      stairs down / up (multi-level scripts)",
     "Ctrl+R                   parameters back to defaults",
     "Ctrl+S                   save PNG and JSON",
     "?                        this help",
@@ -308,6 +384,8 @@ mod tests {
                 seed: 7,
                 attempt: 0,
                 params: Params::default(),
+                level: 1,
+                levels: 1,
             },
             modules: vec![],
             replay: None,
@@ -317,9 +395,75 @@ mod tests {
         }
     }
 
+    fn one(text: &str) -> Vec<Generated> {
+        vec![generated(text)]
+    }
+
+    /// Level `level` of `levels`, its map drawn as text.
+    fn level(text: &str, level: u32, levels: u32) -> Generated {
+        let mut g = generated(text);
+        g.provenance.level = level;
+        g.provenance.levels = levels;
+        g
+    }
+
+    #[test]
+    fn stairs_lead_between_levels_and_back() {
+        let mut s = ViewState::new(
+            vec![
+                level("#####\n#@.>#\n#####\n", 1, 3),
+                level("#####\n#.@<#\n#>..#\n#####\n", 2, 3),
+                level("#####\n#<.@#\n#####\n", 3, 3),
+            ],
+            Duration::ZERO,
+            1,
+        );
+        assert_eq!(s.level(), (1, 3));
+        let refused = s.take_stairs(true).unwrap_err();
+        assert!(refused.contains("you are on floor"), "{refused}");
+        assert!(s.take_stairs(false).is_err());
+        s.try_move(1, 0);
+        s.try_move(1, 0);
+        assert_eq!(s.player, (3, 1));
+        s.take_stairs(true).unwrap();
+        assert_eq!(
+            (s.level(), s.player),
+            ((2, 3), (2, 1)),
+            "at the start the first time"
+        );
+        assert!(s.state_line().contains("level=2/3"), "{}", s.state_line());
+        s.try_move(1, 0);
+        s.take_stairs(false).unwrap();
+        assert_eq!(
+            (s.level(), s.player),
+            ((1, 3), (3, 1)),
+            "back where they went down"
+        );
+        s.take_stairs(true).unwrap();
+        assert_eq!(
+            (s.level(), s.player),
+            ((2, 3), (3, 1)),
+            "back where they went up"
+        );
+        s.try_move(-1, 1);
+        s.try_move(-1, 0);
+        s.take_stairs(true).unwrap();
+        assert_eq!(s.level(), (3, 3));
+        s.try_move(-1, 0);
+        s.try_move(-1, 0);
+        s.try_move(1, 0);
+        s.try_move(1, 0);
+        s.try_move(1, 0);
+        assert!(s
+            .take_stairs(true)
+            .unwrap_err()
+            .contains("you are on floor"));
+        assert!(s.status().contains("level 3/3"), "{}", s.status());
+    }
+
     #[test]
     fn walls_block_the_player() {
-        let mut s = ViewState::new(generated("#####\n#@.+#\n#~###\n"), Duration::ZERO, 1);
+        let mut s = ViewState::new(one("#####\n#@.+#\n#~###\n"), Duration::ZERO, 1);
         assert!(!s.try_move(0, -1), "wall");
         assert!(!s.try_move(0, 1), "deep water");
         assert!(!s.try_move(-1, 0));
@@ -334,7 +478,7 @@ mod tests {
 
     #[test]
     fn diagonal_moves() {
-        let mut s = ViewState::new(generated("####\n#@.#\n#..#\n####\n"), Duration::ZERO, 1);
+        let mut s = ViewState::new(one("####\n#@.#\n#..#\n####\n"), Duration::ZERO, 1);
         assert!(s.try_move(1, 1));
         assert_eq!(s.player, (2, 2));
     }
@@ -342,7 +486,7 @@ mod tests {
     #[test]
     fn fov_lights_seen_cells_and_remembers_them() {
         let mut s = ViewState::new(
-            generated("#########\n#@..#...#\n###.#...#\n#########\n"),
+            one("#########\n#@..#...#\n###.#...#\n#########\n"),
             Duration::ZERO,
             1,
         );
@@ -369,7 +513,7 @@ mod tests {
         map.set_start(1, 1).unwrap();
         g.map = map;
         g.replay = Some(journal.finish());
-        let mut s = ViewState::new(g, Duration::ZERO, 1);
+        let mut s = ViewState::new(vec![g], Duration::ZERO, 1);
         assert_eq!((s.step, s.replay_len()), (2, 2));
         assert_eq!(s.step_label(), Some("tunnel"));
         s.step_by(-1);
@@ -394,15 +538,17 @@ mod tests {
 
     #[test]
     fn replacing_the_map_resets_the_player_and_keeps_settings() {
-        let mut s = ViewState::new(generated("#####\n#@..#\n#####\n"), Duration::ZERO, 3);
+        let mut s = ViewState::new(one("#####\n#@..#\n#####\n"), Duration::ZERO, 3);
         s.toggle_fov();
         s.try_move(1, 0);
         s.error = Some("x.lua:1: boom".into());
-        s.replace(generated("#####\n#..@#\n#####\n"), Duration::from_millis(2));
+        s.replace(one("#####\n#..@#\n#####\n"), Duration::from_millis(2));
         assert_eq!(s.player, (3, 1));
         assert!(s.fov);
         assert_eq!(s.zoom, 3);
         assert_eq!(s.error, None);
-        assert!(s.state_line().starts_with("seed=7 player=3,1 hash="));
+        assert!(s
+            .state_line()
+            .starts_with("seed=7 level=1/1 player=3,1 hash="));
     }
 }

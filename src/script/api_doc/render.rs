@@ -23,7 +23,8 @@ fn classes() -> Vec<&'static str> {
 /// The reference as text: `dunlua api`.
 pub fn reference() -> String {
     let mut out = String::from(
-        "dunlua Lua API (scripts get map, rng and params in generate(map, rng, params))\n",
+        "dunlua Lua API (scripts get map, rng and params in generate(map, rng, params, ctx))\n\n\
+         ctx: level (1-based), levels, seed, and above: the level above (nil on level 1)\n",
     );
     let mut last = None;
     for entry in API {
@@ -54,7 +55,12 @@ pub fn luals() -> String {
          ---@alias TileName \"wall\"|\"floor\"|\"door\"|\"stairs_down\"|\"stairs_up\"|\"water\"|string\n\n\
          ---What a generation script returns.\n---@class Script\n---@field name? string\n---@field width? integer\n\
          ---@field height? integer\n---@field params? table<string, integer|number|boolean|string>\n\
-         ---@field generate fun(map: Map, rng: Rng, params: table)\n---@field validate? fun(map: Map): boolean\n\n",
+         ---@field levels? integer How many linked levels one seed makes (1..32, default 1).\n\
+         ---@field stairs? \"aligned\"|\"free\" \"aligned\": check fails a seed whose stairs_down and the next level's stairs_up differ.\n\
+         ---@field generate fun(map: Map, rng: Rng, params: table, ctx: LevelContext)\n---@field validate? fun(map: Map): boolean\n\n\
+         ---Which level is being generated, and the one above it.\n---@class LevelContext\n\
+         ---@field level integer 1-based\n---@field levels integer\n---@field seed integer The run's seed (each level draws from its own stream).\n\
+         ---@field above? LevelView The finished level above, read-only; nil on level 1.\n\n",
     );
     for class in classes() {
         out.push_str(&format!("---@class {class}\n"));

@@ -182,6 +182,9 @@ pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
     out.extend(registered::<LuaDistance>(Owner::DistanceMap));
     out.extend(registered::<LuaNoise>(Owner::NoiseField));
     out.extend(registered::<LuaRng>(Owner::Rng));
+    out.extend(registered::<crate::script::api_level::LevelView>(
+        Owner::LevelView,
+    ));
     let vm = crate::script::host::Vm::new(
         std::path::Path::new("x.lua"),
         &Default::default(),

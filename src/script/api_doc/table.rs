@@ -11,6 +11,8 @@ pub enum Owner {
     DistanceMap,
     NoiseField,
     Rng,
+    /// `ctx.above`, the finished level above.
+    LevelView,
     /// Functions in a global table (`Rect.new`, `tiles.define`) or global functions.
     Global(&'static str),
 }
@@ -27,6 +29,7 @@ impl Owner {
             Owner::DistanceMap => "d",
             Owner::NoiseField => "field",
             Owner::Rng => "rng",
+            Owner::LevelView => "above",
             Owner::Global(table) => table,
         }
     }
@@ -40,6 +43,7 @@ impl Owner {
             Owner::DistanceMap => "DistanceMap",
             Owner::NoiseField => "NoiseField",
             Owner::Rng => "Rng",
+            Owner::LevelView => "LevelView",
             Owner::Global(table) => table,
         }
     }
@@ -164,7 +168,7 @@ pub const API: &[Entry] = &[
     m("snapshot", &[("label", "string")], &[], "Closes a labelled replay step (recorded only when the window is open)."),
     m("noise", &[("rng", "Rng"), ("opts?", "{scale?: number, octaves?: integer}")], &["NoiseField"], "Value noise over the map from rng's stream (specified: see the determinism rules); scale 1..4096 (default 8), octaves 1..8 (default 3)."),
     m("flood", &[("x", "integer"), ("y", "integer"), ("opts?", "{avoid?: Selection}")], &["Selection"], "The walkable cells reachable from a cell (4-connected), never entering the cells of opts.avoid."),
-    m("path", &[("ax", "integer"), ("ay", "integer"), ("bx", "integer"), ("by", "integer"), ("opts?", "{cost?: table<TileName, number|false>, diagonal?: boolean}")], &["{[1]: integer, [2]: integer, x: integer, y: integer}[]?"], "The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil."),
+    m("path", &[("ax", "integer"), ("ay", "integer"), ("bx", "integer"), ("by", "integer"), ("opts?", "{cost?: table<TileName, number|false>, diagonal?: boolean, field?: NoiseField, weight?: number}")], &["{[1]: integer, [2]: integer, x: integer, y: integer}[]?"], "The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil; with a field, entering a cell also costs weight (default 1) times the field's value there."),
     m("carve_path", &[("path", "{x: integer, y: integer}[]"), ("t?", "TileName")], &["integer"], "Sets every cell of a path to a tile (floor by default); returns how many changed."),
     m("regions", &[("t?", "TileName|TileName[]")], &["{size: integer, x: integer, y: integer, cells: Selection}[]"], "Connected regions of walkable cells (or of the kinds named), largest first."),
     m("dijkstra", &[("sources", "integer|{[1]: integer, [2]: integer}[]"), ("y?", "integer")], &["DistanceMap"], "Walking distances from `x, y` or from a list of `{x, y}` points."),
@@ -221,6 +225,15 @@ pub const API: &[Entry] = &[
     e(Owner::Rng, Method, "fork", &[("name", "string")], &["Rng"], "An independent named stream; draws nothing from this one."),
     e(Owner::Global("Rect"), Function, "new", &[("x", "integer"), ("y", "integer"), ("w", "integer"), ("h", "integer")], &["Rect"], "A rect with corners (x, y) and (x + w, y + h)."),
     e(Owner::Global("Rect"), Function, "index", &[], &["RectIndex"], "A native spatial index of rects."),
+    e(Owner::LevelView, Field, "width", &[], &["integer"], "The level above's width."),
+    e(Owner::LevelView, Field, "height", &[], &["integer"], "The level above's height."),
+    e(Owner::LevelView, Field, "level", &[], &["integer"], "Its level number (ctx.level - 1)."),
+    e(Owner::LevelView, Method, "get", XY, &["TileName"], "The tile name at a cell of the level above."),
+    e(Owner::LevelView, Method, "in_bounds", XY, &["boolean"], "Whether a cell is on the level above."),
+    e(Owner::LevelView, Method, "is_walkable", XY, &["boolean"], "Whether a cell of the level above is walkable."),
+    e(Owner::LevelView, Method, "rooms", &[], &["Rect[]"], "The level above's rooms (bounding boxes), in order."),
+    e(Owner::LevelView, Method, "start", &[], CELL, "The level above's start."),
+    e(Owner::LevelView, Method, "markers", &[], &["{x: integer, y: integer, name: string, props: table<string, string|number|boolean>}[]"], "The level above's markers, in order: where its stairs_down are, when the script marked them."),
     e(Owner::Global("tiles"), Function, "define", &[("name", "string"), ("spec", "{glyph: string, color?: string, bg?: string, walkable?: boolean, transparent?: boolean}")], &[], "Adds a tile kind of the script's own."),
     e(Owner::Global("tiles"), Function, "names", &[], &["string[]"], "The known tile names, built-ins first."),
     e(Owner::Global("_G"), Function, "reject", &[("why?", "string")], &[], "Rejects this attempt's map; the host rerolls on the next attempt's stream."),
