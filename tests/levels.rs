@@ -254,6 +254,25 @@ fn bad_levels_are_clear_errors() {
     }
     let run = dunlua_in(scratch.path(), &["write.lua", "--seed", "1"]);
     assert!(run.stderr.contains("(on level 2)"), "{}", run.stderr);
+    // A level's file may not be the script (`--out d.lua` writes d-2.lua).
+    let script = "return { levels = 2, generate = function(map) map:fill('floor') map:set_start(1, 1) end }\n";
+    scratch.write("d-2.lua", script);
+    let run = dunlua_in(
+        scratch.path(),
+        &["d-2.lua", "--seed", "1", "--out", "d.lua"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--out d.lua (its file d-2.lua): that is the script itself"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(scratch.path().join("d-2.lua")).unwrap(),
+        script
+    );
+    assert!(!scratch.path().join("d-1.lua").exists(), "nothing written");
     // The level above's reader checks its arguments like the map's.
     scratch.write(
         "outside.lua",

@@ -65,14 +65,7 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     }
     for out in &cli.outs {
         export::check_target(out).map_err(|e| Failure::usage(e.to_string()))?;
-        // `.lua` is an export format too: never write over the script.
-        let same = |a: &std::path::Path, b: &std::path::Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
-        if same(out, script_path) {
-            return Err(Failure::usage(format!(
-                "--out {}: that is the script itself; choose another file name",
-                out.display()
-            )));
-        }
+        refuse_the_script(out, out, script_path)?;
     }
     // Read before generating: a bad --tileset is a usage error up front.
     let options = cli.export.options()?;
@@ -98,6 +91,14 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
         report_rejections(generated);
     }
     if !cli.outs.is_empty() {
+        // Several levels write `NAME-K.ext` files: none may be the script.
+        if levels.len() > 1 {
+            for out in &cli.outs {
+                for k in 1..=levels.len() as u32 {
+                    refuse_the_script(out, &export::level_path(out, k), script_path)?;
+                }
+            }
+        }
         let (written, notes) =
             export::write_levels(&cli.outs, &levels, &options).map_err(Failure::run)?;
         for note in notes {
@@ -125,6 +126,28 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
         print_stdout(&levels_text(&levels))?;
     }
     Ok(())
+}
+
+/// `.lua` is an export format too: an output (`file`, written for `--out
+/// out`) is never the script itself.
+fn refuse_the_script(
+    out: &std::path::Path,
+    file: &std::path::Path,
+    script: &std::path::Path,
+) -> Result<(), Failure> {
+    let same = matches!((file.canonicalize(), script.canonicalize()), (Ok(x), Ok(y)) if x == y);
+    if !same {
+        return Ok(());
+    }
+    let what = if file == out {
+        String::new()
+    } else {
+        format!(" (its file {})", file.display())
+    };
+    Err(Failure::usage(format!(
+        "--out {}{what}: that is the script itself; choose another file name",
+        out.display()
+    )))
 }
 
 /// The map as text; several levels each under a `level K of N` line.
