@@ -5,6 +5,7 @@
 use std::ops::Range;
 
 use crate::map::{Map, Rgb, START_GLYPH};
+use crate::ops::is_buried;
 
 /// Width and height of a glyph in the font, in pixels.
 pub const GLYPH: usize = 8;
@@ -66,6 +67,29 @@ impl Frame {
         for row in y0..y1 {
             self.pixels[row * self.width + x0..row * self.width + x1].fill(p);
         }
+    }
+
+    /// Mixes `color` into a rectangle, `percent` of it over what is there.
+    pub fn blend_rect(&mut self, x: i64, y: i64, w: usize, h: usize, color: Rgb, percent: u32) {
+        let mix = |a: u8, b: u8| ((a as u32 * (100 - percent) + b as u32 * percent) / 100) as u8;
+        let x0 = x.clamp(0, self.width as i64) as usize;
+        let x1 = (x + w as i64).clamp(0, self.width as i64) as usize;
+        let y0 = y.clamp(0, self.height as i64) as usize;
+        let y1 = (y + h as i64).clamp(0, self.height as i64) as usize;
+        for row in y0..y1 {
+            for p in &mut self.pixels[row * self.width + x0..row * self.width + x1] {
+                let Rgb(r, g, b) = unpack(*p);
+                *p = pack(Rgb(mix(r, color.0), mix(g, color.1), mix(b, color.2)));
+            }
+        }
+    }
+
+    /// A rectangle's outline, `t` pixels thick, clipped to the frame.
+    pub fn outline(&mut self, x: i64, y: i64, w: usize, h: usize, t: usize, color: Rgb) {
+        self.fill_rect(x, y, w, t, color);
+        self.fill_rect(x, y + h as i64 - t as i64, w, t, color);
+        self.fill_rect(x, y, t, h, color);
+        self.fill_rect(x + w as i64 - t as i64, y, t, h, color);
     }
 
     /// Draws `c` in a `size` x `size` cell at `(x, y)` (the 8x8 glyph scaled
@@ -132,15 +156,28 @@ pub enum Style {
     Cells,
 }
 
+/// How rock is drawn: every wall as its tile (`all`), or rock nobody can
+/// see from anywhere dark (`dark`, see [`crate::ops::buried_mask`]), so
+/// rooms and corridors stand out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rock {
+    #[default]
+    All,
+    Dark,
+}
+
+/// The colour of buried rock when it is drawn dark.
+pub const BURIED: Rgb = Rgb(0x0c, 0x0c, 0x10);
+
 /// The whole map, `cell` pixels per tile, with the start and markers shown.
 pub fn render_map(map: &Map, style: Style, cell: usize) -> Frame {
-    render_rows(map, style, cell, 0..map.height() as usize)
+    render_rows(map, style, Rock::All, cell, 0..map.height() as usize)
 }
 
 /// A band of whole tile rows of the map (`rows`, top first), drawn exactly
 /// as [`render_map`] draws them: the image is these bands stacked, so an
 /// export can encode a big map band by band instead of holding it whole.
-pub fn render_rows(map: &Map, style: Style, cell: usize, rows: Range<usize>) -> Frame {
+pub fn render_rows(map: &Map, style: Style, rock: Rock, cell: usize, rows: Range<usize>) -> Frame {
     let w = map.width() as usize;
     let rows = rows.start.min(map.height() as usize)..rows.end.min(map.height() as usize);
     let mut frame = Frame::new(w * cell, rows.len() * cell, Rgb(0, 0, 0));
@@ -163,14 +200,26 @@ pub fn render_rows(map: &Map, style: Style, cell: usize, rows: Range<usize>) -> 
             look.pixels
         })
         .collect();
+    let buried_look = vec![pack(BURIED); cell * cell];
     let cells = &map.cells()[rows.start * w..rows.end * w];
     if cell > 0 && w > 0 {
         let mut lines = frame.pixels.chunks_exact_mut(w * cell);
-        for tiles in cells.chunks_exact(w) {
+        for (dy, tiles) in cells.chunks_exact(w).enumerate() {
+            let y = (rows.start + dy) as i32;
+            // This row's buried cells, worked out once for its pixel rows.
+            let buried: Vec<bool> = match rock {
+                Rock::All => vec![false; w],
+                Rock::Dark => (0..w as i32).map(|x| is_buried(map, x, y)).collect(),
+            };
             for py in 0..cell {
                 let Some(line) = lines.next() else { break };
-                for (out, &tile) in line.chunks_exact_mut(cell).zip(tiles) {
-                    out.copy_from_slice(&looks[tile.index()][py * cell..(py + 1) * cell]);
+                for (x, (out, &tile)) in line.chunks_exact_mut(cell).zip(tiles).enumerate() {
+                    let look = if buried[x] {
+                        &buried_look
+                    } else {
+                        &looks[tile.index()]
+                    };
+                    out.copy_from_slice(&look[py * cell..(py + 1) * cell]);
                 }
             }
         }
@@ -287,7 +336,7 @@ mod tests {
             let whole = render_map(&map, style, 5);
             let mut stacked = Vec::new();
             for rows in [0..2, 2..3, 3..5] {
-                let band = render_rows(&map, style, 5, rows.clone());
+                let band = render_rows(&map, style, Rock::All, 5, rows.clone());
                 assert_eq!((band.width, band.height), (25, rows.len() * 5));
                 stacked.extend(band.pixels);
             }

@@ -167,6 +167,11 @@ struct State {
     cancelled: usize,
     /// `K/N`: the level shown of how many.
     level: String,
+    /// Pixels per cell.
+    cell: usize,
+    rock: String,
+    overlay: String,
+    hover: String,
 }
 
 impl State {
@@ -191,6 +196,10 @@ impl State {
             params: field("params"),
             workers: field("workers").parse().unwrap(),
             level: field("level"),
+            cell: field("cell").parse().unwrap(),
+            rock: field("rock"),
+            overlay: field("overlay"),
+            hover: field("hover"),
             cancelled: field("cancelled").parse().unwrap(),
             step: field("step")
                 .split_once('/')
@@ -229,15 +238,17 @@ fn x_tools() -> bool {
 
 /// Starts `dunlua ARGS` in `dir` on the display and waits for its first
 /// frame and its window, found by `title` (a token in the script's name).
+/// Its stderr goes to `stderr.txt` in `dir`.
 fn open_viewer(x: &Xvfb, dir: &Path, args: &[&str], title: &str) -> (Viewer, State) {
     let state_file = dir.join("state.txt");
+    let stderr = std::fs::File::create(dir.join("stderr.txt")).unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_dunlua"))
         .args(args)
         .current_dir(dir)
         .env("DISPLAY", &x.display)
         .env("DUNLUA_STATE_FILE", &state_file)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let mut viewer = Viewer {
@@ -516,4 +527,156 @@ fn walk_change_seeds_reload_and_survive_a_broken_save() {
         viewer.child.try_wait().ok().flatten()
     });
     assert!(status.success());
+}
+
+/// Pixels of the map area (above the status line) that are not black, and
+/// their bounding box (x0, y0, x1, y1), exclusive.
+fn drawn(width: usize, rgb: &[u8], map_h: usize) -> (usize, (usize, usize, usize, usize)) {
+    let (mut n, mut x0, mut y0, mut x1, mut y1) = (0, usize::MAX, usize::MAX, 0, 0);
+    for y in 0..map_h {
+        for x in 0..width {
+            let p = &rgb[(y * width + x) * 3..][..3];
+            if p != [0, 0, 0] {
+                n += 1;
+                (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+            }
+        }
+    }
+    (n, (x0, y0, x1, y1))
+}
+
+/// How many pixels two screenshots differ in.
+fn differ(a: &[u8], b: &[u8]) -> usize {
+    a.chunks(3).zip(b.chunks(3)).filter(|(p, q)| p != q).count()
+}
+
+/// CPU seconds a process has used (user + system), from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = after.split(' ').collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
+#[test]
+fn fit_rock_overlays_mouse_and_a_command_that_reproduces_the_map() {
+    if !x_tools() {
+        return;
+    }
+    let x = Xvfb::start();
+    let scratch = Scratch::new();
+    let token = format!("judge{}", std::process::id());
+    let caves = std::fs::read_to_string(root().join("scripts/caves.lua")).unwrap();
+    scratch.write(
+        "judge.lua",
+        &caves.replace("name = \"", &format!("name = \"{token} ")),
+    );
+    let features = std::fs::read_to_string(root().join("scripts/lib/features.lua")).unwrap();
+    scratch.write("lib/features.lua", &features);
+    let args = ["judge.lua", "--seed", "3", "--size", "400x300"];
+    let (viewer, first) = open_viewer(&x, scratch.path(), &args, &token);
+    assert_eq!(
+        (first.cell, first.rock.as_str(), first.overlay.as_str()),
+        (8, "dark", "none")
+    );
+    let focus = |v: &Viewer| {
+        v.x(&["windowfocus", "--sync", &v.window]);
+    };
+    let shot = |v: &Viewer| {
+        // Let the frame reach the screen.
+        std::thread::sleep(Duration::from_millis(250));
+        v.screenshot()
+    };
+
+    // `0`: every cell of the 400x300 map on screen, at 3 px a cell.
+    focus(&viewer);
+    viewer.x(&["key", "0"]);
+    let fit = viewer.wait("the whole map", |s| s.cell < 8);
+    assert_eq!(fit.cell, 3, "1280x940 px hold 400x300 cells at 3 px");
+    let (width, dark) = shot(&viewer);
+    let map_h = dark.len() / 3 / width - 20;
+    std::fs::write("/tmp/dunlua-fit.rgb", &dark).ok();
+    let (_, bounds) = drawn(width, &dark, map_h);
+    assert_eq!(
+        (bounds.2 - bounds.0, bounds.3 - bounds.1),
+        (400 * 3, 300 * 3),
+        "the drawn area is the whole map: {bounds:?}"
+    );
+
+    // `W`: every wall drawn; buried rock was dark.
+    focus(&viewer);
+    viewer.x(&["key", "w"]);
+    viewer.wait("every wall", |s| s.rock == "all");
+    let (_, all) = shot(&viewer);
+    assert!(differ(&dark, &all) > 10_000, "W changes the picture");
+    viewer.x(&["key", "w"]);
+    viewer.wait("dark rock", |s| s.rock == "dark");
+
+    // `M`: rooms (caves have none), regions, distance: each changes the picture.
+    viewer.x(&["key", "m"]);
+    viewer.x(&["key", "m"]);
+    viewer.wait("the regions overlay", |s| s.overlay == "regions");
+    let (_, regions) = shot(&viewer);
+    assert!(differ(&dark, &regions) > 10_000, "regions tint the caves");
+    viewer.x(&["key", "m"]);
+    viewer.wait("the distance overlay", |s| s.overlay == "distance");
+    let (_, heat) = shot(&viewer);
+    assert!(differ(&regions, &heat) > 10_000, "distance is not regions");
+
+    // Hovering names the cell under the mouse; a click walks there.
+    let text = dunlua_in(
+        scratch.path(),
+        &["judge.lua", "--seed", "3", "--size", "400x300", "--ascii"],
+    )
+    .stdout;
+    let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let (fx, fy) = (0..300)
+        .rev()
+        .flat_map(|y| (0..400).map(move |x| (x, y)))
+        .find(|&(x, y)| rows[y][x] == '.')
+        .unwrap();
+    let (ox, oy) = (bounds.0, bounds.1);
+    let (mx, my) = (ox + fx * 3 + 1, oy + fy * 3 + 1);
+    viewer.x(&[
+        "mousemove",
+        "--window",
+        &viewer.window,
+        &mx.to_string(),
+        &my.to_string(),
+    ]);
+    let want = format!("{fx},{fy}");
+    viewer.wait("the hover on the floor cell", |s| s.hover == want);
+    // A click as long as a person's (xdotool's own is shorter than a frame).
+    viewer.x(&["mousedown", "1"]);
+    std::thread::sleep(Duration::from_millis(100));
+    viewer.x(&["mouseup", "1"]);
+    viewer.wait("the player at the clicked cell", |s| {
+        s.player == (fx as i32, fy as i32)
+    });
+
+    // Idle: nothing changes for two seconds; how much CPU does it use?
+    viewer.x(&["mousemove", "--window", &viewer.window, "1", "1"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    let before = cpu_seconds(viewer.child.id());
+    std::thread::sleep(Duration::from_secs(3));
+    let idle = (cpu_seconds(viewer.child.id()) - before) / 3.0;
+    eprintln!("idle window CPU: {:.1}% of a core", idle * 100.0);
+
+    // PageDown: the printed command makes the window's map again.
+    focus(&viewer);
+    viewer.tap("Next");
+    let next = viewer.wait("seed 4", |s| s.seed == 4);
+    let stderr = std::fs::read_to_string(scratch.path().join("stderr.txt")).unwrap();
+    let command = stderr
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("dunlua: dunlua "))
+        .unwrap_or_else(|| panic!("no command printed: {stderr}"));
+    assert!(command.contains("--size 400x300"), "{command}");
+    let mut again: Vec<&str> = command.split(' ').collect();
+    again.push("--hash");
+    let run = dunlua_in(scratch.path(), &again);
+    assert_eq!(run.stdout.trim(), next.hash, "{command}");
+    viewer.tap("q");
 }

@@ -94,6 +94,10 @@ pub struct RunArgs {
     #[arg(long)]
     pub window: bool,
 
+    /// The folder the window's Ctrl+S saves into (default: the working folder).
+    #[arg(long, value_name = "DIR")]
+    pub save_dir: Option<PathBuf>,
+
     /// Print the map's 64-bit hash (16 hex digits) on stdout.
     #[arg(long)]
     pub hash: bool,
@@ -182,6 +186,12 @@ pub struct ExportArgs {
     #[arg(long, value_enum, default_value_t = PngStyle::Glyph)]
     pub png_style: PngStyle,
 
+    /// How a .png output draws rock: all (every wall as its tile) or dark
+    /// (walls nothing walkable or transparent touches drawn dark, so rooms
+    /// and corridors stand out).
+    #[arg(long, value_enum, default_value_t = PngRock::All)]
+    pub png_rock: PngRock,
+
     /// Pixels per tile in a .png output (default 16 for glyph, 8 for cells).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub cell_size: Option<u16>,
@@ -195,6 +205,12 @@ pub struct ExportArgs {
     /// Put dunlua's tileset inside a .tmx output instead of in a .tsx beside it.
     #[arg(long)]
     pub embed_tileset: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PngRock {
+    All,
+    Dark,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

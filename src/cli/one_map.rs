@@ -69,6 +69,14 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     }
     // Read before generating: a bad --tileset is a usage error up front.
     let options = cli.export.options()?;
+    if let Some(dir) = &cli.save_dir {
+        if !dir.is_dir() {
+            return Err(Failure::usage(format!(
+                "--save-dir {}: no such folder",
+                dir.display()
+            )));
+        }
+    }
     let seed = match cli.seed {
         Some(seed) => seed,
         None => {
@@ -195,6 +203,7 @@ fn show(
     let config = ViewConfig {
         request,
         export: options,
+        save_dir: cli.save_dir.clone().unwrap_or_else(|| ".".into()),
         state_file: std::env::var_os("DUNLUA_STATE_FILE").map(Into::into),
     };
     match view::run(levels, took, config) {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
-use super::flags::{ExportArgs, PngStyle, ScriptArgs};
+use super::flags::{ExportArgs, PngRock, PngStyle, ScriptArgs};
 use super::Failure;
 use crate::export::tiled::UserTileset;
 use crate::export::Options;
@@ -53,6 +53,10 @@ impl ExportArgs {
         };
         Ok(Options {
             png_style,
+            png_rock: match self.png_rock {
+                PngRock::All => crate::render::Rock::All,
+                PngRock::Dark => crate::render::Rock::Dark,
+            },
             cell_size: self
                 .cell_size
                 .map_or(Options::default_cell_size(png_style), usize::from),

@@ -39,6 +39,8 @@ const KNOWN: &str = ".txt, .json, .png, .tmj, .tmx, .lua";
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     pub png_style: Style,
+    /// `--png-rock`: whether buried rock is drawn dark.
+    pub png_rock: crate::render::Rock,
     /// Pixels per tile in a PNG.
     pub cell_size: usize,
     /// Whether the user chose `cell_size` (`--cell-size`): a chosen size that
@@ -69,6 +71,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             png_style: Style::Glyph,
+            png_rock: crate::render::Rock::All,
             cell_size: Options::default_cell_size(Style::Glyph),
             cell_size_chosen: false,
             tileset: None,
@@ -180,7 +183,13 @@ pub fn render(
         Format::Png => {
             let (cell, note) = png_cell_size(path, &generated.map, options)?;
             notes.extend(note);
-            png::write(&generated.map, options.png_style, cell, &mut bytes)?
+            png::write(
+                &generated.map,
+                options.png_style,
+                options.png_rock,
+                cell,
+                &mut bytes,
+            )?
         }
         Format::Tiled | Format::TiledXml | Format::TiledLua => {
             let doc = match &options.tileset {

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use crate::map::Map;
-use crate::render::{render_rows, Frame, Style};
+use crate::render::{render_rows, Frame, Rock, Style};
 
 /// About how many pixels one band of tile rows holds while a map is
 /// encoded: memory stays near this (a few MB) whatever the map's size.
@@ -12,14 +12,20 @@ const BAND_PIXELS: usize = 1 << 20;
 
 /// Encodes the map as an 8-bit RGB PNG with `cell` pixels per tile, drawn
 /// and compressed a band of tile rows at a time.
-pub fn write(map: &Map, style: Style, cell: usize, out: &mut impl Write) -> anyhow::Result<()> {
+pub fn write(
+    map: &Map,
+    style: Style,
+    rock: Rock,
+    cell: usize,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
     let (w, h) = (map.width() as usize, map.height() as usize);
     let mut writer = header(w * cell, h * cell, out)?;
     let mut stream = writer.stream_writer()?;
     let rows_per_band = (BAND_PIXELS / (w * cell * cell).max(1)).max(1);
     let mut bytes = Vec::new();
     for first in (0..h).step_by(rows_per_band) {
-        render_rows(map, style, cell, first..first + rows_per_band).rgb_into(&mut bytes);
+        render_rows(map, style, rock, cell, first..first + rows_per_band).rgb_into(&mut bytes);
         stream.write_all(&bytes)?;
     }
     stream.finish()?;
@@ -52,7 +58,7 @@ mod tests {
     fn decodes_with_the_right_size_and_colours() {
         let map = Map::from_ascii("#####\n#@..#\n#####\n").unwrap();
         let mut bytes = Vec::new();
-        write(&map, Style::Cells, 3, &mut bytes).unwrap();
+        write(&map, Style::Cells, Rock::All, 3, &mut bytes).unwrap();
         let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
         let mut reader = decoder.read_info().unwrap();
         let mut buf = vec![0; reader.output_buffer_size().unwrap()];
@@ -81,7 +87,7 @@ mod tests {
         let mut map = Map::from_ascii(&text).unwrap();
         map.set_start(0, 599).unwrap();
         let mut bytes = Vec::new();
-        write(&map, Style::Glyph, 40, &mut bytes).unwrap();
+        write(&map, Style::Glyph, Rock::All, 40, &mut bytes).unwrap();
         let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
             .read_info()
             .unwrap();

@@ -2,9 +2,10 @@
 //! glyphs, the player, the status line and the help and error overlays.
 
 use super::camera::follow;
-use super::state::{Sight, ViewState, HELP};
+use super::input::help_lines;
+use super::state::{Sight, ViewState};
 use crate::map::Rgb;
-use crate::render::{dim, marker_is_tile, Frame, GLYPH, MARKER_COLOR, START_COLOR};
+use crate::render::{dim, marker_is_tile, Frame, BURIED, GLYPH, MARKER_COLOR, START_COLOR};
 
 pub const STATUS_BG: Rgb = Rgb(0x20, 0x20, 0x30);
 pub const STATUS_FG: Rgb = Rgb(0xdd, 0xdd, 0xdd);
@@ -28,7 +29,7 @@ pub fn status_height(frame_width: usize) -> usize {
 
 /// The top-left map cell shown, and the view's size in whole cells.
 pub fn camera(state: &ViewState, frame: &Frame) -> ((i32, i32), (i32, i32)) {
-    let cell = (GLYPH * state.zoom) as i32;
+    let cell = state.cell.max(1) as i32;
     let area_h = frame.height.saturating_sub(status_height(frame.width)) as i32;
     let view = (frame.width as i32 / cell, area_h / cell);
     let map = state.map();
@@ -39,23 +40,33 @@ pub fn camera(state: &ViewState, frame: &Frame) -> ((i32, i32), (i32, i32)) {
     (cam, view)
 }
 
+/// The map cell under a pixel of the frame, if the pixel is over the map.
+pub fn cell_at(state: &ViewState, frame: &Frame, px: usize, py: usize) -> Option<(i32, i32)> {
+    if py >= frame.height.saturating_sub(status_height(frame.width)) || px >= frame.width {
+        return None;
+    }
+    let ((cx, cy), _) = camera(state, frame);
+    let cell = state.cell.max(1) as i32;
+    let (x, y) = (cx + px as i32 / cell, cy + py as i32 / cell);
+    state.map().in_bounds(x as i64, y as i64).then_some((x, y))
+}
+
 pub fn draw(state: &ViewState, frame: &mut Frame) {
     frame.pixels.fill(0);
-    let cell = GLYPH * state.zoom;
+    let cell = state.cell.max(1);
     let ((cx, cy), (vw, vh)) = camera(state, frame);
     let map = state.map();
-    let markers: Vec<(i32, i32, char)> = map
+    // Marker letters by cell, once per frame (not a scan per cell).
+    let markers: std::collections::HashMap<(i32, i32), char> = map
         .markers()
         .iter()
         .filter(|m| !marker_is_tile(map, m))
         .map(|m| {
-            (
-                m.x,
-                m.y,
-                m.name.chars().next().unwrap_or('*').to_ascii_uppercase(),
-            )
+            let letter = m.name.chars().next().unwrap_or('*').to_ascii_uppercase();
+            ((m.x, m.y), letter)
         })
         .collect();
+    let at = |v: i32| (v as usize * cell) as i64;
     // One cell more than fits, so partial cells at the edges are drawn too.
     for vy in 0..=vh {
         for vx in 0..=vw {
@@ -67,22 +78,25 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
             if sight == Sight::Unknown {
                 continue;
             }
+            if state.is_dark(mx, my) {
+                frame.fill_rect(at(vx), at(vy), cell, cell, BURIED);
+                continue;
+            }
             let kind = map.tiles().kind(state.shown(mx, my));
             let (mut glyph, mut fg, mut bg) = (kind.glyph, kind.color, kind.background);
-            if let Some(&(_, _, letter)) = markers.iter().find(|m| m.0 == mx && m.1 == my) {
+            let marked = markers.get(&(mx, my)).copied();
+            if let Some(letter) = marked {
                 (glyph, fg) = (letter, MARKER_COLOR);
             }
             if sight == Sight::Remembered {
                 (fg, bg) = (dim(fg, 40), dim(bg, 40));
             }
-            frame.glyph(
-                (vx as usize * cell) as i64,
-                (vy as usize * cell) as i64,
-                cell,
-                glyph,
-                fg,
-                bg,
-            );
+            if cell >= GLYPH {
+                frame.glyph(at(vx), at(vy), cell, glyph, fg, bg);
+            } else {
+                // Too small for glyphs: a block of the tile's colour.
+                frame.fill_rect(at(vx), at(vy), cell, cell, fg);
+            }
         }
     }
     let (px, py) = (state.player.0 - cx, state.player.1 - cy);
@@ -90,24 +104,19 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
         .tiles()
         .kind(state.shown(state.player.0, state.player.1))
         .background;
-    frame.glyph(
-        (px * cell as i32) as i64,
-        (py * cell as i32) as i64,
-        cell,
-        PLAYER_GLYPH,
-        START_COLOR,
-        player_bg,
-    );
+    if cell >= GLYPH {
+        frame.glyph(at(px), at(py), cell, PLAYER_GLYPH, START_COLOR, player_bg);
+    } else {
+        // At least 3 px, so the player is seen on a 1-px map.
+        let size = cell.max(3);
+        let off = (size - cell) as i64 / 2;
+        frame.fill_rect(at(px) - off, at(py) - off, size, size, START_COLOR);
+    }
+    super::overlay::draw(state, frame, (cx, cy));
 
     draw_status(state, frame);
     if state.help {
-        draw_box(
-            frame,
-            HELP.iter().map(|s| s.to_string()).collect(),
-            STATUS_BG,
-            STATUS_FG,
-            true,
-        );
+        draw_box(frame, help_lines(), STATUS_BG, STATUS_FG, true);
     }
     if let Some(error) = &state.error {
         let mut lines = vec!["script error - the last good map is shown:".to_string()];
@@ -177,6 +186,7 @@ mod tests {
     use std::time::Duration;
 
     fn state(text: &str, zoom: usize) -> ViewState {
+        let cell = GLYPH * zoom;
         let g = Generated {
             map: Map::from_ascii(text).unwrap(),
             provenance: Provenance {
@@ -194,7 +204,7 @@ mod tests {
             work: 0,
             native_work: 0,
         };
-        ViewState::new(vec![g], Duration::ZERO, zoom)
+        ViewState::new(vec![g], Duration::ZERO, cell)
     }
 
     /// Checks the cell at pixel (x, y) holds `c` in `fg` on `bg`.

@@ -12,7 +12,13 @@ pub enum Action {
     Move(i32, i32),
     ZoomIn,
     ZoomOut,
+    /// Zoom so the whole map fits in the window.
+    FitMap,
     ToggleFov,
+    /// Buried rock drawn dark, or every wall drawn.
+    ToggleRock,
+    /// The next overlay: none, rooms, regions, distance, markers.
+    CycleOverlay,
     ToggleHelp,
     Quit,
     NextSeed,
@@ -24,6 +30,9 @@ pub enum Action {
     FirstStep,
     LastStep,
     PlayReplay,
+    /// Replay playback slower / faster.
+    ReplaySlower,
+    ReplayFaster,
     NextParam,
     ParamDown,
     ParamUp,
@@ -31,6 +40,114 @@ pub enum Action {
     /// Take the stairs down (`>` on a `stairs_down`) or up (`<`).
     Descend,
     Ascend,
+    /// The mouse is over this map cell (or off the map: `None`).
+    Hover(Option<(i32, i32)>),
+    /// A click on this map cell: walk there if it can be reached.
+    Click(i32, i32),
+}
+
+/// One line of the key help: the keys, what they do, and the actions they
+/// give (so a test can check every action has its line).
+pub struct Binding {
+    pub keys: &'static str,
+    pub does: &'static str,
+    pub actions: &'static [Action],
+}
+
+/// Every key and mouse binding; the `?` help is made from it.
+pub const BINDINGS: &[Binding] = &[
+    Binding {
+        keys: "arrows hjkl yubn numpad",
+        does: "walk (held keys repeat)",
+        actions: &[Action::Move(0, 0)],
+    },
+    Binding {
+        keys: "mouse",
+        does: "hover: what a cell is; click: walk there",
+        actions: &[Action::Hover(None), Action::Click(0, 0)],
+    },
+    Binding {
+        keys: "> <",
+        does: "stairs down / up (multi-level scripts)",
+        actions: &[Action::Descend, Action::Ascend],
+    },
+    Binding {
+        keys: "+ -  0",
+        does: "zoom in / out, fit the whole map",
+        actions: &[Action::ZoomIn, Action::ZoomOut, Action::FitMap],
+    },
+    Binding {
+        keys: "F",
+        does: "field of view",
+        actions: &[Action::ToggleFov],
+    },
+    Binding {
+        keys: "W",
+        does: "walls: buried rock dark / every wall",
+        actions: &[Action::ToggleRock],
+    },
+    Binding {
+        keys: "M",
+        does: "overlay: rooms, regions, distance, markers",
+        actions: &[Action::CycleOverlay],
+    },
+    Binding {
+        keys: "PageDown PageUp r",
+        does: "next / previous / random seed",
+        actions: &[Action::NextSeed, Action::PrevSeed, Action::RandomSeed],
+    },
+    Binding {
+        keys: "[ ]  Home End",
+        does: "replay step back / forward, first / last",
+        actions: &[
+            Action::StepBack,
+            Action::StepForward,
+            Action::FirstStep,
+            Action::LastStep,
+        ],
+    },
+    Binding {
+        keys: "Enter  { }",
+        does: "play the generation, slower / faster",
+        actions: &[
+            Action::PlayReplay,
+            Action::ReplaySlower,
+            Action::ReplayFaster,
+        ],
+    },
+    Binding {
+        keys: "Tab  , .",
+        does: "pick a parameter, lower / raise it",
+        actions: &[Action::NextParam, Action::ParamDown, Action::ParamUp],
+    },
+    Binding {
+        keys: "Ctrl+R",
+        does: "parameters back to defaults",
+        actions: &[Action::ResetParams],
+    },
+    Binding {
+        keys: "Ctrl+S",
+        does: "save PNG and JSON",
+        actions: &[Action::Save],
+    },
+    Binding {
+        keys: "?",
+        does: "this help",
+        actions: &[Action::ToggleHelp],
+    },
+    Binding {
+        keys: "Esc q",
+        does: "quit",
+        actions: &[Action::Quit],
+    },
+];
+
+/// The help overlay's lines, from [`BINDINGS`].
+pub fn help_lines() -> Vec<String> {
+    BINDINGS
+        .iter()
+        .map(|b| format!("{:<24} {}", b.keys, b.does))
+        .collect()
 }
 
 /// The action of a key pressed (with Ctrl held or not). Letters are read
@@ -56,6 +173,8 @@ pub fn key_action(key: Key, ctrl: bool) -> Option<Action> {
         Key::B | Key::NumPad1 => Move(-1, 1),
         Key::N | Key::NumPad3 => Move(1, 1),
         Key::F => ToggleFov,
+        Key::W => ToggleRock,
+        Key::M => CycleOverlay,
         Key::Escape | Key::Q => Quit,
         Key::PageDown => NextSeed,
         Key::PageUp => PrevSeed,
@@ -74,8 +193,11 @@ pub fn char_action(c: char) -> Option<Action> {
     Some(match c {
         '+' | '=' => ZoomIn,
         '-' | '_' => ZoomOut,
+        '0' => FitMap,
         '[' => StepBack,
         ']' => StepForward,
+        '{' => ReplaySlower,
+        '}' => ReplayFaster,
         '?' => ToggleHelp,
         ',' => ParamDown,
         '.' => ParamUp,
@@ -187,6 +309,87 @@ mod tests {
         assert_eq!(char_action('>'), Some(Action::Descend));
         assert_eq!(char_action('<'), Some(Action::Ascend));
         assert_eq!(char_action('h'), None, "letters are handled as keys");
+    }
+
+    /// Every action, by a match that fails to compile when one is added
+    /// and not listed here.
+    fn every_action() -> Vec<Action> {
+        use Action::*;
+        let all = vec![
+            Move(0, 0),
+            ZoomIn,
+            ZoomOut,
+            FitMap,
+            ToggleFov,
+            ToggleRock,
+            CycleOverlay,
+            ToggleHelp,
+            Quit,
+            NextSeed,
+            PrevSeed,
+            RandomSeed,
+            Save,
+            StepBack,
+            StepForward,
+            FirstStep,
+            LastStep,
+            PlayReplay,
+            ReplaySlower,
+            ReplayFaster,
+            NextParam,
+            ParamDown,
+            ParamUp,
+            ResetParams,
+            Descend,
+            Ascend,
+            Hover(None),
+            Click(0, 0),
+        ];
+        for a in &all {
+            match a {
+                Move(..) | ZoomIn | ZoomOut | FitMap | ToggleFov | ToggleRock | CycleOverlay
+                | ToggleHelp | Quit | NextSeed | PrevSeed | RandomSeed | Save | StepBack
+                | StepForward | FirstStep | LastStep | PlayReplay | ReplaySlower | ReplayFaster
+                | NextParam | ParamDown | ParamUp | ResetParams | Descend | Ascend | Hover(_)
+                | Click(..) => {}
+            }
+        }
+        all
+    }
+
+    fn has_help(action: Action) -> bool {
+        let kind = std::mem::discriminant(&action);
+        BINDINGS
+            .iter()
+            .any(|b| b.actions.iter().any(|a| std::mem::discriminant(a) == kind))
+    }
+
+    #[test]
+    fn every_action_has_a_help_line_and_every_key_a_listed_action() {
+        for action in every_action() {
+            assert!(has_help(action), "{action:?} has no line in BINDINGS");
+        }
+        let chars = (' '..='~').filter_map(char_action);
+        let keys = [
+            Key::A,
+            Key::W,
+            Key::M,
+            Key::F,
+            Key::Tab,
+            Key::PageDown,
+            Key::Enter,
+        ]
+        .into_iter()
+        .flat_map(|k| [key_action(k, false), key_action(k, true)])
+        .flatten();
+        for action in chars.chain(keys) {
+            assert!(has_help(action), "{action:?} is bound but not in the help");
+        }
+        let help = help_lines();
+        assert_eq!(help.len(), BINDINGS.len());
+        assert!(help
+            .iter()
+            .any(|l| l.starts_with("W ") && l.contains("buried rock")));
     }
 
     #[test]

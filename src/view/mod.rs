@@ -5,6 +5,8 @@
 pub mod camera;
 pub mod draw;
 pub mod input;
+pub mod inspect;
+pub mod overlay;
 pub mod state;
 pub mod tuning;
 
@@ -18,7 +20,7 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use minifb::{Key, Window, WindowOptions};
+use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
 
 use crate::export::{self, Options};
 use crate::generated::Generated;
@@ -26,7 +28,7 @@ use crate::render::Frame;
 use crate::script::{self, FailureKind, Request, ScriptError};
 use crate::watch::FileWatch;
 use input::{char_action, key_action, Action, Repeater};
-use state::ViewState;
+use state::{Effect, ViewState};
 use tuning::Tuning;
 
 /// Everything the window needs besides the first map.
@@ -34,6 +36,8 @@ pub struct ViewConfig {
     /// The request that made the first map; reloads and seeds reuse it.
     pub request: Request,
     pub export: Options,
+    /// Where Ctrl+S saves (`--save-dir`; the working folder by default).
+    pub save_dir: PathBuf,
     /// Appends a `key=value` state line whenever the state changes (tests).
     pub state_file: Option<PathBuf>,
 }
@@ -166,6 +170,15 @@ impl Generator {
     }
 }
 
+/// Frames a second while something happens, and when nothing has for
+/// [`IDLE_AFTER`]: keys are still read within 1/30 s (and a click, which
+/// is polled, is not missed), and an idle window costs little CPU.
+const ACTIVE_FPS: usize = 60;
+const IDLE_FPS: usize = 30;
+const IDLE_AFTER: Duration = Duration::from_secs(1);
+/// How often an unchanged frame is sent again anyway.
+const RESEND: Duration = Duration::from_millis(500);
+
 /// How long the files must be quiet after a change before reloading, so an
 /// editor's several writes make one reload (well inside 100 ms).
 const SETTLE: Duration = Duration::from_millis(25);
@@ -188,11 +201,12 @@ pub fn run(
         .map(|info| info.params)
         .unwrap_or_default();
     let values = first.provenance.params.clone();
-    let mut state = ViewState::new(levels, gen_time, zoom);
+    let mut state = ViewState::new(levels, gen_time, zoom * crate::render::GLYPH);
     state.tuning = Some(Tuning::new(defaults, values));
+    state.view = (w, h.saturating_sub(draw::status_height(w)));
     let mut window = Window::new(&state.title(), w, h, WindowOptions::default())
         .map_err(|e| ViewError::NoWindow(e.to_string()))?;
-    window.set_target_fps(60);
+    window.set_target_fps(ACTIVE_FPS);
     let queue = Rc::new(RefCell::new(VecDeque::new()));
     window.set_input_callback(Box::new(Queue(queue.clone())));
 
@@ -217,6 +231,10 @@ pub fn run(
     let mut title = String::new();
     let mut drawn = String::new();
     let clock = Instant::now();
+    let mut mouse_was_down = false;
+    let mut last_input = Instant::now();
+    let mut last_sent = Instant::now();
+    let mut current_fps = ACTIVE_FPS;
 
     while window.is_open() {
         let now = clock.elapsed();
@@ -241,71 +259,49 @@ pub fn run(
                 .filter_map(|k| key_action(k, false)),
         );
 
+        // The mouse: what it is over, and a click (on the press).
+        let mouse = window
+            .get_mouse_pos(MouseMode::Discard)
+            .and_then(|(x, y)| draw::cell_at(&state, &frame, x as usize, y as usize));
+        if mouse != state.hover {
+            actions.push(Action::Hover(mouse));
+        }
+        let pressed = window.get_mouse_down(MouseButton::Left);
+        if pressed && !mouse_was_down {
+            actions.extend(mouse.map(|(x, y)| Action::Click(x, y)));
+        }
+        mouse_was_down = pressed;
+        if !actions.is_empty() {
+            last_input = Instant::now();
+        }
+
         for action in actions {
-            match action {
-                Action::Quit => return Ok(()),
-                Action::Move(dx, dy) => {
-                    state.try_move(dx, dy);
-                }
-                Action::ZoomIn => state.zoom_by(1),
-                Action::ZoomOut => state.zoom_by(-1),
-                Action::ToggleFov => state.toggle_fov(),
-                Action::ToggleHelp => state.help = !state.help,
-                Action::NextSeed | Action::PrevSeed | Action::RandomSeed => {
-                    let seed = match action {
-                        Action::NextSeed => state.seed().wrapping_add(1),
-                        Action::PrevSeed => state.seed().wrapping_sub(1),
-                        _ => rand::random::<u32>() as u64,
-                    };
+            match state.apply(action) {
+                Effect::Nothing => {}
+                Effect::Quit => return Ok(()),
+                Effect::Generate(seed) => {
                     config.request.seed = seed;
                     note!("dunlua: {}", command_line(&config.request));
-                    state.notice = Some(format!("generating seed {seed}"));
                     generator.start(config.request.clone(), Why::Seed);
                 }
-                Action::Save => state.notice = Some(save(&state, &config.export)),
-                Action::StepBack => {
-                    state.playing = false;
-                    state.step_by(-1);
+                Effect::RandomSeed => {
+                    config.request.seed = rand::random::<u32>() as u64;
+                    note!("dunlua: {}", command_line(&config.request));
+                    generator.start(config.request.clone(), Why::Seed);
                 }
-                Action::StepForward => {
-                    state.playing = false;
-                    state.step_by(1);
+                Effect::Regenerate => {
+                    config.request.params = state.changed_params();
+                    config.request.seed = state.seed();
+                    note!("dunlua: {}", command_line(&config.request));
+                    generator.start(config.request.clone(), Why::Seed);
                 }
-                Action::FirstStep => {
-                    state.playing = false;
-                    state.step_to(0);
-                }
-                Action::LastStep => {
-                    state.playing = false;
-                    state.step_to(usize::MAX);
-                }
-                Action::PlayReplay => state.play(),
-                Action::Descend | Action::Ascend => {
-                    state.notice = match state.take_stairs(action == Action::Descend) {
-                        Ok(()) => {
-                            let (level, of) = state.level();
-                            Some(format!("level {level} of {of}"))
-                        }
-                        Err(why) => Some(why),
-                    };
-                }
-                Action::NextParam => {
-                    if let Some(t) = &mut state.tuning {
-                        t.select_next();
-                    }
-                }
-                Action::ParamDown | Action::ParamUp | Action::ResetParams => {
-                    let changed = state.tuning.as_mut().is_some_and(|t| match action {
-                        Action::ResetParams => t.reset(),
-                        _ => t.step(action == Action::ParamUp),
-                    });
-                    if changed {
-                        config.request.params = state.changed_params();
-                        config.request.seed = state.seed();
-                        note!("dunlua: {}", command_line(&config.request));
-                        state.notice = Some("generating".into());
-                        generator.start(config.request.clone(), Why::Seed);
-                    }
+                Effect::Save => {
+                    state.notice = Some(save(
+                        &state,
+                        &config.request,
+                        &config.save_dir,
+                        &config.export,
+                    ))
                 }
             }
         }
@@ -317,6 +313,7 @@ pub fn run(
         }
         if pending_reload.is_some_and(|t| t.elapsed() >= SETTLE) {
             pending_reload = None;
+            state.generating = true;
             generator.start(config.request.clone(), Why::Reload);
         }
         if let Some((why, result)) = generator.poll() {
@@ -340,10 +337,12 @@ pub fn run(
                     if why == Why::Reload {
                         state.reloads += 1;
                     }
+                    last_input = Instant::now();
                 }
                 Err(err) => {
                     note!("dunlua: reload failed, keeping the last good map: {err}");
                     state.notice = None;
+                    state.generating = false;
                     state.error = Some(err.to_string());
                     // Keep the seed of the map on screen for the next reload.
                     config.request.seed = state.seed();
@@ -365,13 +364,32 @@ pub fn run(
             state.playing,
             state.error
         );
-        if fingerprint != drawn {
+        // Redraw and send the frame only when something on screen changed
+        // (and now and then, should the window have been covered); an idle
+        // window only polls its events, at a lower rate after a second.
+        let changed = fingerprint != drawn;
+        if changed {
             draw::draw(&state, &mut frame);
             drawn = fingerprint;
         }
-        window
-            .update_with_buffer(&frame.pixels, frame.width, frame.height)
-            .map_err(|e| ViewError::Other(anyhow::anyhow!("cannot draw the window: {e}")))?;
+        if changed || last_sent.elapsed() >= RESEND {
+            window
+                .update_with_buffer(&frame.pixels, frame.width, frame.height)
+                .map_err(|e| ViewError::Other(anyhow::anyhow!("cannot draw the window: {e}")))?;
+            last_sent = Instant::now();
+        } else {
+            window.update();
+        }
+        let busy = changed
+            || state.playing
+            || state.generating
+            || pending_reload.is_some()
+            || last_input.elapsed() < IDLE_AFTER;
+        let fps = if busy { ACTIVE_FPS } else { IDLE_FPS };
+        if fps != current_fps {
+            window.set_target_fps(fps);
+            current_fps = fps;
+        }
 
         if let Some(file) = &mut state_file {
             let line = format!(
@@ -407,11 +425,12 @@ fn watch_files(
     watch.set_files(&files)
 }
 
-/// The command that reproduces the current view.
+/// The command that reproduces the current view: every flag that changes
+/// the map (size, levels, attempts, parameters), quoted for a shell.
 fn command_line(request: &Request) -> String {
     let mut line = format!(
         "dunlua {} --seed {}",
-        request.script.display(),
+        shell_word(&request.script.display().to_string()),
         request.seed
     );
     if let Some((w, h)) = request.size {
@@ -420,22 +439,70 @@ fn command_line(request: &Request) -> String {
     if let Some(levels) = request.levels {
         line.push_str(&format!(" --levels {levels}"));
     }
+    if request.max_attempts != script::DEFAULT_MAX_ATTEMPTS {
+        line.push_str(&format!(" --max-attempts {}", request.max_attempts));
+    }
     for p in &request.params {
-        line.push_str(&format!(" -p {p}"));
+        line.push_str(&format!(" -p {}", shell_word(p)));
     }
     line
 }
 
-/// Ctrl+S: `SCRIPT-SEED.png` and `.json` in the working folder, through the
-/// same exporters as `--out`. Returns the status-line notice.
-fn save(state: &ViewState, options: &Options) -> String {
-    let stem = std::path::Path::new(&state.generated().provenance.script)
+/// A word as a POSIX shell reads it back: as is when plain, else quoted.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_=.,+-/:@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The name Ctrl+S saves under: `SCRIPT-SEED`, then whatever else made
+/// the map (`-80x30`, `-levels3`, `-max_rooms=12`), so maps made with
+/// different settings never overwrite each other. Characters a file name
+/// should not hold become `_`.
+pub fn save_stem(request: &Request, seed: u64, params: &[String]) -> String {
+    let script = request
+        .script
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "map".into());
+    let mut stem = format!("{script}-{seed}");
+    if let Some((w, h)) = request.size {
+        stem.push_str(&format!("-{w}x{h}"));
+    }
+    if let Some(levels) = request.levels {
+        stem.push_str(&format!("-levels{levels}"));
+    }
+    for p in params {
+        let safe: String = p
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "_=.+-".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        stem.push('-');
+        stem.push_str(&safe);
+    }
+    stem
+}
+
+/// Ctrl+S: the map's PNG and JSON (every level of a dungeon) in the save
+/// folder, through the same exporters as `--out`. Returns the status-line
+/// notice.
+fn save(state: &ViewState, request: &Request, dir: &std::path::Path, options: &Options) -> String {
+    let stem = save_stem(request, state.seed(), &state.changed_params());
     let paths: Vec<PathBuf> = ["png", "json"]
         .iter()
-        .map(|ext| PathBuf::from(format!("{stem}-{}.{ext}", state.seed())))
+        .map(|ext| dir.join(format!("{stem}.{ext}")))
         .collect();
     let mut saved = Vec::new();
     match export::write_levels(&paths, state.levels_made(), options) {
@@ -454,4 +521,28 @@ fn save(state: &ViewState, options: &Options) -> String {
         }
     }
     format!("saved {}", saved.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saves_and_commands_name_everything_that_made_the_map() {
+        let mut request = Request::new("scripts/rooms.lua", 7);
+        assert_eq!(save_stem(&request, 7, &[]), "rooms-7");
+        assert_eq!(command_line(&request), "dunlua scripts/rooms.lua --seed 7");
+        request.size = Some((60, 40));
+        request.levels = Some(3);
+        request.params = vec!["max_rooms=12".into(), "name=a b/c".into()];
+        assert_eq!(
+            save_stem(&request, 8, &request.params),
+            "rooms-8-60x40-levels3-max_rooms=12-name=a_b_c"
+        );
+        request.seed = 8;
+        assert_eq!(
+            command_line(&request),
+            "dunlua scripts/rooms.lua --seed 8 --size 60x40 --levels 3 -p max_rooms=12 -p 'name=a b/c'"
+        );
+    }
 }

@@ -1,9 +1,13 @@
 //! What the window shows, as plain data: the map, the replay position, the
-//! player, field of view, zoom, overlays. Every key ends up as a method
-//! here, so the behaviour is tested without a window.
+//! player, field of view, zoom, overlays, what the mouse points at. Every
+//! key and mouse action goes through [`ViewState::apply`], which returns
+//! what the window loop must do besides (generate, save, quit), so the
+//! behaviour is tested without a window.
 
 use std::time::Duration;
 
+use super::input::Action;
+use super::inspect::Inspection;
 use super::tuning::Tuning;
 use crate::generated::Generated;
 use crate::map::{Map, Tile};
@@ -11,6 +15,61 @@ use crate::ops::field_of_view;
 
 /// How far the player sees with field of view on.
 pub const FOV_RADIUS: i32 = 10;
+
+/// Pixels per cell the zoom steps through: coloured blocks below the
+/// 8-px font, glyphs from 8 up.
+pub const CELL_SIZES: [usize; 11] = [1, 2, 3, 4, 6, 8, 16, 24, 32, 40, 48];
+
+/// What a map shows over its tiles (`M` cycles them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Overlay {
+    #[default]
+    None,
+    /// Each recorded room's outline and index.
+    Rooms,
+    /// Each walkable region in its own colour.
+    Regions,
+    /// The walking distance from the start as heat, the farthest cell marked.
+    Distance,
+    /// Each marker's name.
+    Markers,
+}
+
+impl Overlay {
+    fn next(self) -> Overlay {
+        match self {
+            Overlay::None => Overlay::Rooms,
+            Overlay::Rooms => Overlay::Regions,
+            Overlay::Regions => Overlay::Distance,
+            Overlay::Distance => Overlay::Markers,
+            Overlay::Markers => Overlay::None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Overlay::None => "none",
+            Overlay::Rooms => "rooms",
+            Overlay::Regions => "regions",
+            Overlay::Distance => "distance",
+            Overlay::Markers => "markers",
+        }
+    }
+}
+
+/// What the window loop does after an action, besides redrawing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Nothing,
+    Quit,
+    /// Generate this seed (with the current parameters).
+    Generate(u64),
+    /// Generate a random seed.
+    RandomSeed,
+    /// The parameters changed: generate the same seed with them.
+    Regenerate,
+    Save,
+}
 
 /// How a cell is lit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +96,26 @@ pub struct ViewState {
     /// Indices set in `visible`, to clear them cheaply on the next move.
     visible_list: Vec<usize>,
     remembered: Vec<bool>,
-    pub zoom: usize,
+    /// Pixels per cell, one of [`CELL_SIZES`].
+    pub cell: usize,
+    /// The pixels the map is drawn in (the window less the status line),
+    /// which `0` fits the map into.
+    pub view: (usize, usize),
+    /// Buried rock drawn dark (`W` toggles).
+    pub dark_rock: bool,
+    pub overlay: Overlay,
+    /// The cell under the mouse, if on the map.
+    pub hover: Option<(i32, i32)>,
+    /// Regions, distances and buried rock of the level shown.
+    pub inspection: Inspection,
+    /// Replay playback speed: steps a frame are the replay's length over
+    /// `120 / 2^speed` (0 plays it in about two seconds).
+    pub speed: i32,
+    /// A slow replay's progress towards its next step, in replay-lengths
+    /// per frame (a step is due every `frames` of them).
+    replay_carry: u64,
+    /// A new map is being generated (a reload or another seed).
+    pub generating: bool,
     pub help: bool,
     /// The last reload's error, shown over the last good map.
     pub error: Option<String>,
@@ -54,7 +132,7 @@ pub struct ViewState {
 
 impl ViewState {
     /// The window's state on the first of `levels` (at least one).
-    pub fn new(levels: Vec<Generated>, gen_time: Duration, zoom: usize) -> ViewState {
+    pub fn new(levels: Vec<Generated>, gen_time: Duration, cell: usize) -> ViewState {
         assert!(!levels.is_empty(), "a run makes at least one level");
         let first = &levels[0];
         let cells = first.map.cells().len();
@@ -66,7 +144,15 @@ impl ViewState {
             visible: vec![false; cells],
             visible_list: Vec::new(),
             remembered: vec![false; cells],
-            zoom,
+            cell,
+            view: (0, 0),
+            dark_rock: true,
+            overlay: Overlay::None,
+            hover: None,
+            inspection: Inspection::of(&first.map),
+            speed: 0,
+            replay_carry: 0,
+            generating: false,
             help: false,
             error: None,
             playing: false,
@@ -88,12 +174,15 @@ impl ViewState {
     /// first level's start, the replay to its end, memory is cleared and
     /// any error dismissed.
     pub fn replace(&mut self, levels: Vec<Generated>, gen_time: Duration) {
-        let (zoom, fov, help) = (self.zoom, self.fov, self.help);
+        let (cell, view, fov, help) = (self.cell, self.view, self.fov, self.help);
+        let (dark_rock, overlay, speed) = (self.dark_rock, self.overlay, self.speed);
         let reloads = self.reloads;
         let tuning = self.tuning.take();
-        *self = ViewState::new(levels, gen_time, zoom);
+        *self = ViewState::new(levels, gen_time, cell);
+        self.view = view;
         self.fov = fov;
         self.help = help;
+        (self.dark_rock, self.overlay, self.speed) = (dark_rock, overlay, speed);
         self.reloads = reloads;
         self.tuning = tuning;
         self.look();
@@ -153,6 +242,8 @@ impl ViewState {
         self.visible_list.clear();
         self.remembered = vec![false; cells];
         self.hash = g.map.hash64();
+        self.inspection = Inspection::of(&g.map);
+        self.hover = None;
         self.playing = false;
         self.step = self.replay_len();
         self.look();
@@ -248,22 +339,147 @@ impl ViewState {
     /// Starts playing the generation from its first step.
     pub fn play(&mut self) {
         self.step_to(0);
+        self.replay_carry = 0;
         self.playing = self.replay_len() > 0;
     }
 
-    /// One animation frame: enough steps that a whole replay takes about
-    /// two seconds at 60 frames a second; stops at the end.
+    /// One animation frame: at speed 0 enough steps that a whole replay
+    /// takes about two seconds at 60 frames a second (at least one a
+    /// frame); each speed up halves the time, each speed down doubles it,
+    /// down to a step every few frames; stops at the end.
     pub fn tick(&mut self) {
         if !self.playing {
             return;
         }
-        let per_frame = self.replay_len().div_ceil(120).max(1);
-        self.step_by(per_frame as i64);
+        let frames = (120u64 >> self.speed.clamp(0, 6)) << (-self.speed).clamp(0, 6);
+        let len = self.replay_len() as u64;
+        // Whole numbers: `carry / frames` steps are due, the rest waits.
+        let steps = if self.speed >= 0 {
+            len.div_ceil(frames).max(1)
+        } else {
+            self.replay_carry += len;
+            let due = self.replay_carry / frames;
+            self.replay_carry %= frames;
+            due
+        };
+        self.step_by(steps as i64);
         self.playing = self.step < self.replay_len();
     }
 
+    /// One step along [`CELL_SIZES`].
     pub fn zoom_by(&mut self, delta: i64) {
-        self.zoom = (self.zoom as i64 + delta).clamp(1, super::camera::MAX_ZOOM as i64) as usize;
+        let at = CELL_SIZES.iter().position(|&c| c >= self.cell).unwrap_or(0) as i64;
+        let to = (at + delta).clamp(0, CELL_SIZES.len() as i64 - 1);
+        self.cell = CELL_SIZES[to as usize];
+    }
+
+    /// The largest cell size at which the whole map fits in the view.
+    pub fn fit(&mut self) {
+        let map = self.map();
+        let per_cell =
+            (self.view.0 / map.width() as usize).min(self.view.1 / map.height() as usize);
+        self.cell = CELL_SIZES
+            .iter()
+            .rev()
+            .copied()
+            .find(|&c| c <= per_cell)
+            .unwrap_or(CELL_SIZES[0]);
+    }
+
+    /// Does what `action` asks and says what the window loop must do.
+    pub fn apply(&mut self, action: Action) -> Effect {
+        match action {
+            Action::Quit => return Effect::Quit,
+            Action::Move(dx, dy) => {
+                self.try_move(dx, dy);
+            }
+            Action::ZoomIn => self.zoom_by(1),
+            Action::ZoomOut => self.zoom_by(-1),
+            Action::FitMap => self.fit(),
+            Action::ToggleFov => self.toggle_fov(),
+            Action::ToggleRock => self.dark_rock = !self.dark_rock,
+            Action::CycleOverlay => self.overlay = self.overlay.next(),
+            Action::ToggleHelp => self.help = !self.help,
+            Action::NextSeed => return self.generate(self.seed().wrapping_add(1)),
+            Action::PrevSeed => return self.generate(self.seed().wrapping_sub(1)),
+            Action::RandomSeed => {
+                self.generating = true;
+                return Effect::RandomSeed;
+            }
+            Action::Save => return Effect::Save,
+            Action::StepBack | Action::StepForward | Action::FirstStep | Action::LastStep => {
+                self.playing = false;
+                match action {
+                    Action::StepBack => self.step_by(-1),
+                    Action::StepForward => self.step_by(1),
+                    Action::FirstStep => self.step_to(0),
+                    _ => self.step_to(usize::MAX),
+                }
+            }
+            Action::PlayReplay => self.play(),
+            Action::ReplaySlower => self.speed = (self.speed - 1).max(-6),
+            Action::ReplayFaster => self.speed = (self.speed + 1).min(6),
+            Action::NextParam => {
+                if let Some(t) = &mut self.tuning {
+                    t.select_next();
+                }
+            }
+            Action::ParamDown | Action::ParamUp | Action::ResetParams => {
+                let changed = self.tuning.as_mut().is_some_and(|t| match action {
+                    Action::ResetParams => t.reset(),
+                    _ => t.step(action == Action::ParamUp),
+                });
+                if changed {
+                    self.generating = true;
+                    return Effect::Regenerate;
+                }
+            }
+            Action::Descend | Action::Ascend => {
+                self.notice = Some(match self.take_stairs(action == Action::Descend) {
+                    Ok(()) => {
+                        let (level, of) = self.level();
+                        format!("level {level} of {of}")
+                    }
+                    Err(why) => why,
+                });
+            }
+            Action::Hover(cell) => {
+                self.hover = cell.filter(|&(x, y)| self.map().in_bounds(x as i64, y as i64));
+            }
+            Action::Click(x, y) => self.walk_to(x, y),
+        }
+        Effect::Nothing
+    }
+
+    fn generate(&mut self, seed: u64) -> Effect {
+        self.generating = true;
+        Effect::Generate(seed)
+    }
+
+    /// A click: the player goes to a walkable cell of their own region
+    /// (one they could walk to); anything else says why not.
+    fn walk_to(&mut self, x: i32, y: i32) {
+        if !self.map().in_bounds(x as i64, y as i64) {
+            return;
+        }
+        let (px, py) = self.player;
+        let here = self.inspection.region_at(px, py);
+        if self.map().is_walkable(x as i64, y as i64)
+            && here != 0
+            && self.inspection.region_at(x, y) == here
+        {
+            self.player = (x, y);
+            self.look();
+        } else {
+            self.notice = Some(format!("({x},{y}) cannot be reached from here"));
+        }
+    }
+
+    /// The tile drawn at a cell: the replay's, or dark rock.
+    pub fn is_dark(&self, x: i32, y: i32) -> bool {
+        // Rock is judged on the finished map, so it does not flicker
+        // while the replay steps.
+        self.dark_rock && self.inspection.buried_at(x, y)
     }
 
     /// Parameters that differ from the script's defaults, as `k=v`.
@@ -295,7 +511,15 @@ impl ViewState {
     pub fn status(&self) -> String {
         let (x, y) = self.player;
         let tile = self.map().tiles().kind(self.shown(x, y)).name.clone();
-        let mut parts = vec![format!("({x},{y}) {tile}")];
+        let mut parts = vec![];
+        if self.generating {
+            parts.push("generating...".to_string());
+        }
+        match self.hover {
+            Some((hx, hy)) => parts.push(self.inspection.describe(self.map(), hx, hy)),
+            None => parts.push(format!("({x},{y}) {tile}")),
+        }
+        parts.push(format!("seed {}", self.seed()));
         let len = self.replay_len();
         if len > 0 {
             let label = self.step_label().unwrap_or("start");
@@ -310,7 +534,10 @@ impl ViewState {
         if let Some(param) = self.tuning.as_ref().and_then(Tuning::selected_text) {
             parts.push(format!("param {param} (, .)"));
         }
-        parts.push(format!("x{}", self.zoom));
+        if self.overlay != Overlay::None {
+            parts.push(format!("overlay {}", self.overlay.name()));
+        }
+        parts.push(format!("{}px", self.cell));
         if let Some(notice) = &self.notice {
             parts.push(notice.clone());
         }
@@ -331,7 +558,7 @@ impl ViewState {
             None => "none".into(),
         };
         format!(
-            "seed={} level={}/{} player={},{} hash={:016x} step={}/{} fov={} zoom={} reloads={} params={} error={}",
+            "seed={} level={}/{} player={},{} hash={:016x} step={}/{} fov={} cell={} rock={} overlay={} hover={} generating={} reloads={} params={} error={}",
             self.seed(),
             self.level + 1,
             self.levels.len(),
@@ -341,31 +568,18 @@ impl ViewState {
             self.step,
             self.replay_len(),
             self.fov,
-            self.zoom,
+            self.cell,
+            if self.dark_rock { "dark" } else { "all" },
+            self.overlay.name(),
+            self.hover
+                .map_or("none".to_string(), |(x, y)| format!("{x},{y}")),
+            self.generating,
             self.reloads,
             params,
             error
         )
     }
 }
-
-/// The keys, for the help overlay.
-pub const HELP: &[&str] = &[
-    "arrows hjkl yubn numpad  move",
-    "F                        field of view",
-    "+ -                      zoom",
-    "PageDown PageUp          next / previous seed",
-    "r                        random seed",
-    "[ ]                      replay step back / forward",
-    "Home End                 first / last step",
-    "Enter                    play the generation",
-    "Tab  , .                 pick a parameter, lower / raise it",
-    "> <                      stairs down / up (multi-level scripts)",
-    "Ctrl+R                   parameters back to defaults",
-    "Ctrl+S                   save PNG and JSON",
-    "?                        this help",
-    "Esc q                    quit",
-];
 
 #[cfg(test)]
 mod tests {
@@ -462,6 +676,112 @@ mod tests {
     }
 
     #[test]
+    fn actions_change_the_view_and_say_what_to_do() {
+        let text = "##########\n#@...#...#\n##########\n";
+        let mut s = ViewState::new(one(text), Duration::ZERO, 8);
+        s.view = (40, 30);
+        assert_eq!(s.apply(Action::FitMap), Effect::Nothing);
+        assert_eq!(s.cell, 4, "10x3 cells in 40x30 px: 4 px a cell");
+        s.apply(Action::ZoomIn);
+        assert_eq!(s.cell, 6);
+        s.apply(Action::ZoomOut);
+        s.apply(Action::ZoomOut);
+        assert_eq!(s.cell, 3);
+        s.view = (5, 5);
+        s.apply(Action::FitMap);
+        assert_eq!(s.cell, 1, "never below 1 px");
+
+        assert!(s.dark_rock);
+        s.apply(Action::ToggleRock);
+        assert!(!s.dark_rock && s.state_line().contains("rock=all"));
+        let overlays: Vec<&str> = (0..5)
+            .map(|_| {
+                s.apply(Action::CycleOverlay);
+                s.overlay.name()
+            })
+            .collect();
+        assert_eq!(
+            overlays,
+            ["rooms", "regions", "distance", "markers", "none"]
+        );
+
+        assert_eq!(s.apply(Action::NextSeed), Effect::Generate(8));
+        assert!(s.generating && s.status().starts_with("generating..."));
+        assert_eq!(s.apply(Action::PrevSeed), Effect::Generate(6));
+        assert_eq!(s.apply(Action::RandomSeed), Effect::RandomSeed);
+        assert_eq!(s.apply(Action::Save), Effect::Save);
+        assert_eq!(s.apply(Action::Quit), Effect::Quit);
+        s.replace(one(text), Duration::ZERO);
+        assert!(!s.generating, "a new map ends the wait");
+        assert_eq!(s.overlay, Overlay::None, "the overlay cycled back round");
+        assert!(!s.dark_rock, "settings survive a new map");
+    }
+
+    #[test]
+    fn the_mouse_inspects_and_clicks_walk() {
+        let text = "##########\n#@...#...#\n##########\n";
+        let mut s = ViewState::new(one(text), Duration::ZERO, 8);
+        s.apply(Action::Hover(Some((3, 1))));
+        assert!(
+            s.status()
+                .starts_with("(3,1) floor | region 1/2 | 2 steps from start | seed 7"),
+            "{}",
+            s.status()
+        );
+        assert!(s.state_line().contains("hover=3,1"));
+        s.apply(Action::Hover(Some((30, 1))));
+        assert_eq!(s.hover, None, "off the map");
+        s.apply(Action::Click(4, 1));
+        assert_eq!(s.player, (4, 1), "a reachable cell: walked there");
+        s.apply(Action::Click(7, 1));
+        assert_eq!(s.player, (4, 1), "behind the wall: not reachable");
+        assert!(s.notice.as_deref().unwrap().contains("cannot be reached"));
+        s.apply(Action::Click(5, 1));
+        assert_eq!(s.player, (4, 1), "a wall");
+    }
+
+    #[test]
+    fn replay_speed_sets_steps_a_frame() {
+        let mut g = generated("######\n#@...#\n######\n");
+        let mut map = Map::new(6, 3).unwrap();
+        let mut journal = Journal::new(&mut map);
+        for x in 1..5 {
+            map.set(x, 1, Tile::FLOOR).unwrap();
+            journal.capture(&mut map, "dig", false);
+        }
+        map.set_start(1, 1).unwrap();
+        g.map = map;
+        g.replay = Some(journal.finish());
+        let mut s = ViewState::new(vec![g], Duration::ZERO, 8);
+        s.play();
+        s.tick();
+        assert_eq!(s.step, 1, "4 steps over 120 frames: one a frame");
+        for _ in 0..7 {
+            s.apply(Action::ReplayFaster);
+        }
+        assert_eq!(s.speed, 6, "capped");
+        s.play();
+        s.tick();
+        assert_eq!(
+            (s.step, s.playing),
+            (4, false),
+            "the whole replay in one frame"
+        );
+        for _ in 0..14 {
+            s.apply(Action::ReplaySlower);
+        }
+        assert_eq!(s.speed, -6, "capped");
+        s.play();
+        // 4 steps over 120 << 6 frames: one every 1920 frames.
+        for _ in 0..1919 {
+            s.tick();
+        }
+        assert_eq!(s.step, 0);
+        s.tick();
+        assert_eq!(s.step, 1);
+    }
+
+    #[test]
     fn walls_block_the_player() {
         let mut s = ViewState::new(one("#####\n#@.+#\n#~###\n"), Duration::ZERO, 1);
         assert!(!s.try_move(0, -1), "wall");
@@ -473,7 +793,7 @@ mod tests {
         assert!(!s.try_move(1, 0));
         assert!(!s.try_move(1, 1), "diagonal into rock");
         assert!(s.try_move(-1, 0));
-        assert_eq!(s.status(), "(2,1) floor | x1 | ? keys");
+        assert_eq!(s.status(), "(2,1) floor | seed 7 | 1px | ? keys");
     }
 
     #[test]
@@ -545,7 +865,7 @@ mod tests {
         s.replace(one("#####\n#..@#\n#####\n"), Duration::from_millis(2));
         assert_eq!(s.player, (3, 1));
         assert!(s.fov);
-        assert_eq!(s.zoom, 3);
+        assert_eq!(s.cell, 3);
         assert_eq!(s.error, None);
         assert!(s
             .state_line()
