@@ -260,6 +260,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dark_rock_draws_only_buried_walls_dark() {
+        let map = Map::from_ascii("#####\n#####\n##.##\n#####\n#####\n").unwrap();
+        let all = render_rows(&map, Style::Cells, Rock::All, 1, 0..5);
+        let dark = render_rows(&map, Style::Cells, Rock::Dark, 1, 0..5);
+        let wall = map.tiles().kind(crate::map::Tile::WALL).color;
+        assert_eq!(all.get(0, 0), wall);
+        assert_eq!(dark.get(0, 0), BURIED, "a corner no floor touches");
+        assert_eq!(dark.get(1, 1), wall, "a wall next to the floor stays");
+        assert_eq!(dark.get(2, 2), all.get(2, 2), "floor is floor");
+    }
+
+    #[test]
     fn glyphs_come_from_the_font() {
         // '#' in font8x8 has its first row empty and lit pixels below.
         let hash = glyph_bits('#');

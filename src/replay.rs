@@ -18,6 +18,11 @@ pub struct Change {
 pub struct Step {
     pub label: String,
     pub changes: Vec<Change>,
+    /// How many markers the map held after the step, and its start: so a
+    /// viewer shows markers and the start only from the step that placed
+    /// them.
+    pub markers: usize,
+    pub start: Option<(i32, i32)>,
 }
 
 /// Records steps while a script runs.
@@ -84,6 +89,8 @@ impl Journal {
             self.steps.push(Step {
                 label: label.to_string(),
                 changes,
+                markers: map.markers().len(),
+                start: map.start(),
             });
         }
     }

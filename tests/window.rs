@@ -624,6 +624,37 @@ fn fit_rock_overlays_mouse_and_a_command_that_reproduces_the_map() {
     let (_, heat) = shot(&viewer);
     assert!(differ(&regions, &heat) > 10_000, "distance is not regions");
 
+    // Stepping the replay lights the cells each step changed, and the
+    // player (the start) is not there before the step that placed it.
+    viewer.x(&["key", "m"]);
+    viewer.x(&["key", "m"]);
+    viewer.wait("no overlay", |s| s.overlay == "none");
+    let lit = |rgb: &[u8]| {
+        rgb.chunks(3)
+            .filter(|p| p[0] as i32 > p[2] as i32 + 60 && p[1] as i32 > p[2] as i32 + 40)
+            .count()
+    };
+    let (_, end) = shot(&viewer);
+    viewer.x(&["key", "Home"]);
+    viewer.wait("step 0", |s| s.step.0 == 0);
+    let (_, before) = shot(&viewer);
+    assert_eq!(lit(&before), 0, "nothing changed yet, and no player");
+    viewer.x(&["key", "bracketright"]);
+    viewer.wait("step 1", |s| s.step.0 == 1);
+    let (_, one) = shot(&viewer);
+    assert!(
+        lit(&one) > 10_000,
+        "the first step's cells are lit: {}",
+        lit(&one)
+    );
+    assert!(
+        lit(&end) > 0 && lit(&end) < 50,
+        "at the end only the player: {}",
+        lit(&end)
+    );
+    viewer.x(&["key", "End"]);
+    viewer.wait("the last step", |s| s.step.0 == s.step.1);
+
     // Hovering names the cell under the mouse; a click walks there.
     let text = dunlua_in(
         scratch.path(),

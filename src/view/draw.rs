@@ -12,6 +12,8 @@ pub const STATUS_FG: Rgb = Rgb(0xdd, 0xdd, 0xdd);
 pub const ERROR_BG: Rgb = Rgb(0x90, 0x10, 0x10);
 pub const ERROR_FG: Rgb = Rgb(0xff, 0xff, 0xff);
 pub const PLAYER_GLYPH: char = '@';
+/// What the cells a replay step changed are tinted with.
+pub const CHANGED: Rgb = Rgb(0xff, 0xd0, 0x20);
 
 /// Pixels per character of the status line and overlays.
 pub fn ui_size(frame_width: usize) -> usize {
@@ -56,9 +58,10 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
     let cell = state.cell.max(1);
     let ((cx, cy), (vw, vh)) = camera(state, frame);
     let map = state.map();
-    // Marker letters by cell, once per frame (not a scan per cell).
-    let markers: std::collections::HashMap<(i32, i32), char> = map
-        .markers()
+    // Marker letters by cell, once per frame (not a scan per cell); while
+    // replaying, only the markers placed so far.
+    let (placed, start) = state.placed();
+    let markers: std::collections::HashMap<(i32, i32), char> = map.markers()[..placed]
         .iter()
         .filter(|m| !marker_is_tile(map, m))
         .map(|m| {
@@ -99,18 +102,29 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
             }
         }
     }
-    let (px, py) = (state.player.0 - cx, state.player.1 - cy);
-    let player_bg = map
-        .tiles()
-        .kind(state.shown(state.player.0, state.player.1))
-        .background;
-    if cell >= GLYPH {
-        frame.glyph(at(px), at(py), cell, PLAYER_GLYPH, START_COLOR, player_bg);
-    } else {
-        // At least 3 px, so the player is seen on a 1-px map.
-        let size = cell.max(3);
-        let off = (size - cell) as i64 / 2;
-        frame.fill_rect(at(px) - off, at(py) - off, size, size, START_COLOR);
+    // The cells the last replay step changed, lit up.
+    let w = map.width();
+    for i in state.changed_cells() {
+        let (x, y) = (i as i32 % w - cx, i as i32 / w - cy);
+        if (0..=vw).contains(&x) && (0..=vh).contains(&y) {
+            frame.blend_rect(at(x), at(y), cell, cell, CHANGED, 45);
+        }
+    }
+    // The player, once the replay has placed the start.
+    if start.is_some() {
+        let (px, py) = (state.player.0 - cx, state.player.1 - cy);
+        let player_bg = map
+            .tiles()
+            .kind(state.shown(state.player.0, state.player.1))
+            .background;
+        if cell >= GLYPH {
+            frame.glyph(at(px), at(py), cell, PLAYER_GLYPH, START_COLOR, player_bg);
+        } else {
+            // At least 3 px, so the player is seen on a 1-px map.
+            let size = cell.max(3);
+            let off = (size - cell) as i64 / 2;
+            frame.fill_rect(at(px) - off, at(py) - off, size, size, START_COLOR);
+        }
     }
     super::overlay::draw(state, frame, (cx, cy));
 

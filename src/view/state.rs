@@ -111,6 +111,8 @@ pub struct ViewState {
     /// Replay playback speed: steps a frame are the replay's length over
     /// `120 / 2^speed` (0 plays it in about two seconds).
     pub speed: i32,
+    /// The replay was stepped or played since the map came.
+    stepped: bool,
     /// A slow replay's progress towards its next step, in replay-lengths
     /// per frame (a step is due every `frames` of them).
     replay_carry: u64,
@@ -152,6 +154,7 @@ impl ViewState {
             inspection: Inspection::of(&first.map),
             speed: 0,
             replay_carry: 0,
+            stepped: false,
             generating: false,
             help: false,
             error: None,
@@ -245,6 +248,7 @@ impl ViewState {
         self.inspection = Inspection::of(&g.map);
         self.hover = None;
         self.playing = false;
+        self.stepped = false;
         self.step = self.replay_len();
         self.look();
     }
@@ -336,8 +340,48 @@ impl ViewState {
             .map(|i| replay.steps()[i].label.as_str())
     }
 
+    /// Whether the replay is somewhere before its end, or being stepped or
+    /// played: then the cells the last step changed are highlighted, and
+    /// markers and the start show only once placed.
+    pub fn replaying(&self) -> bool {
+        self.replay_len() > 0 && (self.step < self.replay_len() || self.stepped)
+    }
+
+    /// The cells (row-major indices) the step last applied changed, to
+    /// highlight while replaying.
+    pub fn changed_cells(&self) -> Vec<usize> {
+        let Some(replay) = &self.generated().replay else {
+            return Vec::new();
+        };
+        match self.step.checked_sub(1) {
+            Some(i) if self.replaying() => replay.steps()[i]
+                .changes
+                .iter()
+                .map(|c| c.index as usize)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// How many of the map's markers are shown, and where the start is, at
+    /// the current replay step (all of them, and the start, at the end).
+    pub fn placed(&self) -> (usize, Option<(i32, i32)>) {
+        let map = self.map();
+        match &self.generated().replay {
+            Some(replay) if self.step < replay.len() => match self.step.checked_sub(1) {
+                Some(i) => {
+                    let step = &replay.steps()[i];
+                    (step.markers.min(map.markers().len()), step.start)
+                }
+                None => (0, None),
+            },
+            _ => (map.markers().len(), map.start()),
+        }
+    }
+
     /// Starts playing the generation from its first step.
     pub fn play(&mut self) {
+        self.stepped = true;
         self.step_to(0);
         self.replay_carry = 0;
         self.playing = self.replay_len() > 0;
@@ -409,6 +453,7 @@ impl ViewState {
             Action::Save => return Effect::Save,
             Action::StepBack | Action::StepForward | Action::FirstStep | Action::LastStep => {
                 self.playing = false;
+                self.stepped = true;
                 match action {
                     Action::StepBack => self.step_by(-1),
                     Action::StepForward => self.step_by(1),
@@ -738,6 +783,42 @@ mod tests {
         assert!(s.notice.as_deref().unwrap().contains("cannot be reached"));
         s.apply(Action::Click(5, 1));
         assert_eq!(s.player, (4, 1), "a wall");
+    }
+
+    #[test]
+    fn replay_shows_markers_and_start_once_placed_and_lights_changes() {
+        let mut g = generated("######\n#@...#\n######\n");
+        let mut map = Map::new(6, 3).unwrap();
+        let mut journal = Journal::new(&mut map);
+        map.carve_room(&Rect::new(0, 0, 3, 2), Tile::FLOOR).unwrap();
+        journal.capture(&mut map, "room", false);
+        map.mark(2, 1, "key").unwrap();
+        map.set_start(1, 1).unwrap();
+        map.h_tunnel(3, 4, 1, Tile::FLOOR).unwrap();
+        journal.capture(&mut map, "tunnel", false);
+        g.map = map;
+        g.replay = Some(journal.finish());
+        let mut s = ViewState::new(vec![g], Duration::ZERO, 8);
+        assert_eq!(s.placed(), (1, Some((1, 1))), "at the end: everything");
+        assert!(s.changed_cells().is_empty(), "nothing lit before replaying");
+        s.apply(Action::FirstStep);
+        assert_eq!(
+            s.placed(),
+            (0, None),
+            "before the first step: nothing placed"
+        );
+        s.apply(Action::StepForward);
+        assert_eq!(s.placed(), (0, None), "the room is carved, the key not yet");
+        assert_eq!(
+            s.changed_cells(),
+            vec![6 + 1, 6 + 2],
+            "the room's interior is lit"
+        );
+        s.apply(Action::StepForward);
+        assert_eq!(s.placed(), (1, Some((1, 1))));
+        assert_eq!(s.changed_cells(), vec![6 + 3, 6 + 4], "the tunnel is lit");
+        s.replace(vec![generated("####\n#@.#\n####\n")], Duration::ZERO);
+        assert!(s.changed_cells().is_empty());
     }
 
     #[test]
