@@ -60,6 +60,8 @@ pub use script::{FailureKind, Limits, ScriptError as Error};
 pub mod export;
 #[cfg(feature = "png")]
 pub mod render;
+#[cfg(feature = "png")]
+pub mod thumbnail;
 
 // The command (feature `cli`) and its window (feature `window`).
 #[cfg(feature = "cli")]

@@ -19,6 +19,7 @@ mod pure_lua;
 mod reference;
 mod replay;
 mod session;
+mod sheet;
 mod tiled_clients;
 mod toolkit;
 mod window;

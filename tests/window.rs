@@ -169,6 +169,8 @@ struct State {
     level: String,
     /// Pixels per cell.
     cell: usize,
+    /// `FIRST+SELECTED:DONE/LEN`, or `none`.
+    grid: String,
     rock: String,
     overlay: String,
     hover: String,
@@ -197,6 +199,7 @@ impl State {
             workers: field("workers").parse().unwrap(),
             level: field("level"),
             cell: field("cell").parse().unwrap(),
+            grid: field("grid"),
             rock: field("rock"),
             overlay: field("overlay"),
             hover: field("hover"),
@@ -596,7 +599,6 @@ fn fit_rock_overlays_mouse_and_a_command_that_reproduces_the_map() {
     assert_eq!(fit.cell, 3, "1280x940 px hold 400x300 cells at 3 px");
     let (width, dark) = shot(&viewer);
     let map_h = dark.len() / 3 / width - 20;
-    std::fs::write("/tmp/dunlua-fit.rgb", &dark).ok();
     let (_, bounds) = drawn(width, &dark, map_h);
     assert_eq!(
         (bounds.2 - bounds.0, bounds.3 - bounds.1),
@@ -709,5 +711,27 @@ fn fit_rock_overlays_mouse_and_a_command_that_reproduces_the_map() {
     again.push("--hash");
     let run = dunlua_in(scratch.path(), &again);
     assert_eq!(run.stdout.trim(), next.hash, "{command}");
+
+    // G: a grid of the seeds from 4, made on workers; Right and Enter open 5.
+    let (_, map_shot) = shot(&viewer);
+    focus(&viewer);
+    viewer.x(&["key", "g"]);
+    let full = viewer.wait("every picture of the grid", |s| {
+        s.grid.split_once(':').is_some_and(|(_, done)| {
+            let (d, n) = done.split_once('/').unwrap();
+            d == n
+        })
+    });
+    assert!(full.grid.starts_with("4+0:"), "{}", full.grid);
+    let (_, grid_shot) = shot(&viewer);
+    assert!(
+        differ(&map_shot, &grid_shot) > 100_000,
+        "the grid replaces the map"
+    );
+    viewer.x(&["key", "Right"]);
+    viewer.wait("seed 5 selected", |s| s.grid.starts_with("4+1:"));
+    viewer.x(&["key", "Return"]);
+    let opened = viewer.wait("seed 5 open", |s| s.seed == 5 && s.grid == "none");
+    assert_ne!(opened.hash, next.hash);
     viewer.tap("q");
 }

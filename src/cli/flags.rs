@@ -31,6 +31,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Generate seeds 0..N-1 in one process and print one line of throughput and checksums.
     Bench(BenchArgs),
+    /// Write a contact sheet: a thumbnail of each seed's map, labelled, in one PNG.
+    Sheet(SheetArgs),
     /// Print the Lua API reference (or, with --luals, the editor annotations of types/dunlua.lua).
     Api(ApiArgs),
     /// Write NAME.lua, a commented starting script (from a template or a reference script).
@@ -140,6 +142,36 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     pub export: ExportArgs,
+}
+
+/// `dunlua sheet SCRIPT --seeds A..B --out sheet.png`.
+#[derive(clap::Args, Debug)]
+pub struct SheetArgs {
+    /// The generation script.
+    pub script: PathBuf,
+
+    /// The seeds: A..B (B excluded), A..=B (B included) or N (0..N).
+    #[arg(long, value_name = "RANGE", default_value = "0..16", value_parser = crate::check::parse_seeds)]
+    pub seeds: std::ops::Range<u64>,
+
+    /// The PNG to write.
+    #[arg(long, value_name = "FILE.png")]
+    pub out: PathBuf,
+
+    /// Pictures a row (default: as many as make a square).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub columns: Option<u16>,
+
+    /// The box each thumbnail fits in, in pixels.
+    #[arg(long, value_name = "PX", default_value_t = 200, value_parser = clap::value_parser!(u16).range(16..=2000))]
+    pub thumb: u16,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+
+    #[command(flatten)]
+    pub script_args: ScriptArgs,
 }
 
 /// How a script runs: size, parameters, limits.

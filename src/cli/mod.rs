@@ -9,6 +9,7 @@ mod commands;
 pub mod flags;
 mod one_map;
 mod options;
+mod sheet;
 
 use std::io::Write;
 
@@ -62,6 +63,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     match &cli.command {
         Some(Command::Check(args)) => commands::check(args),
         Some(Command::Bench(args)) => commands::bench(args),
+        Some(Command::Sheet(args)) => sheet::sheet_command(args),
         Some(Command::Api(args)) => print_stdout(&if args.luals {
             script::api_doc::luals()
         } else {

@@ -55,6 +55,14 @@ pub fn cell_at(state: &ViewState, frame: &Frame, px: usize, py: usize) -> Option
 
 pub fn draw(state: &ViewState, frame: &mut Frame) {
     frame.pixels.fill(0);
+    if let Some(grid) = &state.grid {
+        grid.draw(frame);
+        draw_status(state, frame);
+        if state.help {
+            draw_box(frame, help_lines(), STATUS_BG, STATUS_FG, true);
+        }
+        return;
+    }
     let cell = state.cell.max(1);
     let ((cx, cy), (vw, vh)) = camera(state, frame);
     let map = state.map();

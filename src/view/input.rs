@@ -44,6 +44,11 @@ pub enum Action {
     Hover(Option<(i32, i32)>),
     /// A click on this map cell: walk there if it can be reached.
     Click(i32, i32),
+    /// The seed grid on / off.
+    ToggleGrid,
+    /// The mouse over / a click on the grid's picture at this index.
+    GridSelect(usize),
+    GridOpen(usize),
 }
 
 /// One line of the key help: the keys, what they do, and the actions they
@@ -175,6 +180,7 @@ pub fn key_action(key: Key, ctrl: bool) -> Option<Action> {
         Key::F => ToggleFov,
         Key::W => ToggleRock,
         Key::M => CycleOverlay,
+        Key::G => ToggleGrid,
         Key::Escape | Key::Q => Quit,
         Key::PageDown => NextSeed,
         Key::PageUp => PrevSeed,
@@ -351,7 +357,7 @@ mod tests {
                 | ToggleHelp | Quit | NextSeed | PrevSeed | RandomSeed | Save | StepBack
                 | StepForward | FirstStep | LastStep | PlayReplay | ReplaySlower | ReplayFaster
                 | NextParam | ParamDown | ParamUp | ResetParams | Descend | Ascend | Hover(_)
-                | Click(..) => {}
+                | Click(..) | ToggleGrid | GridSelect(_) | GridOpen(_) => {}
             }
         }
         all

@@ -4,6 +4,7 @@
 
 pub mod camera;
 pub mod draw;
+pub mod grid;
 pub mod input;
 pub mod inspect;
 pub mod overlay;
@@ -26,7 +27,9 @@ use crate::export::{self, Options};
 use crate::generated::Generated;
 use crate::render::Frame;
 use crate::script::{self, FailureKind, Request, ScriptError};
+use crate::thumbnail::Tile;
 use crate::watch::FileWatch;
+use grid::Grid;
 use input::{char_action, key_action, Action, Repeater};
 use state::{Effect, ViewState};
 use tuning::Tuning;
@@ -170,6 +173,67 @@ impl Generator {
     }
 }
 
+/// The workers that make the seed grid's pictures: each takes the next
+/// seed not taken, in its own Lua VM; dropping this cancels them (a run in
+/// progress stops at its next budget check).
+struct GridWork {
+    first: u64,
+    rx: Receiver<(usize, Tile)>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl GridWork {
+    fn start(request: &Request, grid: &Grid) -> GridWork {
+        let (tx, rx) = channel();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let next = Arc::new(AtomicUsize::new(0));
+        let mut request = request.clone();
+        request.record = false;
+        request.cancel = Some(cancel.clone());
+        let (first, count, thumb) = (grid.first, grid.len(), grid.thumb);
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+        for _ in 0..workers.min(count) {
+            let (tx, next, cancel, request) =
+                (tx.clone(), next.clone(), cancel.clone(), request.clone());
+            std::thread::spawn(move || {
+                let session = script::Session::new(&request);
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= count || cancel.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let seed = first.wrapping_add(i as u64);
+                    let tile = match session.as_ref().map(|s| s.run(seed)) {
+                        Ok(Ok(g)) => {
+                            Tile::Map(crate::thumbnail::thumbnail(&g.map, thumb.0, thumb.1))
+                        }
+                        _ => Tile::Failed,
+                    };
+                    if tx.send((i, tile)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        GridWork { first, rx, cancel }
+    }
+
+    /// Puts the finished pictures into the grid they were made for.
+    fn collect(&self, grid: &mut Grid) {
+        while let Ok((i, tile)) = self.rx.try_recv() {
+            if grid.first == self.first && i < grid.len() {
+                grid.tiles[i] = tile;
+            }
+        }
+    }
+}
+
+impl Drop for GridWork {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Frames a second while something happens, and when nothing has for
 /// [`IDLE_AFTER`]: keys are still read within 1/30 s (and a click, which
 /// is polled, is not missed), and an idle window costs little CPU.
@@ -232,6 +296,8 @@ pub fn run(
     let mut drawn = String::new();
     let clock = Instant::now();
     let mut mouse_was_down = false;
+    let mut last_pixel = None;
+    let mut grid_work: Option<GridWork> = None;
     let mut last_input = Instant::now();
     let mut last_sent = Instant::now();
     let mut current_fps = ACTIVE_FPS;
@@ -259,18 +325,36 @@ pub fn run(
                 .filter_map(|k| key_action(k, false)),
         );
 
-        // The mouse: what it is over, and a click (on the press).
-        let mouse = window
-            .get_mouse_pos(MouseMode::Discard)
-            .and_then(|(x, y)| draw::cell_at(&state, &frame, x as usize, y as usize));
-        if mouse != state.hover {
-            actions.push(Action::Hover(mouse));
-        }
+        // The mouse: what it is over, and a click (on the press); over the
+        // seed grid, which picture.
+        let pixel = window.get_mouse_pos(MouseMode::Discard);
         let pressed = window.get_mouse_down(MouseButton::Left);
-        if pressed && !mouse_was_down {
-            actions.extend(mouse.map(|(x, y)| Action::Click(x, y)));
-        }
+        let click = pressed && !mouse_was_down;
         mouse_was_down = pressed;
+        match &state.grid {
+            Some(grid) => {
+                let over = pixel.and_then(|(x, y)| grid.index_at(x as usize, y as usize));
+                if let Some(i) = over {
+                    if i != grid.selected && pixel != last_pixel {
+                        actions.push(Action::GridSelect(i));
+                    }
+                    if click {
+                        actions.push(Action::GridOpen(i));
+                    }
+                }
+            }
+            None => {
+                let mouse =
+                    pixel.and_then(|(x, y)| draw::cell_at(&state, &frame, x as usize, y as usize));
+                if mouse != state.hover {
+                    actions.push(Action::Hover(mouse));
+                }
+                if click {
+                    actions.extend(mouse.map(|(x, y)| Action::Click(x, y)));
+                }
+            }
+        }
+        last_pixel = pixel;
         if !actions.is_empty() {
             last_input = Instant::now();
         }
@@ -295,6 +379,11 @@ pub fn run(
                     note!("dunlua: {}", command_line(&config.request));
                     generator.start(config.request.clone(), Why::Seed);
                 }
+                Effect::StartGrid => {
+                    if let Some(grid) = &state.grid {
+                        grid_work = Some(GridWork::start(&config.request, grid));
+                    }
+                }
                 Effect::Save => {
                     state.notice = Some(save(
                         &state,
@@ -307,6 +396,12 @@ pub fn run(
         }
 
         state.tick();
+        // The grid's pictures as workers finish them; none once it closes.
+        match (&mut state.grid, &grid_work) {
+            (Some(grid), Some(work)) => work.collect(grid),
+            (None, Some(_)) => grid_work = None,
+            _ => {}
+        }
 
         if watch.changed() {
             pending_reload = Some(Instant::now());
@@ -382,6 +477,7 @@ pub fn run(
         }
         let busy = changed
             || state.playing
+            || grid_work.is_some()
             || state.generating
             || pending_reload.is_some()
             || last_input.elapsed() < IDLE_AFTER;

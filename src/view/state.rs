@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use super::grid::Grid;
 use super::input::Action;
 use super::inspect::Inspection;
 use super::tuning::Tuning;
@@ -69,6 +70,8 @@ pub enum Effect {
     /// The parameters changed: generate the same seed with them.
     Regenerate,
     Save,
+    /// Make the pictures of the grid just opened (`state.grid`).
+    StartGrid,
 }
 
 /// How a cell is lit.
@@ -118,6 +121,8 @@ pub struct ViewState {
     replay_carry: u64,
     /// A new map is being generated (a reload or another seed).
     pub generating: bool,
+    /// The seed grid, while it is shown.
+    pub grid: Option<Grid>,
     pub help: bool,
     /// The last reload's error, shown over the last good map.
     pub error: Option<String>,
@@ -156,6 +161,7 @@ impl ViewState {
             replay_carry: 0,
             stepped: false,
             generating: false,
+            grid: None,
             help: false,
             error: None,
             playing: false,
@@ -430,9 +436,54 @@ impl ViewState {
             .unwrap_or(CELL_SIZES[0]);
     }
 
+    /// What the keys and mouse do while the seed grid is shown: pick a
+    /// picture, open it, or close the grid.
+    fn apply_in_grid(&mut self, action: Action) -> Effect {
+        let Some(grid) = &mut self.grid else {
+            return Effect::Nothing;
+        };
+        let open = match action {
+            Action::Move(dx, dy) => {
+                grid.select_by(dx, dy);
+                None
+            }
+            Action::GridSelect(i) if i < grid.len() => {
+                grid.selected = i;
+                None
+            }
+            Action::GridOpen(i) if i < grid.len() => Some(grid.seed(i)),
+            Action::PlayReplay => Some(grid.selected_seed()),
+            Action::ToggleGrid | Action::Quit => {
+                self.grid = None;
+                None
+            }
+            Action::ToggleHelp => {
+                self.help = !self.help;
+                None
+            }
+            _ => None,
+        };
+        match open {
+            Some(seed) => {
+                self.grid = None;
+                self.generate(seed)
+            }
+            None => Effect::Nothing,
+        }
+    }
+
     /// Does what `action` asks and says what the window loop must do.
     pub fn apply(&mut self, action: Action) -> Effect {
+        if self.grid.is_some() {
+            return self.apply_in_grid(action);
+        }
         match action {
+            Action::ToggleGrid => {
+                let map = (self.map().width(), self.map().height());
+                self.grid = Some(Grid::new(self.seed(), self.view, map));
+                return Effect::StartGrid;
+            }
+            Action::GridSelect(_) | Action::GridOpen(_) => {}
             Action::Quit => return Effect::Quit,
             Action::Move(dx, dy) => {
                 self.try_move(dx, dy);
@@ -554,6 +605,15 @@ impl ViewState {
     }
 
     pub fn status(&self) -> String {
+        if let Some(grid) = &self.grid {
+            return format!(
+                "seed grid from {}: seed {} selected ({}/{} made) | arrows or mouse pick, Enter or click opens, G closes",
+                grid.first,
+                grid.selected_seed(),
+                grid.done(),
+                grid.len()
+            );
+        }
         let (x, y) = self.player;
         let tile = self.map().tiles().kind(self.shown(x, y)).name.clone();
         let mut parts = vec![];
@@ -603,7 +663,7 @@ impl ViewState {
             None => "none".into(),
         };
         format!(
-            "seed={} level={}/{} player={},{} hash={:016x} step={}/{} fov={} cell={} rock={} overlay={} hover={} generating={} reloads={} params={} error={}",
+            "seed={} level={}/{} player={},{} hash={:016x} step={}/{} fov={} cell={} rock={} overlay={} hover={} generating={} grid={} reloads={} params={} error={}",
             self.seed(),
             self.level + 1,
             self.levels.len(),
@@ -619,6 +679,13 @@ impl ViewState {
             self.hover
                 .map_or("none".to_string(), |(x, y)| format!("{x},{y}")),
             self.generating,
+            self.grid.as_ref().map_or("none".to_string(), |g| format!(
+                "{}+{}:{}/{}",
+                g.first,
+                g.selected,
+                g.done(),
+                g.len()
+            )),
             self.reloads,
             params,
             error
@@ -760,6 +827,41 @@ mod tests {
         assert!(!s.generating, "a new map ends the wait");
         assert_eq!(s.overlay, Overlay::None, "the overlay cycled back round");
         assert!(!s.dark_rock, "settings survive a new map");
+    }
+
+    #[test]
+    fn the_seed_grid_picks_and_opens_a_seed() {
+        let mut s = ViewState::new(one("#####\n#@..#\n#####\n"), Duration::ZERO, 8);
+        s.view = (600, 400);
+        assert_eq!(s.apply(Action::ToggleGrid), Effect::StartGrid);
+        let len = s.grid.as_ref().unwrap().len();
+        assert!(len >= 4, "{len}");
+        assert!(s
+            .status()
+            .starts_with("seed grid from 7: seed 7 selected (0/"));
+        assert_eq!(s.apply(Action::Move(1, 0)), Effect::Nothing);
+        assert_eq!(s.grid.as_ref().unwrap().selected_seed(), 8);
+        assert_eq!(s.apply(Action::NextSeed), Effect::Nothing, "seed keys wait");
+        assert_eq!(s.apply(Action::GridSelect(2)), Effect::Nothing);
+        assert_eq!(
+            s.apply(Action::PlayReplay),
+            Effect::Generate(9),
+            "Enter opens"
+        );
+        assert!(s.grid.is_none() && s.generating);
+        s.apply(Action::ToggleGrid);
+        assert_eq!(
+            s.apply(Action::GridOpen(3)),
+            Effect::Generate(10),
+            "a click opens"
+        );
+        s.apply(Action::ToggleGrid);
+        assert_eq!(
+            s.apply(Action::Quit),
+            Effect::Nothing,
+            "Esc closes the grid, not the window"
+        );
+        assert!(s.grid.is_none());
     }
 
     #[test]

@@ -1,0 +1,102 @@
+//! `dunlua sheet SCRIPT --seeds A..B --out sheet.png`: a contact sheet of
+//! consecutive seeds, each map's thumbnail labelled with its seed, to see
+//! at a glance what a generator makes (and which seeds fail).
+
+use rayon::prelude::*;
+
+use super::flags::SheetArgs;
+use super::Failure;
+use crate::export;
+use crate::script::{ScriptError, Session};
+use crate::thumbnail::{sheet, thumbnail, Tile};
+
+/// What one seed gave: its thumbnail and label.
+fn picture(
+    session: &Result<Session, ScriptError>,
+    seed: u64,
+    box_px: (usize, usize),
+) -> (String, Tile) {
+    let result = match session {
+        Ok(session) => session.run(seed),
+        Err(e) => Err(e.clone()),
+    };
+    match result {
+        Ok(g) => {
+            let mut label = format!("seed {seed}");
+            if g.provenance.attempt > 0 {
+                label.push_str(&format!(" (try {})", g.provenance.attempt + 1));
+            }
+            (label, Tile::Map(thumbnail(&g.map, box_px.0, box_px.1)))
+        }
+        Err(e) => (format!("seed {seed} failed: {:?}", e.kind), Tile::Failed),
+    }
+}
+
+pub(super) fn sheet_command(args: &SheetArgs) -> Result<(), Failure> {
+    if args.out.extension().is_none_or(|e| e != "png") {
+        return Err(Failure::usage(format!(
+            "--out {}: a sheet is a .png",
+            args.out.display()
+        )));
+    }
+    export::check_target(&args.out).map_err(|e| Failure::usage(e.to_string()))?;
+    let request = args.script_args.request(&args.script, 0);
+    // A bad script, parameter or size is a usage error, not a sheet of failures.
+    let info = crate::script::inspect(&request)?;
+    info.params
+        .with_overrides(&request.params)
+        .map_err(Failure::usage)?;
+    let seeds: Vec<u64> = args.seeds.clone().collect();
+    if seeds.len() > 10_000 {
+        return Err(Failure::usage(format!(
+            "--seeds: {} seeds is too many for one sheet (at most 10000)",
+            seeds.len()
+        )));
+    }
+    // The box has the maps' shape, its longer side `--thumb` pixels.
+    let (w, h) = request.size.unwrap_or((info.width, info.height));
+    let long = usize::from(args.thumb);
+    let box_px = if w >= h {
+        (long, (long * h as usize / w as usize).max(8))
+    } else {
+        ((long * w as usize / h as usize).max(8), long)
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.map_or(0, usize::from))
+        .build()
+        .map_err(|e| Failure::run(anyhow::Error::from(e)))?;
+    let pictures: Vec<(String, Tile)> = pool.install(|| {
+        seeds
+            .par_iter()
+            .map_init(
+                || Session::new(&request),
+                |s, &seed| picture(s, seed, box_px),
+            )
+            .collect()
+    });
+    let columns = args
+        .columns
+        .map_or_else(|| (seeds.len() as f64).sqrt().ceil() as usize, usize::from);
+    let frame = sheet(&pictures, columns, box_px);
+    if (frame.width * frame.height) as u64 > crate::export::MAX_PNG_PIXELS {
+        return Err(Failure::usage(format!(
+            "a {}x{} sheet is too big: fewer seeds or a smaller --thumb",
+            frame.width, frame.height
+        )));
+    }
+    let mut bytes = Vec::new();
+    export::png::write_frame(&frame, &mut bytes).map_err(Failure::run)?;
+    export::write_atomically(&args.out, &bytes).map_err(Failure::run)?;
+    let failed = pictures
+        .iter()
+        .filter(|(_, t)| matches!(t, Tile::Failed))
+        .count();
+    note!(
+        "dunlua: wrote {} ({} seeds, {failed} failed, {}x{} px)",
+        args.out.display(),
+        seeds.len(),
+        frame.width,
+        frame.height
+    );
+    Ok(())
+}

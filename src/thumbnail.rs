@@ -1,0 +1,174 @@
+//! Small pictures of maps for judging many at once: a map as coloured
+//! cells (buried rock dark) shrunk into a box, and a contact sheet of them
+//! with a label under each. The window's seed grid, `dunlua sheet` and
+//! `check --html` draw with these.
+
+use crate::map::{Map, Rgb};
+use crate::ops::is_buried;
+use crate::render::{pack, render_rows, Frame, Rock, Style, BURIED, GLYPH, START_COLOR};
+
+/// The map in at most `max_w` x `max_h` pixels: whole pixels a cell when it
+/// fits at 1 px or more, else every cell's colour sampled (nearest), with
+/// the start as a yellow dot.
+pub fn thumbnail(map: &Map, max_w: usize, max_h: usize) -> Frame {
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let cell = (max_w / w).min(max_h / h);
+    if cell >= 1 {
+        return render_rows(map, Style::Cells, Rock::Dark, cell, 0..h);
+    }
+    // Shrink keeping the aspect: the larger side fills its box.
+    let scale = (max_w as f64 / w as f64).min(max_h as f64 / h as f64);
+    let (tw, th) = (
+        ((w as f64 * scale) as usize).max(1),
+        ((h as f64 * scale) as usize).max(1),
+    );
+    let mut frame = Frame::new(tw, th, Rgb(0, 0, 0));
+    for ty in 0..th {
+        let y = (ty * h / th) as i32;
+        for tx in 0..tw {
+            let x = (tx * w / tw) as i32;
+            let color = match map.get(x as i64, y as i64) {
+                Ok(_) if is_buried(map, x, y) => BURIED,
+                Ok(t) => map.tiles().kind(t).color,
+                Err(_) => Rgb(0, 0, 0),
+            };
+            frame.pixels[ty * tw + tx] = pack(color);
+        }
+    }
+    if let Some((sx, sy)) = map.start() {
+        let (x, y) = (sx as usize * tw / w, sy as usize * th / h);
+        frame.fill_rect(x as i64 - 1, y as i64 - 1, 3, 3, START_COLOR);
+    }
+    frame
+}
+
+/// One picture of a sheet: a thumbnail, or why there is none.
+pub enum Tile {
+    Map(Frame),
+    Failed,
+    /// Still being made (the window's grid fills in as workers finish).
+    Pending,
+}
+
+/// Colours of the sheet.
+const SHEET_BG: Rgb = Rgb(0x18, 0x18, 0x20);
+const LABEL: Rgb = Rgb(0xdd, 0xdd, 0xdd);
+const FAILED: Rgb = Rgb(0xff, 0x60, 0x60);
+/// Pixels around and between pictures.
+pub const GAP: usize = 8;
+
+/// The size of one picture's box with its label and gap, for `thumb`.
+pub fn cell_size(thumb: (usize, usize)) -> (usize, usize) {
+    (thumb.0 + GAP, thumb.1 + GLYPH + 2 * GAP)
+}
+
+/// Pictures in a grid of `columns`, each in a `thumb` x `thumb` box with
+/// its label (one line of the 8x8 font, cut to the box) under it; a failed
+/// one shows its label in red on an empty box.
+pub fn sheet(tiles: &[(String, Tile)], columns: usize, thumb: (usize, usize)) -> Frame {
+    let columns = columns.clamp(1, tiles.len().max(1));
+    let rows = tiles.len().div_ceil(columns).max(1);
+    let (bw, bh) = cell_size(thumb);
+    let mut frame = Frame::new(columns * bw + GAP, rows * bh + GAP, SHEET_BG);
+    for (i, (label, tile)) in tiles.iter().enumerate() {
+        let (x0, y0) = (GAP + (i % columns) * bw, GAP + (i / columns) * bh);
+        let color = match tile {
+            Tile::Map(picture) => {
+                // Centred in its box.
+                let (ox, oy) = (
+                    (thumb.0 - picture.width.min(thumb.0)) / 2,
+                    (thumb.1 - picture.height.min(thumb.1)) / 2,
+                );
+                blit(&mut frame, picture, x0 + ox, y0 + oy);
+                LABEL
+            }
+            Tile::Failed => {
+                frame.fill_rect(
+                    x0 as i64,
+                    y0 as i64,
+                    thumb.0,
+                    thumb.1,
+                    Rgb(0x30, 0x10, 0x10),
+                );
+                FAILED
+            }
+            Tile::Pending => {
+                frame.fill_rect(
+                    x0 as i64,
+                    y0 as i64,
+                    thumb.0,
+                    thumb.1,
+                    Rgb(0x24, 0x24, 0x2c),
+                );
+                LABEL
+            }
+        };
+        let fits = thumb.0 / GLYPH;
+        let text: String = label.chars().take(fits).collect();
+        frame.text(
+            x0 as i64,
+            (y0 + thumb.1 + GAP / 2) as i64,
+            GLYPH,
+            &text,
+            color,
+            SHEET_BG,
+        );
+    }
+    frame
+}
+
+/// Copies `picture` into `frame` at (x, y), clipped.
+fn blit(frame: &mut Frame, picture: &Frame, x: usize, y: usize) {
+    for py in 0..picture.height {
+        let fy = y + py;
+        if fy >= frame.height {
+            break;
+        }
+        let n = picture.width.min(frame.width.saturating_sub(x));
+        let src = &picture.pixels[py * picture.width..py * picture.width + n];
+        frame.pixels[fy * frame.width + x..fy * frame.width + x + n].copy_from_slice(src);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thumbnails_fit_their_box_and_keep_the_shape() {
+        let mut map = Map::new(200, 100).unwrap();
+        map.fill_rect(
+            &crate::geom::Rect::new(10, 10, 50, 20),
+            crate::map::Tile::FLOOR,
+        )
+        .unwrap();
+        map.set_start(20, 20).unwrap();
+        let big = thumbnail(&map, 400, 400);
+        assert_eq!((big.width, big.height), (400, 200), "2 px a cell");
+        let small = thumbnail(&map, 100, 100);
+        assert_eq!(
+            (small.width, small.height),
+            (100, 50),
+            "sampled, same aspect"
+        );
+        assert_eq!(small.get(10, 10), START_COLOR, "the start shows");
+        assert_eq!(small.get(99, 49), BURIED, "rock no floor touches is dark");
+    }
+
+    #[test]
+    fn a_sheet_holds_every_picture_and_label() {
+        let map = Map::from_ascii("####\n#@.#\n####\n").unwrap();
+        let tiles = vec![
+            ("seed 1".to_string(), Tile::Map(thumbnail(&map, 40, 40))),
+            ("seed 2".to_string(), Tile::Failed),
+            ("seed 3".to_string(), Tile::Map(thumbnail(&map, 40, 40))),
+        ];
+        let s = sheet(&tiles, 2, (64, 48));
+        assert_eq!((s.width, s.height), (2 * 72 + 8, 2 * (48 + 8 + 16) + 8));
+        // The failed one's box is tinted, and its label drawn in red.
+        assert_eq!(s.get(72 + 8 + 1, 8 + 1), Rgb(0x30, 0x10, 0x10));
+        let label_row = 8 + 48 + 4;
+        let red = (0..64 * 8).any(|i| s.get(80 + i % 64, label_row + i / 64) == FAILED);
+        assert!(red, "the failure's label is red");
+    }
+}
