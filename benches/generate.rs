@@ -121,6 +121,7 @@ fn check_threads(c: &mut Criterion) {
             save_failures: None,
             export: Default::default(),
             progress: false,
+            html: None,
         };
         group.bench_with_input(BenchmarkId::from_parameter(jobs), &options, |b, o| {
             b.iter(|| check(o).unwrap())

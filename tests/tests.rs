@@ -4,6 +4,7 @@ mod util;
 
 mod bad_input;
 mod check;
+mod check_html;
 mod cli;
 mod equivalence;
 mod exports;

@@ -21,7 +21,24 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
         save_failures: args.save_failures.clone(),
         export: args.export.options()?,
         progress: std::io::stderr().is_terminal(),
+        html: args.html.clone(),
     };
+    if let Some(path) = &options.html {
+        if path.extension().is_none_or(|e| e != "html" && e != "htm") {
+            return Err(Failure::usage(format!(
+                "--html {}: the report is an .html file",
+                path.display()
+            )));
+        }
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if folder.is_some_and(|f| !f.is_dir()) {
+            return Err(Failure::usage(format!(
+                "--html {}: folder {} does not exist",
+                path.display(),
+                folder.unwrap_or(std::path::Path::new(".")).display()
+            )));
+        }
+    }
     // A bad script, parameter or size is a usage error, not 1000 failures.
     let info = script::inspect(&options.request)?;
     info.params

@@ -137,6 +137,12 @@ pub struct CheckArgs {
     #[arg(long, value_name = "DIR")]
     pub save_failures: Option<PathBuf>,
 
+    /// Also write the report as one self-contained HTML page with pictures:
+    /// failures with thumbnails, a histogram per metric, the seeds at each
+    /// metric's minimum, median and maximum.
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<PathBuf>,
+
     #[command(flatten)]
     pub script_args: ScriptArgs,
 

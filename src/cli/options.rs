@@ -33,6 +33,7 @@ impl ScriptArgs {
             fast_paths: true,
             cancel: None,
             levels: self.levels,
+            keep_rejected: false,
         }
     }
 }

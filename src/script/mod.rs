@@ -66,6 +66,8 @@ pub struct Request {
     pub cancel: Option<Arc<AtomicBool>>,
     /// `--levels`, overriding the script's own `levels`.
     pub levels: Option<u32>,
+    /// Keep the map of a rejected attempt ([`Session::take_rejected`]).
+    pub keep_rejected: bool,
 }
 
 /// The default of `--max-attempts`.
@@ -114,6 +116,7 @@ impl Request {
             fast_paths: true,
             cancel: None,
             levels: None,
+            keep_rejected: false,
         }
     }
 }

@@ -29,6 +29,8 @@ pub struct Session {
     request: Request,
     pub(super) vm: Vm,
     chunk: Function,
+    /// The map of the last rejected attempt, when the request keeps them.
+    last_rejected: std::cell::RefCell<Option<Map>>,
 }
 
 /// One run's view of the script: its returned table and what it declares.
@@ -67,6 +69,7 @@ impl Session {
             request: request.clone(),
             vm,
             chunk,
+            last_rejected: Default::default(),
         })
     }
 
@@ -113,6 +116,12 @@ impl Session {
             validate,
             info,
         })
+    }
+
+    /// The map the script rejected last (with `Request::keep_rejected`):
+    /// what a seed rejected on every attempt looked like at the end.
+    pub fn take_rejected(&self) -> Option<Map> {
+        self.last_rejected.take()
     }
 
     /// What the script declares, without generating.
@@ -452,18 +461,23 @@ impl Session {
             None => (Vec::new(), None),
         };
         // A reject() wins even over the error it raised or a pcall that caught it.
-        if let Some(why) = rejected {
-            return Ok(Attempt::Rejected(why));
-        }
-        if !called? {
-            return Ok(Attempt::Rejected(format!(
-                "{shown}: validate returned false"
-            )));
-        }
+        let rejected = match rejected {
+            Some(why) => Some(why),
+            None if !called? => Some(format!("{shown}: validate returned false")),
+            None => None,
+        };
         let (map, journal) = map_ud
             .take::<LuaMap>()
             .map_err(|e| vm.failure(e))?
             .into_parts();
+        if let Some(why) = rejected {
+            // Kept only when asked (check --save-failures): the map the
+            // script turned down, for the last attempt of a seed that fails.
+            if request.keep_rejected {
+                self.last_rejected.replace(Some(map));
+            }
+            return Ok(Attempt::Rejected(why));
+        }
         check_start(&map, &shown)?;
         Ok(Attempt::Accepted(Box::new(Generated {
             map,

@@ -2,7 +2,10 @@
 //! failures grouped by kind and the distribution of what the maps look
 //! like. Every seed is generated in its own fresh Lua VM on a worker
 //! thread; results are gathered in seed order, so the report is the same
-//! whatever the number of threads (only the timings vary).
+//! whatever the number of threads (only the timings vary). `--html`
+//! writes the report with pictures ([`html`]).
+
+pub mod html;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -30,6 +33,8 @@ pub struct CheckOptions {
     pub export: Options,
     /// Show a progress bar (only on a terminal).
     pub progress: bool,
+    /// Where to write the report as one self-contained HTML page.
+    pub html: Option<PathBuf>,
 }
 
 /// Why a seed failed.
@@ -63,6 +68,8 @@ impl Problem {
 /// What one good map measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Metrics {
+    /// Which attempt the script accepted, from 1 (rerolls plus one).
+    pub attempts: f64,
     pub rooms: f64,
     pub floor_ratio: f64,
     pub regions: f64,
@@ -71,19 +78,30 @@ pub struct Metrics {
 }
 
 /// A metric's name and how to read it off [`Metrics`].
-type Column = (&'static str, fn(&Metrics) -> f64);
+pub type Column = (&'static str, fn(&Metrics) -> f64);
+
+/// Every metric, as the reports name them.
+pub const COLUMNS: [Column; 6] = [
+    ("attempts", |m| m.attempts),
+    ("rooms", |m| m.rooms),
+    ("floor_ratio", |m| m.floor_ratio),
+    ("regions", |m| m.regions),
+    ("longest_path", |m| m.longest_path),
+    ("dead_ends", |m| m.dead_ends),
+];
 
 /// One seed's outcome.
-struct SeedResult {
-    seed: u64,
+pub(crate) struct SeedResult {
+    pub(crate) seed: u64,
     /// The dungeon's hash ([`dungeon_hash`]: the map's for one level),
     /// when the seed made one (even one that failed a check).
     hash: Option<u64>,
     /// Each level's metrics, in order.
-    outcome: Result<Vec<Metrics>, (Problem, String)>,
+    pub(crate) outcome: Result<Vec<Metrics>, (Problem, String)>,
     time_ms: f64,
-    /// Kept only for failures that have maps, when they are to be saved.
-    maps: Option<Vec<Generated>>,
+    /// Kept only for failures that have maps, when they are to be saved or
+    /// pictured (a seed rejected on every attempt: its last rejected map).
+    pub(crate) maps: Option<Vec<Generated>>,
 }
 
 /// min, median, 95th percentile and max (nearest rank).
@@ -187,6 +205,7 @@ fn measure(g: &Generated) -> Result<Metrics, (Problem, String)> {
         .and_then(|d| d.max())
         .unwrap_or(0);
     Ok(Metrics {
+        attempts: g.provenance.attempt as f64 + 1.0,
         rooms: map.rooms().len() as f64,
         floor_ratio: walkable as f64 / map.cells().len() as f64,
         regions: regions(map).len() as f64,
@@ -265,7 +284,8 @@ fn run_seed(
     match result {
         Ok(levels) => {
             let outcome = measure_levels(&levels, stairs);
-            let keep = outcome.is_err() && options.save_failures.is_some();
+            let keep =
+                outcome.is_err() && (options.save_failures.is_some() || options.html.is_some());
             SeedResult {
                 seed,
                 hash: Some(dungeon_hash(&levels)),
@@ -281,12 +301,19 @@ fn run_seed(
                 FailureKind::TimedOut => Problem::TimedOut,
                 _ => Problem::ScriptError,
             };
+            // What the script turned down last, to look at.
+            let rejected = session
+                .as_ref()
+                .ok()
+                .and_then(Session::take_rejected)
+                .filter(|_| problem == Problem::Rejected)
+                .map(|map| rejected_map(&options.request, seed, map));
             SeedResult {
                 seed,
                 hash: None,
                 outcome: Err((problem, e.to_string())),
                 time_ms,
-                maps: None,
+                maps: rejected.map(|g| vec![g]),
             }
         }
     }
@@ -310,6 +337,7 @@ pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
         .build()?;
     let mut request = options.request.clone();
     request.record = false;
+    request.keep_rejected = options.save_failures.is_some() || options.html.is_some();
     // What the script promises about stairs, read once (a script that
     // cannot load fails every seed below anyway).
     let stairs = crate::script::inspect(&request)
@@ -337,7 +365,32 @@ pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
     if let Some(dir) = &options.save_failures {
         save_failures(dir, &options.request, &results, &options.export)?;
     }
-    Ok(report(options, &results))
+    let report = report(options, &results);
+    if let Some(path) = &options.html {
+        html::write(path, options, &report, &results)?;
+    }
+    Ok(report)
+}
+
+/// A rejected map, dressed as a generated one to be saved or pictured.
+fn rejected_map(request: &Request, seed: u64, map: Map) -> Generated {
+    Generated {
+        map,
+        provenance: crate::generated::Provenance {
+            script: request.script.display().to_string(),
+            name: String::new(),
+            seed,
+            attempt: request.max_attempts.saturating_sub(1),
+            params: Default::default(),
+            level: 1,
+            levels: 1,
+        },
+        modules: Vec::new(),
+        replay: None,
+        rejections: Vec::new(),
+        work: 0,
+        native_work: 0,
+    }
 }
 
 fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
@@ -371,13 +424,7 @@ fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
         }
     }
     let mut metrics = BTreeMap::new();
-    let columns: [Column; 5] = [
-        ("rooms", |m| m.rooms),
-        ("floor_ratio", |m| m.floor_ratio),
-        ("regions", |m| m.regions),
-        ("longest_path", |m| m.longest_path),
-        ("dead_ends", |m| m.dead_ends),
-    ];
+    let columns = COLUMNS;
     let spreads = |maps: &[Metrics]| {
         let mut metrics = BTreeMap::new();
         for (name, get) in columns {

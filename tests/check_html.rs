@@ -1,0 +1,200 @@
+//! `dunlua check --html`: the report page opened in headless Chromium (the
+//! browser a user opens it with), its screenshot checked for histograms and
+//! thumbnails; failures pictured, rejected seeds' last maps saved; the
+//! `attempts` column.
+
+use std::process::Command;
+
+use crate::util::{dunlua, dunlua_in, files_in, root, Scratch};
+
+/// Chromium's name here, if it is installed; in CI it must be.
+fn chromium() -> Option<&'static str> {
+    let found = ["chromium", "chromium-browser"].into_iter().find(|name| {
+        Command::new(name)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is missing, and CI must open the HTML report (see .ci/run)"
+        );
+        eprintln!("SKIPPED: chromium is not installed (apt-get install chromium)");
+    }
+    found
+}
+
+/// The page as Chromium draws it: (width, height, RGB pixels).
+fn screenshot(
+    browser: &str,
+    page: &std::path::Path,
+    out: &std::path::Path,
+) -> (usize, usize, Vec<u8>) {
+    let run = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--screenshot={}", out.display()))
+        .arg("--window-size=1100,2400")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.exists(),
+        "no screenshot: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(out).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = reader.output_color_type().0.samples();
+    let rgb = buf
+        .chunks(channels)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    (info.width as usize, info.height as usize, rgb)
+}
+
+/// Pixels of exactly this colour.
+fn count(rgb: &[u8], c: [u8; 3]) -> usize {
+    rgb.chunks(3).filter(|p| *p == c).count()
+}
+
+#[test]
+fn the_html_report_shows_histograms_and_thumbnails_in_a_browser() {
+    let Some(browser) = chromium() else { return };
+    let scratch = Scratch::new();
+    for script in ["rooms", "caves", "keys"] {
+        let page = scratch.path().join(format!("{script}.html"));
+        let run = dunlua(&[
+            "check",
+            &format!("scripts/{script}.lua"),
+            "--seeds",
+            "40",
+            "--html",
+            page.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "{script}: {}", run.stderr);
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert_eq!(
+            html.matches("<svg class=\"histogram\"").count(),
+            6,
+            "{script}: a histogram per metric"
+        );
+        assert_eq!(
+            html.matches("<img src=\"data:image/png;base64,").count(),
+            18,
+            "{script}: min, median, max of each"
+        );
+        assert!(!html.contains("http"), "{script}: self-contained");
+        let (w, h, rgb) = screenshot(
+            browser,
+            &page,
+            &scratch.path().join(format!("{script}.png")),
+        );
+        assert_eq!((w, h), (1100, 2400));
+        // The bars (#4a90d9) and the maps' walls (#888888) are on screen.
+        assert!(
+            count(&rgb, [0x4a, 0x90, 0xd9]) > 5_000,
+            "{script}: histogram bars"
+        );
+        assert!(
+            count(&rgb, [0x88, 0x88, 0x88]) > 1_000,
+            "{script}: thumbnails"
+        );
+    }
+}
+
+#[test]
+fn failures_are_pictured_and_rejected_seeds_keep_their_last_map() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "moody.lua",
+        "return { width = 30, height = 12, generate = function(map, rng, p, ctx)\n\
+           map:carve_room(Rect.new(1, 1, 10, 8)); map:set_start(3, 3)\n\
+           if ctx.seed % 4 == 1 then map:carve_room(Rect.new(15, 1, 10, 8)) end\n\
+           if ctx.seed % 4 == 2 then error('a bad day') end\n\
+           if ctx.seed % 4 == 3 then reject('never good enough') end\n\
+         end }\n",
+    );
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "moody.lua",
+            "--seeds",
+            "8",
+            "--html",
+            "r.html",
+            "--save-failures",
+            "bad",
+            "--max-attempts",
+            "2",
+            "--json",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["metrics"]["attempts"]["max"], 1.0, "{}", run.stdout);
+    let html = std::fs::read_to_string(scratch.path().join("r.html")).unwrap();
+    assert!(
+        html.contains("<h3>walkable cells unreachable from the start (2 seeds)</h3>"),
+        "{html}"
+    );
+    assert!(html.contains("<h3>script error (2 seeds)</h3>"));
+    assert!(
+        html.contains("a bad day"),
+        "the error is shown where there is no map"
+    );
+    // The rejected seeds (validate said no on every attempt): their last
+    // map pictured, and saved.
+    assert!(
+        html.contains("<h3>rejected after all attempts (2 seeds)</h3>"),
+        "{html}"
+    );
+    assert_eq!(
+        html.matches("<img src=\"data:image/png").count(),
+        4 + 18,
+        "4 failing maps, 18 metric maps"
+    );
+    let saved = files_in(&scratch.path().join("bad"));
+    let want: Vec<String> = [
+        "moody-1.json",
+        "moody-1.png",
+        "moody-2.txt",
+        "moody-3.json",
+        "moody-3.png",
+        "moody-5.json",
+        "moody-5.png",
+        "moody-6.txt",
+        "moody-7.json",
+        "moody-7.png",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(
+        saved, want,
+        "unreachable and rejected seeds as maps, errors as text"
+    );
+
+    let run = dunlua_in(scratch.path(), &["check", "moody.lua", "--html", "r.txt"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("--html r.txt: the report is an .html file"),
+        "{}",
+        run.stderr
+    );
+    let run = dunlua_in(
+        scratch.path(),
+        &["check", "moody.lua", "--html", "nope/r.html"],
+    );
+    assert_eq!(run.code, 2);
+    let _ = root();
+}
