@@ -130,5 +130,39 @@ fn check_threads(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, small_maps, big_map, set_cost, check_threads);
+/// One window frame drawn (1280x940 px): an 80x50 map whole at 16 px a
+/// cell against a 2000x2000 one at 1, 3 and 8 px a cell (only the part on
+/// screen is drawn, so the big map should cost about what the window holds).
+fn window_frames(c: &mut Criterion) {
+    use dunlua::render::Frame;
+    use dunlua::view::{draw, state::ViewState};
+    let map = |size: (i64, i64)| {
+        let mut request = Request::new(root().join("scripts/caves.lua"), 7);
+        request.size = Some(size);
+        dunlua::script::run(&request).unwrap()
+    };
+    let small = map((80, 50));
+    let big = map((2000, 2000));
+    let mut group = c.benchmark_group("window_frame");
+    let mut frame = Frame::new(1280, 960, dunlua::map::Rgb(0, 0, 0));
+    for (name, generated, cell) in [
+        ("80x50_16px", &small, 16),
+        ("2000x2000_1px", &big, 1),
+        ("2000x2000_3px", &big, 3),
+        ("2000x2000_8px", &big, 8),
+    ] {
+        let state = ViewState::new(vec![generated.clone()], Duration::ZERO, cell);
+        group.bench_function(name, |b| b.iter(|| draw::draw(&state, &mut frame)));
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    small_maps,
+    big_map,
+    set_cost,
+    check_threads,
+    window_frames
+);
 criterion_main!(benches);
