@@ -98,4 +98,25 @@ fn a_sheet_shows_each_seed_labelled_and_failures_in_red() {
     let run = dunlua_in(scratch.path(), &["sheet", "nope.lua", "--out", "t.png"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(!scratch.path().join("t.png").exists());
+    // Too big a picture: refused before any map is made.
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "sheet",
+            "flaky.lua",
+            "--seeds",
+            "10000",
+            "--thumb",
+            "2000",
+            "--out",
+            "t.png",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("over the 64 million pixels a PNG may have"),
+        "{}",
+        run.stderr
+    );
 }

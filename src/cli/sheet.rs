@@ -61,6 +61,22 @@ pub(super) fn sheet_command(args: &SheetArgs) -> Result<(), Failure> {
     } else {
         ((long * w as usize / h as usize).max(8), long)
     };
+    let columns = args
+        .columns
+        .map_or_else(|| (seeds.len() as f64).sqrt().ceil() as usize, usize::from)
+        .clamp(1, seeds.len().max(1));
+    // Too big a picture is refused before any map is made.
+    let (bw, bh) = crate::thumbnail::cell_size(box_px);
+    let rows = seeds.len().div_ceil(columns);
+    let (sheet_w, sheet_h) = (columns * bw + 8, rows * bh + 8);
+    if (sheet_w * sheet_h) as u64 > crate::export::MAX_PNG_PIXELS {
+        return Err(Failure::usage(format!(
+            "a sheet of {} seeds at --thumb {} would be {sheet_w}x{sheet_h} px, over the {} million pixels a PNG may have: fewer seeds or a smaller --thumb",
+            seeds.len(),
+            args.thumb,
+            crate::export::MAX_PNG_PIXELS / 1_000_000
+        )));
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.map_or(0, usize::from))
         .build()
@@ -74,16 +90,7 @@ pub(super) fn sheet_command(args: &SheetArgs) -> Result<(), Failure> {
             )
             .collect()
     });
-    let columns = args
-        .columns
-        .map_or_else(|| (seeds.len() as f64).sqrt().ceil() as usize, usize::from);
     let frame = sheet(&pictures, columns, box_px);
-    if (frame.width * frame.height) as u64 > crate::export::MAX_PNG_PIXELS {
-        return Err(Failure::usage(format!(
-            "a {}x{} sheet is too big: fewer seeds or a smaller --thumb",
-            frame.width, frame.height
-        )));
-    }
     let mut bytes = Vec::new();
     export::png::write_frame(&frame, &mut bytes).map_err(Failure::run)?;
     export::write_atomically(&args.out, &bytes).map_err(Failure::run)?;
