@@ -735,3 +735,49 @@ fn sizes_must_be_positive() {
         refuses(body, expected);
     }
 }
+
+#[test]
+fn window_and_report_flags_name_what_is_wrong() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "ok.lua",
+        &script_with("map:fill('floor') map:set_start(1, 1)"),
+    );
+    for (args, said) in [
+        (
+            vec!["ok.lua", "--save-dir", "missing", "--ascii"],
+            "--save-dir missing: no such folder",
+        ),
+        (
+            vec!["check", "ok.lua", "--html", "r.pdf"],
+            "--html r.pdf: the report is an .html file",
+        ),
+        (
+            vec!["check", "ok.lua", "--html", "missing/r.html"],
+            "--html missing/r.html: folder missing does not exist",
+        ),
+        (
+            vec!["sheet", "ok.lua", "--out", "s.gif"],
+            "--out s.gif: a sheet is a .png",
+        ),
+        (
+            vec!["ok.lua", "--png-rock", "grey", "--out", "m.png"],
+            "invalid value 'grey' for '--png-rock",
+        ),
+    ] {
+        let run = dunlua_in(scratch.path(), &args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(said), "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stderr.lines().count(),
+            1,
+            "{args:?}: one line: {}",
+            run.stderr
+        );
+    }
+    assert_eq!(
+        crate::util::files_in(scratch.path()),
+        ["ok.lua"],
+        "nothing written"
+    );
+}
