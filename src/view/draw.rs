@@ -118,7 +118,8 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
             frame.blend_rect(at(x), at(y), cell, cell, CHANGED, 45);
         }
     }
-    // The player, once the replay has placed the start.
+    super::overlay::draw(state, frame, (cx, cy));
+    // The player, on top, once the replay has placed the start.
     if start.is_some() {
         let (px, py) = (state.player.0 - cx, state.player.1 - cy);
         let player_bg = map
@@ -134,7 +135,6 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
             frame.fill_rect(at(px) - off, at(py) - off, size, size, START_COLOR);
         }
     }
-    super::overlay::draw(state, frame, (cx, cy));
 
     draw_status(state, frame);
     if state.help {
