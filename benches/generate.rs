@@ -154,6 +154,11 @@ fn window_frames(c: &mut Criterion) {
         let state = ViewState::new(vec![generated.clone()], Duration::ZERO, cell);
         group.bench_function(name, |b| b.iter(|| draw::draw(&state, &mut frame)));
     }
+    // What a new map costs the window besides drawing: its regions,
+    // distances and buried rock, worked out once.
+    group.bench_function("inspect_2000x2000", |b| {
+        b.iter(|| dunlua::view::inspect::Inspection::of(&big.map))
+    });
     group.finish();
 }
 

@@ -33,6 +33,7 @@ use crate::thumbnail::Tile;
 use crate::watch::FileWatch;
 use grid::Grid;
 use input::{char_action, key_action, Action, Repeater};
+use inspect::Inspection;
 use reproduce::{command_line, save};
 use state::{Effect, ViewState};
 use tuning::Tuning;
@@ -107,7 +108,7 @@ enum Why {
 }
 
 /// A finished generation: the map and how long it took, or the error.
-type Generation = Result<(Vec<Generated>, Duration), ScriptError>;
+type Generation = Result<(Vec<Generated>, Vec<Inspection>, Duration), ScriptError>;
 type Outcome = (u64, Why, Generation);
 
 /// Generates maps on worker threads (each with its own Lua VM), so a slow
@@ -151,7 +152,11 @@ impl Generator {
         live.fetch_add(1, Ordering::SeqCst);
         std::thread::spawn(move || {
             let started = Instant::now();
-            let result = script::run_levels(&request).map(|g| (g, started.elapsed()));
+            // The window's analysis of the levels too, off the window's thread.
+            let result = script::run_levels(&request).map(|levels| {
+                let inspections = state::inspect_all(&levels);
+                (levels, inspections, started.elapsed())
+            });
             live.fetch_sub(1, Ordering::SeqCst);
             let _ = tx.send((id, why, result));
         });
@@ -417,7 +422,7 @@ pub fn run(
         if let Some((why, result)) = generator.poll() {
             let shown = config.request.script.display().to_string();
             match result {
-                Ok((generated, took)) => {
+                Ok((generated, inspections, took)) => {
                     note!(
                         "dunlua: {} {shown} (seed {}, {:.1} ms)",
                         if why == Why::Reload {
@@ -431,7 +436,7 @@ pub fn run(
                     if let Err(e) = watch_files(&mut watch, &config.request, &generated) {
                         note!("dunlua: {e:#}");
                     }
-                    state.replace(generated, took);
+                    state.replace_inspected(generated, inspections, took);
                     if why == Why::Reload {
                         state.reloads += 1;
                     }

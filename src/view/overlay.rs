@@ -68,7 +68,7 @@ pub fn draw(state: &ViewState, frame: &mut Frame, cam: (i32, i32)) {
             }
         }
         Overlay::Regions | Overlay::Distance => {
-            let look = &state.inspection;
+            let look = state.inspection();
             let max = look.farthest.map_or(1, |(_, _, d)| d.max(1)) as f64;
             let ((x0, y0), (vw, vh)) = super::draw::camera(state, frame);
             for y in y0.max(0)..(y0 + vh + 1).min(map.height()) {

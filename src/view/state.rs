@@ -74,6 +74,11 @@ pub enum Effect {
     StartGrid,
 }
 
+/// Each level's [`Inspection`].
+pub fn inspect_all(levels: &[Generated]) -> Vec<Inspection> {
+    levels.iter().map(|g| Inspection::of(&g.map)).collect()
+}
+
 /// How a cell is lit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sight {
@@ -109,8 +114,9 @@ pub struct ViewState {
     pub overlay: Overlay,
     /// The cell under the mouse, if on the map.
     pub hover: Option<(i32, i32)>,
-    /// Regions, distances and buried rock of the level shown.
-    pub inspection: Inspection,
+    /// Each level's regions, distances and buried rock (worked out on the
+    /// worker that made the levels, so a big map does not stall the window).
+    inspections: Vec<Inspection>,
     /// Replay playback speed: steps a frame are the replay's length over
     /// `120 / 2^speed` (0 plays it in about two seconds).
     pub speed: i32,
@@ -140,7 +146,19 @@ pub struct ViewState {
 impl ViewState {
     /// The window's state on the first of `levels` (at least one).
     pub fn new(levels: Vec<Generated>, gen_time: Duration, cell: usize) -> ViewState {
+        let inspections = inspect_all(&levels);
+        ViewState::inspected(levels, inspections, gen_time, cell)
+    }
+
+    /// [`ViewState::new`] with each level's [`Inspection`] already made.
+    pub fn inspected(
+        levels: Vec<Generated>,
+        inspections: Vec<Inspection>,
+        gen_time: Duration,
+        cell: usize,
+    ) -> ViewState {
         assert!(!levels.is_empty(), "a run makes at least one level");
+        assert_eq!(levels.len(), inspections.len(), "an inspection per level");
         let first = &levels[0];
         let cells = first.map.cells().len();
         let mut state = ViewState {
@@ -156,7 +174,7 @@ impl ViewState {
             dark_rock: true,
             overlay: Overlay::None,
             hover: None,
-            inspection: Inspection::of(&first.map),
+            inspections,
             speed: 0,
             replay_carry: 0,
             stepped: false,
@@ -183,11 +201,22 @@ impl ViewState {
     /// first level's start, the replay to its end, memory is cleared and
     /// any error dismissed.
     pub fn replace(&mut self, levels: Vec<Generated>, gen_time: Duration) {
+        let inspections = inspect_all(&levels);
+        self.replace_inspected(levels, inspections, gen_time);
+    }
+
+    /// [`ViewState::replace`] with each level's [`Inspection`] already made.
+    pub fn replace_inspected(
+        &mut self,
+        levels: Vec<Generated>,
+        inspections: Vec<Inspection>,
+        gen_time: Duration,
+    ) {
         let (cell, view, fov, help) = (self.cell, self.view, self.fov, self.help);
         let (dark_rock, overlay, speed) = (self.dark_rock, self.overlay, self.speed);
         let reloads = self.reloads;
         let tuning = self.tuning.take();
-        *self = ViewState::new(levels, gen_time, cell);
+        *self = ViewState::inspected(levels, inspections, gen_time, cell);
         self.view = view;
         self.fov = fov;
         self.help = help;
@@ -195,6 +224,11 @@ impl ViewState {
         self.reloads = reloads;
         self.tuning = tuning;
         self.look();
+    }
+
+    /// The regions, distances and buried rock of the level shown.
+    pub fn inspection(&self) -> &Inspection {
+        &self.inspections[self.level]
     }
 
     /// The level shown.
@@ -251,7 +285,6 @@ impl ViewState {
         self.visible_list.clear();
         self.remembered = vec![false; cells];
         self.hash = g.map.hash64();
-        self.inspection = Inspection::of(&g.map);
         self.hover = None;
         self.playing = false;
         self.stepped = false;
@@ -559,10 +592,10 @@ impl ViewState {
             return;
         }
         let (px, py) = self.player;
-        let here = self.inspection.region_at(px, py);
+        let here = self.inspection().region_at(px, py);
         if self.map().is_walkable(x as i64, y as i64)
             && here != 0
-            && self.inspection.region_at(x, y) == here
+            && self.inspection().region_at(x, y) == here
         {
             self.player = (x, y);
             self.look();
@@ -575,7 +608,7 @@ impl ViewState {
     pub fn is_dark(&self, x: i32, y: i32) -> bool {
         // Rock is judged on the finished map, so it does not flicker
         // while the replay steps.
-        self.dark_rock && self.inspection.buried_at(x, y)
+        self.dark_rock && self.inspection().buried_at(x, y)
     }
 
     /// Parameters that differ from the script's defaults, as `k=v`.
@@ -621,7 +654,7 @@ impl ViewState {
             parts.push("generating...".to_string());
         }
         match self.hover {
-            Some((hx, hy)) => parts.push(self.inspection.describe(self.map(), hx, hy)),
+            Some((hx, hy)) => parts.push(self.inspection().describe(self.map(), hx, hy)),
             None => parts.push(format!("({x},{y}) {tile}")),
         }
         parts.push(format!("seed {}", self.seed()));
