@@ -22,6 +22,13 @@ static const char *ROOM_MODULE =
     "  map:carve_room(Rect.new(1, 1, 10, 6))\n"
     "end }\n";
 
+/* Three linked levels: each knows the one above (ctx.above). */
+static const char *LEVELS_SCRIPT =
+    "return { levels = 3, width = 20, height = 10, generate = function(map, rng, p, ctx)\n"
+    "  map:carve_room(Rect.new(1, 1, 17, 7))\n"
+    "  map:set_start(2 + ctx.level, 3)\n"
+    "end }\n";
+
 /* The game's module loader: here from a string, in a game from its pack. */
 static void load_module(void *user_data, const char *path, DunluaModule *module) {
     (void)user_data;
@@ -111,6 +118,30 @@ int main(int argc, char **argv) {
     g = dunlua_generator_from_source("spin.lua", "return { generate = function(map) while true do end end }\n", NULL, NULL);
     dunlua_generator_set_limits(g, 1000000, 0, 0);
     report_error("limit", g, dunlua_generate(g, 1, &map));
+    dunlua_generator_free(g);
+
+    /* Every level of a dungeon at once, a map handle each. */
+    g = dunlua_generator_from_source("deep.lua", LEVELS_SCRIPT, NULL, NULL);
+    {
+        DunluaMap *levels[4];
+        size_t count = 0;
+        status = dunlua_generate_levels(g, 5, levels, 4, &count);
+        printf("levels %u %d %zu", dunlua_generator_levels(g), (int)status, count);
+        for (size_t i = 0; i < count; i++) {
+            printf(" %016llx", (unsigned long long)dunlua_map_hash(levels[i]));
+        }
+        printf(" last %u\n", count ? dunlua_map_level(levels[count - 1]) : 0u);
+        for (size_t i = 0; i < count; i++) {
+            dunlua_map_free(levels[i]);
+        }
+        report_error("levels_room", g, dunlua_generate_levels(g, 5, levels, 2, &count));
+        dunlua_generator_set_levels(g, 2);
+        status = dunlua_generate_levels(g, 5, levels, 4, &count);
+        printf("set_levels %d %zu\n", (int)status, count);
+        for (size_t i = 0; i < count; i++) {
+            dunlua_map_free(levels[i]);
+        }
+    }
     dunlua_generator_free(g);
 
     /* Handles that are not live: NULL, freed, made up, the wrong kind. */

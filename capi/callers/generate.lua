@@ -27,6 +27,11 @@ int dunlua_generator_set_limits(DunluaGenerator *g, uint64_t max_instructions,
 int dunlua_generator_status(const DunluaGenerator *g);
 const char *dunlua_generator_error(const DunluaGenerator *g);
 int dunlua_generate(DunluaGenerator *g, uint64_t seed, DunluaMap **out);
+int dunlua_generate_levels(DunluaGenerator *g, uint64_t seed, DunluaMap **out, size_t capacity,
+                           size_t *count);
+uint32_t dunlua_generator_levels(const DunluaGenerator *g);
+int dunlua_generator_set_levels(DunluaGenerator *g, uint32_t levels);
+uint32_t dunlua_map_level(const DunluaMap *m);
 void dunlua_generator_free(DunluaGenerator *g);
 int32_t dunlua_map_width(const DunluaMap *m);
 int32_t dunlua_map_height(const DunluaMap *m);
@@ -46,6 +51,12 @@ local room = require('lib.room')
 return { width = 20, height = 10, generate = function(map)
   room.carve(map)
   map:set_start(2, 2)
+end }
+]]
+local LEVELS_SCRIPT = [[
+return { levels = 3, width = 20, height = 10, generate = function(map, rng, p, ctx)
+  map:carve_room(Rect.new(1, 1, 17, 7))
+  map:set_start(2 + ctx.level, 3)
 end }
 ]]
 local ROOM_MODULE = [[
@@ -126,6 +137,24 @@ g = lib.dunlua_generator_from_source("spin.lua",
   "return { generate = function(map) while true do end end }\n", nil, nil)
 lib.dunlua_generator_set_limits(g, 1000000, 0, 0)
 error_line("limit", g, lib.dunlua_generate(g, 1, m))
+lib.dunlua_generator_free(g)
+
+-- Every level of a dungeon at once, a map handle each.
+g = lib.dunlua_generator_from_source("deep.lua", LEVELS_SCRIPT, nil, nil)
+local levels, count = ffi.new("DunluaMap *[4]"), ffi.new("size_t[1]")
+local level_status = lib.dunlua_generate_levels(g, 5, levels, 4, count)
+local words = { "levels", tostring(lib.dunlua_generator_levels(g)), tostring(level_status),
+                tostring(tonumber(count[0])) }
+for i = 0, tonumber(count[0]) - 1 do words[#words + 1] = hex(lib.dunlua_map_hash(levels[i])) end
+words[#words + 1] = "last"
+words[#words + 1] = tostring(lib.dunlua_map_level(levels[tonumber(count[0]) - 1]))
+out(unpack(words))
+for i = 0, tonumber(count[0]) - 1 do lib.dunlua_map_free(levels[i]) end
+error_line("levels_room", g, lib.dunlua_generate_levels(g, 5, levels, 2, count))
+lib.dunlua_generator_set_levels(g, 2)
+level_status = lib.dunlua_generate_levels(g, 5, levels, 4, count)
+out("set_levels", level_status, tonumber(count[0]))
+for i = 0, tonumber(count[0]) - 1 do lib.dunlua_map_free(levels[i]) end
 lib.dunlua_generator_free(g)
 
 out("bad_handle", lib.dunlua_generate(nil, 1, m), lib.dunlua_generate(g, 1, m),

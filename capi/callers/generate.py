@@ -16,6 +16,11 @@ return { width = 20, height = 10, generate = function(map)
   map:set_start(2, 2)
 end }
 """
+LEVELS_SCRIPT = b"""return { levels = 3, width = 20, height = 10, generate = function(map, rng, p, ctx)
+  map:carve_room(Rect.new(1, 1, 17, 7))
+  map:set_start(2 + ctx.level, 3)
+end }
+"""
 ROOM_MODULE = b"""return { carve = function(map)
   map:fill('wall')
   map:carve_room(Rect.new(1, 1, 10, 6))
@@ -50,6 +55,10 @@ def bind(path):
         "dunlua_generator_status": (c_int, [c_void_p]),
         "dunlua_generator_error": (c_char_p, [c_void_p]),
         "dunlua_generate": (c_int, [c_void_p, c_uint64, POINTER(c_void_p)]),
+        "dunlua_generate_levels": (c_int, [c_void_p, c_uint64, POINTER(c_void_p), c_size_t, POINTER(c_size_t)]),
+        "dunlua_generator_levels": (c_uint32, [c_void_p]),
+        "dunlua_generator_set_levels": (c_int, [c_void_p, c_uint32]),
+        "dunlua_map_level": (c_uint32, [c_void_p]),
         "dunlua_generator_free": (None, [c_void_p]),
         "dunlua_map_width": (c_int32, [c_void_p]),
         "dunlua_map_height": (c_int32, [c_void_p]),
@@ -135,6 +144,23 @@ def main():
         b"spin.lua", b"return { generate = function(map) while true do end end }\n", LOADER(), None)
     lib.dunlua_generator_set_limits(g, 1000000, 0, 0)
     error("limit", g, lib.dunlua_generate(g, 1, byref(m)))
+    lib.dunlua_generator_free(g)
+
+    # Every level of a dungeon at once, a map handle each.
+    g = lib.dunlua_generator_from_source(b"deep.lua", LEVELS_SCRIPT, LOADER(), None)
+    levels, count = (c_void_p * 4)(), c_size_t(0)
+    status = lib.dunlua_generate_levels(g, 5, levels, 4, byref(count))
+    hashes = ["%016x" % lib.dunlua_map_hash(levels[i]) for i in range(count.value)]
+    out("levels", lib.dunlua_generator_levels(g), status, count.value, *hashes,
+        "last", lib.dunlua_map_level(levels[count.value - 1]))
+    for i in range(count.value):
+        lib.dunlua_map_free(levels[i])
+    error("levels_room", g, lib.dunlua_generate_levels(g, 5, levels, 2, byref(count)))
+    lib.dunlua_generator_set_levels(g, 2)
+    status = lib.dunlua_generate_levels(g, 5, levels, 4, byref(count))
+    out("set_levels", status, count.value)
+    for i in range(count.value):
+        lib.dunlua_map_free(levels[i])
     lib.dunlua_generator_free(g)
 
     out("bad_handle", lib.dunlua_generate(None, 1, byref(m)), lib.dunlua_generate(g, 1, byref(m)),

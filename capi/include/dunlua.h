@@ -217,6 +217,35 @@ const char *dunlua_generator_traceback(const DunluaGenerator *g);
 // `out` is NULL or valid for writing a pointer.
 DunluaStatus dunlua_generate(DunluaGenerator *g, uint64_t seed, DunluaMap **out);
 
+// How many levels each seed makes: the script's `levels` (1 for most
+// scripts) or `dunlua_generator_set_levels`'s; 0 for a bad handle or a
+// generator that never built.
+uint32_t dunlua_generator_levels(const DunluaGenerator *g);
+
+// Sets how many levels each seed makes (1..32), instead of the script's
+// `levels`.
+DunluaStatus dunlua_generator_set_levels(DunluaGenerator *g, uint32_t levels);
+
+// Generates every level of `seed`'s dungeon (level 1 first, each made
+// knowing the one above, as `dunlua SCRIPT --seed N` makes them) into
+// `out[0..capacity]`: a map handle per level, each to be freed with
+// `dunlua_map_free`, and their number into `*count`. With `capacity` below
+// `dunlua_generator_levels`, nothing is generated and the status is
+// `DUNLUA_STATUS_USAGE`. On failure every `out` slot is NULL.
+//
+// # Safety
+// `out` is NULL or valid for writing `capacity` pointers; `count` is NULL
+// or valid for writing a `size_t`.
+DunluaStatus dunlua_generate_levels(DunluaGenerator *g,
+                                    uint64_t seed,
+                                    DunluaMap **out,
+                                    size_t capacity,
+                                    size_t *count);
+
+// Which level of its dungeon a map is (1-based; 1 for a one-level script),
+// 0 for a bad handle.
+uint32_t dunlua_map_level(const DunluaMap *m);
+
 // Frees a generator. NULL, or a handle already freed, does nothing.
 void dunlua_generator_free(DunluaGenerator *g);
 

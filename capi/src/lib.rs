@@ -869,6 +869,102 @@ pub unsafe extern "C" fn dunlua_generate(
     })
 }
 
+/// How many levels each seed makes: the script's `levels` (1 for most
+/// scripts) or `dunlua_generator_set_levels`'s; 0 for a bad handle or a
+/// generator that never built.
+#[no_mangle]
+pub extern "C" fn dunlua_generator_levels(g: *const DunluaGenerator) -> u32 {
+    getter(0, || {
+        with_state(g, |state| {
+            state
+                .generator
+                .as_ref()
+                .map_or(0, |generator| generator.levels())
+        })
+    })
+}
+
+/// Sets how many levels each seed makes (1..32), instead of the script's
+/// `levels`.
+#[no_mangle]
+pub extern "C" fn dunlua_generator_set_levels(
+    g: *mut DunluaGenerator,
+    levels: u32,
+) -> DunluaStatus {
+    reconfigure(g, |b| Ok(b.levels(levels)))
+}
+
+/// Generates every level of `seed`'s dungeon (level 1 first, each made
+/// knowing the one above, as `dunlua SCRIPT --seed N` makes them) into
+/// `out[0..capacity]`: a map handle per level, each to be freed with
+/// `dunlua_map_free`, and their number into `*count`. With `capacity` below
+/// `dunlua_generator_levels`, nothing is generated and the status is
+/// `DUNLUA_STATUS_USAGE`. On failure every `out` slot is NULL.
+///
+/// # Safety
+/// `out` is NULL or valid for writing `capacity` pointers; `count` is NULL
+/// or valid for writing a `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_generate_levels(
+    g: *mut DunluaGenerator,
+    seed: u64,
+    out: *mut *mut DunluaMap,
+    capacity: usize,
+    count: *mut usize,
+) -> DunluaStatus {
+    if !out.is_null() {
+        for i in 0..capacity {
+            // SAFETY: not NULL; `capacity` slots by the caller's contract.
+            unsafe { out.add(i).write(std::ptr::null_mut()) };
+        }
+    }
+    if !count.is_null() {
+        // SAFETY: not NULL; writable by the caller's contract.
+        unsafe { count.write(0) };
+    }
+    with_generator(g, |state| {
+        if out.is_null() || count.is_null() {
+            return Err(Failure::new(
+                DunluaStatus::NullArgument,
+                "out or count is NULL",
+            ));
+        }
+        let generator = match &state.generator {
+            Some(generator) => generator,
+            None => {
+                return Err(Failure {
+                    status: state.status,
+                    message: state.error.to_string_lossy().into_owned(),
+                    traceback: state.traceback.to_string_lossy().into_owned(),
+                })
+            }
+        };
+        let wanted = generator.levels() as usize;
+        if capacity < wanted {
+            return Err(Failure::new(
+                DunluaStatus::Usage,
+                format!("this script makes {wanted} levels; out has room for {capacity}"),
+            ));
+        }
+        let levels = generator.generate_levels(seed)?;
+        for (i, generated) in levels.into_iter().enumerate() {
+            let handle = register(Object::Map(Arc::new(map_state(generated))));
+            // SAFETY: i < wanted <= capacity.
+            unsafe { out.add(i).write(handle as *mut DunluaMap) };
+            // SAFETY: checked not NULL above.
+            unsafe { count.write(i + 1) };
+        }
+        Ok(())
+    })
+}
+
+/// Which level of its dungeon a map is (1-based; 1 for a one-level script),
+/// 0 for a bad handle.
+#[no_mangle]
+pub extern "C" fn dunlua_map_level(m: *const DunluaMap) -> u32 {
+    getter(0, || Ok(map_of(m)?.generated.provenance.level))
+}
+
 /// Frees a generator. NULL, or a handle already freed, does nothing.
 #[no_mangle]
 pub extern "C" fn dunlua_generator_free(g: *mut DunluaGenerator) {

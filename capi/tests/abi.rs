@@ -59,6 +59,44 @@ fn nulls_and_bad_handles_are_statuses() {
             DunluaStatus::NullArgument
         );
         assert_eq!(dunlua_generate(g, 1, &mut map), DunluaStatus::Ok);
+        // Levels: bad handles, NULL out or count, and a one-level script.
+        let mut levels = [null_mut(); 2];
+        let mut count = 9usize;
+        assert_eq!(
+            dunlua_generate_levels(null_mut(), 1, levels.as_mut_ptr(), 2, &mut count),
+            DunluaStatus::BadHandle
+        );
+        assert_eq!(count, 0, "count is cleared on failure");
+        assert_eq!(
+            dunlua_generate_levels(g, 1, null_mut(), 2, &mut count),
+            DunluaStatus::NullArgument
+        );
+        assert_eq!(
+            dunlua_generate_levels(g, 1, levels.as_mut_ptr(), 2, null_mut()),
+            DunluaStatus::NullArgument
+        );
+        assert_eq!(dunlua_generator_levels(null()), 0);
+        assert_eq!(dunlua_map_level(null()), 0);
+        assert_eq!(dunlua_generator_levels(g), 1);
+        assert_eq!(
+            dunlua_generate_levels(g, 1, levels.as_mut_ptr(), 2, &mut count),
+            DunluaStatus::Ok
+        );
+        assert_eq!(count, 1);
+        assert_eq!(
+            dunlua_map_hash(levels[0]),
+            dunlua_map_hash(map),
+            "level 1 is the map"
+        );
+        assert_eq!(dunlua_map_level(levels[0]), 1);
+        assert!(levels[1].is_null());
+        dunlua_map_free(levels[0]);
+        assert_eq!(dunlua_generator_set_levels(g, 0), DunluaStatus::Usage);
+        assert_eq!(
+            dunlua_generator_levels(g),
+            1,
+            "a refused change is not kept"
+        );
         assert_eq!(
             dunlua_generator_set_int(g, null(), 3),
             DunluaStatus::NullArgument

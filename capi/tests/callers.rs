@@ -51,6 +51,8 @@ fn build_libraries() {
 
 const MAIN_SCRIPT: &str = "local room = require('lib.room')\n\
 return { width = 20, height = 10, generate = function(map)\n  room.carve(map)\n  map:set_start(2, 2)\nend }\n";
+/// Three linked levels, as the callers write it.
+const LEVELS_SCRIPT: &str = "return { levels = 3, width = 20, height = 10, generate = function(map, rng, p, ctx)\n  map:carve_room(Rect.new(1, 1, 17, 7))\n  map:set_start(2 + ctx.level, 3)\nend }\n";
 const ROOM_MODULE: &str = "return { carve = function(map)\n  map:fill('wall')\n  map:carve_room(Rect.new(1, 1, 10, 6))\nend }\n";
 
 /// The hash the command line's run gives (`dunlua SCRIPT --seed N -p ...
@@ -124,6 +126,14 @@ fn expected() -> String {
     .generate(1)
     .err()
     .unwrap();
+    let deep: Vec<String> = Generator::source("deep.lua", LEVELS_SCRIPT)
+        .build()
+        .unwrap()
+        .generate_levels(5)
+        .unwrap()
+        .iter()
+        .map(|g| format!("{:016x}", g.hash()))
+        .collect();
     let lines = [
         "version 0.1.0".to_string(),
         format!("hash {}", command_hash(7, &[])),
@@ -148,6 +158,9 @@ fn expected() -> String {
         "syntax 5 broken.lua:3: unexpected symbol near 'end'".into(),
         "syntax_generate 5 1".into(),
         format!("limit 8 {}", spin.message),
+        format!("levels 3 0 3 {} last 3", deep.join(" ")),
+        "levels_room 4 this script makes 3 levels; out has room for 2".into(),
+        "set_levels 0 2".into(),
         "bad_handle 2 2 2 2".into(),
         "bad_handle_message the generator handle is NULL".into(),
     ];
