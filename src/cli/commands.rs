@@ -110,12 +110,12 @@ pub(super) fn bench(args: &BenchArgs) -> Result<(), Failure> {
     let elapsed = started.elapsed().as_secs_f64();
     print_stdout(&format!(
         "maps={} size={w}x{h} floors={} rooms={} elapsed_ms={:.1} maps_per_s={:.1} us_per_map={:.2} work_max={}\n",
-        args.count,
+        totals.maps,
         totals.floors,
         totals.rooms,
         elapsed * 1000.0,
-        args.count as f64 / elapsed.max(1e-9),
-        elapsed * 1e6 / args.count as f64,
+        totals.maps as f64 / elapsed.max(1e-9),
+        elapsed * 1e6 / totals.maps.max(1) as f64,
         totals.work_max
     ))
 }

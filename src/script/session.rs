@@ -527,6 +527,8 @@ fn check_start(map: &Map, shown: &str) -> Result<(), ScriptError> {
 /// map took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BenchTotals {
+    /// Maps made: the seeds times the levels each makes.
+    pub maps: u64,
     pub floors: u64,
     pub rooms: u64,
     pub work_max: u64,
@@ -534,14 +536,17 @@ pub struct BenchTotals {
 
 impl Session {
     /// Generates seeds `0..count` one after the other (what `dunlua bench`
-    /// times); the first failure stops it, with its seed.
+    /// times), every level of a multi-level script; the first failure stops
+    /// it, with its seed.
     pub fn bench(&self, count: u64) -> Result<BenchTotals, (u64, ScriptError)> {
         let mut totals = BenchTotals::default();
         for seed in 0..count {
-            let generated = self.run(seed).map_err(|e| (seed, e))?;
-            totals.floors += generated.map.count(crate::map::Tile::FLOOR) as u64;
-            totals.rooms += generated.map.rooms().len() as u64;
-            totals.work_max = totals.work_max.max(generated.work);
+            for generated in self.run_levels(seed).map_err(|e| (seed, e))? {
+                totals.maps += 1;
+                totals.floors += generated.map.count(crate::map::Tile::FLOOR) as u64;
+                totals.rooms += generated.map.rooms().len() as u64;
+                totals.work_max = totals.work_max.max(generated.work);
+            }
         }
         Ok(totals)
     }
