@@ -133,6 +133,9 @@ fn the_library_and_the_binary_make_the_same_levels() {
     assert_eq!(three.len(), 3);
     assert_eq!(three[..2], five[..2]);
     assert_ne!(three[2], five[2]);
+    // bench makes every level: 3 seeds of 5 levels are 15 maps.
+    let bench = dunlua(&["bench", "scripts/levels.lua", "--count", "3"]);
+    assert!(bench.stdout.starts_with("maps=15 size=80x50 "), "{}", bench.stdout);
 }
 
 #[test]
