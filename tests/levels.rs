@@ -135,7 +135,11 @@ fn the_library_and_the_binary_make_the_same_levels() {
     assert_ne!(three[2], five[2]);
     // bench makes every level: 3 seeds of 5 levels are 15 maps.
     let bench = dunlua(&["bench", "scripts/levels.lua", "--count", "3"]);
-    assert!(bench.stdout.starts_with("maps=15 size=80x50 "), "{}", bench.stdout);
+    assert!(
+        bench.stdout.starts_with("maps=15 size=80x50 "),
+        "{}",
+        bench.stdout
+    );
 }
 
 #[test]
@@ -257,6 +261,33 @@ fn bad_levels_are_clear_errors() {
     }
     let run = dunlua_in(scratch.path(), &["write.lua", "--seed", "1"]);
     assert!(run.stderr.contains("(on level 2)"), "{}", run.stderr);
+    // A level that rerolls says which level it was.
+    scratch.write(
+        "reroll.lua",
+        "return { levels = 3, width = 20, height = 8, generate = function(map, rng, p, ctx)\n  map:fill('floor'); map:set_start(1, 1)\n  if ctx.level == 3 and rng:coin() then reject('coin said no') end\nend }",
+    );
+    let run = dunlua_in(scratch.path(), &["reroll.lua", "--seed", "2", "--hash"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("dunlua: level 3: attempt 1 accepted")
+            && run
+                .stderr
+                .contains("level 3: attempt 0 rejected: reroll.lua:3: coin said no"),
+        "{}",
+        run.stderr
+    );
+    // Called with `.`, printed: clear words, no address.
+    scratch.write(
+        "dot.lua",
+        "return { levels = 2, generate = function(map, rng, p, ctx)\n  map:fill('floor'); map:set_start(1, 1)\n  if ctx.above then assert(tostring(ctx.above) == 'ctx.above (level 1, 80x50)'); ctx.above.get(1, 1) end\nend }",
+    );
+    let run = dunlua_in(scratch.path(), &["dot.lua", "--seed", "1"]);
+    assert!(
+        run.stderr
+            .starts_with("dunlua: dot.lua:3: ctx.above:get: call it on a ctx.above with a colon"),
+        "{}",
+        run.stderr
+    );
     // A level's file may not be the script (`--out d.lua` writes d-2.lua).
     let script = "return { levels = 2, generate = function(map) map:fill('floor') map:set_start(1, 1) end }\n";
     scratch.write("d-2.lua", script);
@@ -284,8 +315,9 @@ fn bad_levels_are_clear_errors() {
     let run = dunlua_in(scratch.path(), &["outside.lua", "--seed", "1"]);
     assert_eq!(run.code, 1);
     assert!(
-        run.stderr
-            .starts_with("dunlua: outside.lua:3: above:get: cell (99, 0) is outside the 12x6 map"),
+        run.stderr.starts_with(
+            "dunlua: outside.lua:3: ctx.above:get: cell (99, 0) is outside the 12x6 map"
+        ),
         "{}",
         run.stderr
     );

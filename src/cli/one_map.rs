@@ -241,13 +241,20 @@ pub fn report_rejections(generated: &crate::Generated) {
     if generated.rejections.is_empty() {
         return;
     }
+    let p = &generated.provenance;
+    // A level's attempts fork that level's stream, not the seed's.
+    let level = if generated.is_level() {
+        format!("level {}: ", p.level)
+    } else {
+        String::new()
+    };
     note!(
-        "dunlua: attempt {} accepted (seed {} with the attempt-{} stream)",
-        generated.provenance.attempt,
-        generated.provenance.seed,
-        generated.provenance.attempt
+        "dunlua: {level}attempt {} accepted (seed {} with the attempt-{} stream)",
+        p.attempt,
+        p.seed,
+        p.attempt
     );
     for (k, why) in &generated.rejections {
-        note!("dunlua:   attempt {k} rejected: {why}");
+        note!("dunlua:   {level}attempt {k} rejected: {why}");
     }
 }

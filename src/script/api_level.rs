@@ -47,7 +47,7 @@ impl UserData for LevelView {
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method("get", |lua, this, values: Six| {
-            let a = this.args(lua, "above:get", values)?;
+            let a = this.args(lua, "ctx.above:get", values)?;
             let tile = this
                 .map
                 .get(a.coord(0, "x")?, a.coord(1, "y")?)
@@ -55,24 +55,33 @@ impl UserData for LevelView {
             Ok(this.map.tiles().kind(tile).name.clone())
         });
         methods.add_method("in_bounds", |lua, this, values: Six| {
-            let a = this.args(lua, "above:in_bounds", values)?;
+            let a = this.args(lua, "ctx.above:in_bounds", values)?;
             Ok(this.map.in_bounds(a.int(0, "x")?, a.int(1, "y")?))
         });
         methods.add_method("is_walkable", |lua, this, values: Six| {
-            let a = this.args(lua, "above:is_walkable", values)?;
+            let a = this.args(lua, "ctx.above:is_walkable", values)?;
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
             this.map.index(x, y).map_err(|e| a.map_failed(e))?;
             Ok(this.map.is_walkable(x, y))
         });
         methods.add_method("rooms", |lua, this, ()| {
-            rooms_list(lua, "above:rooms", this.map.rooms().to_vec())
+            rooms_list(lua, "ctx.above:rooms", this.map.rooms().to_vec())
         });
         methods.add_method("start", |_, this, ()| match this.map.start() {
             Some((x, y)) => Ok((Some(x), Some(y))),
             None => Ok((None, None)),
         });
         methods.add_method("markers", |lua, this, ()| {
-            markers_list(lua, "above:markers", &this.map)
+            markers_list(lua, "ctx.above:markers", &this.map)
+        });
+        // No address in it: a script that prints it makes the same map every run.
+        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
+            Ok(format!(
+                "ctx.above (level {}, {}x{})",
+                this.level,
+                this.map.width(),
+                this.map.height()
+            ))
         });
         // Anything else (a map writer, a typo) is refused by name.
         methods.add_meta_method(MetaMethod::Index, |lua, _, key: Value| {

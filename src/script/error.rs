@@ -229,7 +229,7 @@ fn innermost(err: &mlua::Error) -> (String, String) {
 /// What the script's type names are called in the API.
 const TYPE_NAMES: [(&str, &str); 5] = [
     ("LuaMap", "map"),
-    ("LevelView", "level view"),
+    ("LevelView", "ctx.above"),
     ("LuaRng", "rng"),
     ("LuaSelection", "selection"),
     ("LuaDistance", "distance"),
