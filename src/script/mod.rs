@@ -13,6 +13,7 @@ mod args;
 mod budget;
 mod cost;
 mod error;
+mod hash_seed;
 mod host;
 #[allow(unsafe_code)]
 mod raw;
@@ -24,6 +25,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 pub use error::{FailureKind, ScriptError};
+pub use hash_seed::string_hash_is_fixed;
 pub use host::Limits;
 pub use session::{BenchTotals, Session};
 
