@@ -277,3 +277,104 @@ fn check_reports_the_same_with_one_or_two_workers() {
         assert_eq!(report("1"), report("2"), "{script}");
     }
 }
+
+/// Lua 5.4's string hash (`luaS_hash` in `lstring.c`) with dunlua's fixed
+/// seed (`.cargo/config.toml`): the string is read from its last byte.
+fn lua_string_hash(bytes: &[u8]) -> u32 {
+    const SEED: u32 = 0x6475_6e6c;
+    let mut h = SEED ^ bytes.len() as u32;
+    hash_steps(&mut h, bytes);
+    h
+}
+
+fn hash_steps(h: &mut u32, bytes: &[u8]) {
+    for &b in bytes.iter().rev() {
+        *h ^= (*h << 5).wrapping_add(*h >> 2).wrapping_add(b as u32);
+    }
+}
+
+/// `2^blocks` different strings of `3 * blocks` characters with one and the
+/// same Lua hash: for each 3-character block, from the string's end, two
+/// blocks that take the hash to the same state (a birthday search, about
+/// 80,000 tries), so any choice of one of each pair collides. With the
+/// seed fixed this takes a moment, which is the price of `pairs()` order
+/// being the same in every run.
+fn colliding_strings(blocks: usize) -> Vec<String> {
+    let alphabet: Vec<u8> = (b'0'..=b'9')
+        .chain(b'A'..=b'Z')
+        .chain(b'a'..=b'z')
+        .collect();
+    let mut state = 0x6475_6e6cu32 ^ (3 * blocks) as u32;
+    let mut pairs = Vec::new();
+    'block: for _ in 0..blocks {
+        let mut seen = std::collections::HashMap::new();
+        for &a in &alphabet {
+            for &b in &alphabet {
+                for &c in &alphabet {
+                    let block = [a, b, c];
+                    let mut h = state;
+                    hash_steps(&mut h, &block);
+                    if let Some(other) = seen.insert(h, block) {
+                        pairs.push([other, block]);
+                        state = h;
+                        continue 'block;
+                    }
+                }
+            }
+        }
+        panic!("no colliding pair of blocks");
+    }
+    (0..1usize << blocks)
+        .map(|choice| {
+            // The first pair found is the string's last block.
+            (0..blocks)
+                .rev()
+                .map(|i| String::from_utf8(pairs[i][(choice >> i) & 1].to_vec()).unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+/// A script whose 8,192 string constants all collide in Lua's string hash
+/// takes Lua's parser (which runs no instruction) time proportional to the
+/// square of their number to intern; the allocator's look at the clock
+/// stops the compile at the deadline. Without that, it compiles (slowly)
+/// and the trivial run that follows fits any deadline.
+#[test]
+fn a_script_made_to_compile_slowly_is_stopped_at_the_deadline() {
+    let keys = colliding_strings(13);
+    assert_eq!(keys.len(), 8192);
+    let first = lua_string_hash(keys[0].as_bytes());
+    assert!(keys
+        .iter()
+        .all(|k| k.len() == 39 && lua_string_hash(k.as_bytes()) == first));
+    let constants: Vec<String> = keys.iter().map(|k| format!("'{k}'")).collect();
+    let scratch = Scratch::new();
+    scratch.write(
+        "collide.lua",
+        &format!(
+            "local keys = {{{}}}\n\
+             return {{ width = 10, height = 10, generate = function(map)\n\
+               map:fill('floor'); map:set_start(1, 1)\n\
+             end }}\n",
+            constants.join(",")
+        ),
+    );
+    let stopped = crate::util::dunlua_in(
+        scratch.path(),
+        &["collide.lua", "--seed", "1", "--hash", "--timeout", "0.02"],
+    );
+    assert_eq!(stopped.code, 1, "{}", stopped.stderr);
+    assert!(
+        stopped
+            .stderr
+            .starts_with("dunlua: collide.lua: timed out after 0.02 s"),
+        "{}",
+        stopped.stderr
+    );
+    let patient = crate::util::dunlua_in(
+        scratch.path(),
+        &["collide.lua", "--seed", "1", "--hash", "--timeout", "120"],
+    );
+    assert_eq!(patient.code, 0, "{}", patient.stderr);
+}

@@ -225,6 +225,22 @@ impl Vm {
         self.deadline.set(None);
     }
 
+    /// Compiles a script's main chunk as a run would be timed: Lua's
+    /// parser runs no instruction, so only the allocator's look at the
+    /// clock (see `raw::guard`) can stop a source made to parse slowly.
+    pub fn compile(&self, source: String, name: String) -> mlua::Result<Function> {
+        let deadline = self.limits.timeout.map(|t| std::time::Instant::now() + t);
+        self.guard.set_deadline(deadline, self.cancel.clone());
+        let compiled = self
+            .lua
+            .load(source)
+            .set_name(name)
+            .set_mode(mlua::chunk::ChunkMode::Text)
+            .into_function();
+        self.guard.set_deadline(None, None);
+        compiled
+    }
+
     /// Lets another thread cancel this VM's runs by setting `flag`.
     pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
         self.cancel = flag;

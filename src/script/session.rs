@@ -59,11 +59,7 @@ impl Session {
             })?;
         vm.set_cancel(request.cancel.clone());
         let chunk = vm
-            .lua
-            .load(source)
-            .set_name(format!("@{shown}"))
-            .set_mode(mlua::chunk::ChunkMode::Text)
-            .into_function()
+            .compile(source, format!("@{shown}"))
             .map_err(|e| vm.failure(e))?;
         Ok(Session {
             request: request.clone(),

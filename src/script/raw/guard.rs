@@ -17,6 +17,10 @@
 //!   they keep on the script's behalf.
 //! - **Memory**: the Lua allocator is wrapped; Lua's bytes plus the host's
 //!   reserved bytes must stay under the limit.
+//! - **Time in Lua's own C code** (the parser, the string table, a table's
+//!   rehash, a `__call` chain), which runs no instruction and calls no
+//!   charge: the allocator reads the clock every so many allocations and
+//!   refuses blocks once the deadline has passed, so that code raises.
 //!
 //! Once a stop is set (budget spent, memory over the limit, deadline passed,
 //! run cancelled) it is *sticky*: the thread that sees it switches its hook
@@ -51,6 +55,10 @@ const BIG_BLOCK: usize = 64 << 10;
 /// How many hook ticks (or charges) pass between looks at the clock.
 const CLOCK_EVERY: u32 = 64;
 
+/// How many growing allocations pass between the allocator's looks at the
+/// clock (see [`allocate`]).
+const ALLOCATIONS_PER_CLOCK: u32 = 1024;
+
 /// Why a run was stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stop {
@@ -75,6 +83,9 @@ pub(crate) struct Guard {
     detail: RefCell<Option<String>>,
     deadline: Cell<Option<Instant>>,
     ticks: Cell<u32>,
+    /// Growing allocations counted towards the allocator's next look at
+    /// the clock.
+    allocations: Cell<u32>,
     /// Set from another thread to stop the run (the window's reloads).
     cancel: RefCell<Option<Arc<AtomicBool>>>,
     lua_bytes: Cell<usize>,
@@ -109,6 +120,7 @@ impl Guard {
             detail: RefCell::new(None),
             deadline: Cell::new(None),
             ticks: Cell::new(0),
+            allocations: Cell::new(0),
             cancel: RefCell::new(None),
             lua_bytes: Cell::new(lua.used_memory()),
             native_bytes: Cell::new(0),
@@ -270,6 +282,13 @@ impl Guard {
         if self.used.get() > self.limit.get() {
             return Some(Stop::Budget);
         }
+        self.out_of_time()
+    }
+
+    /// The deadline passed or the run cancelled, looking at the clock now
+    /// (not the budget: compiling, which is charged before it starts, can
+    /// run before a run's budget is set).
+    fn out_of_time(&self) -> Option<Stop> {
         if let Some(cancel) = self.cancel.borrow().as_ref() {
             if cancel.load(Ordering::Relaxed) {
                 return Some(Stop::Cancelled);
@@ -279,6 +298,13 @@ impl Guard {
             Some(deadline) if Instant::now() >= deadline => Some(Stop::Timeout),
             _ => None,
         }
+    }
+
+    /// Sets a deadline (and a cancel flag) for work outside a run: the
+    /// script's compilation, before its first run.
+    pub(crate) fn set_deadline(&self, deadline: Option<Instant>, cancel: Option<Arc<AtomicBool>>) {
+        self.deadline.set(deadline);
+        *self.cancel.borrow_mut() = cancel;
     }
 
     /// The stop `units` more work would cause, counting them if none.
@@ -369,6 +395,25 @@ unsafe extern "C" fn allocate(
     }
     if nsize >= BIG_BLOCK && nsize > old && guard.stop.get().is_some_and(|s| s != Stop::Memory) {
         return std::ptr::null_mut();
+    }
+    // Lua's parser and its string table run no instructions either, and
+    // with the string hash seed fixed (`.cargo/config.toml`, for pairs()
+    // order) a script can carry thousands of constants that collide, each
+    // interned in time proportional to those before it: minutes in one
+    // compile. They allocate as they go, so every so many allocations the
+    // clock is read, and past the deadline (or once cancelled) every new
+    // block is refused: the compile or loop raises at its next string.
+    if nsize > old {
+        let count = guard.allocations.get().wrapping_add(1);
+        guard.allocations.set(count);
+        if count.is_multiple_of(ALLOCATIONS_PER_CLOCK) && guard.stop.get().is_none() {
+            if let Some(stop) = guard.out_of_time() {
+                guard.set_stop(stop, || None);
+            }
+        }
+        if matches!(guard.stop.get(), Some(Stop::Timeout | Stop::Cancelled)) {
+            return std::ptr::null_mut();
+        }
     }
     let request = (ptr as usize, nsize);
     // Frees and shrinks (the emergency collection's own) say nothing about
