@@ -256,3 +256,45 @@ fn pairs_over_string_keys_makes_the_same_map_in_every_run() {
         .collect();
     assert_eq!(digests[0], digests[1]);
 }
+
+/// `tostring` of a table, function or coroutine and `string.format("%s")`
+/// of one name it by its number in the run (`table: #1`), not its address:
+/// a script that marks cells with such names makes one map in every
+/// process, and a reused VM numbers from 1 again each run (`check` with one
+/// worker, whose VM runs every seed, and with two give one digest).
+#[test]
+fn tostring_names_objects_by_number_not_address() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "names.lua",
+        "return { width = 20, height = 10, generate = function(map, rng)\n\
+           map:fill_rect(Rect.new(1, 1, 18, 8), 'floor'); map:set_start(1, 1)\n\
+           local things = { {}, print, coroutine.create(print), {} }\n\
+           for i = 1, rng:range(1, 4) do\n\
+             local t = things[rng:int(#things) + 1]\n\
+             map:mark(i, 2, tostring(t)); map:mark(i, 3, string.format('%s', t))\n\
+           end\n\
+           print(tostring(things[1]), string.format('%s', things[2]), tostring(things[1]))\n\
+         end }\n",
+    );
+    let runs: Vec<_> = (0..3)
+        .map(|_| dunlua_in(scratch.path(), &["names.lua", "--seed", "3", "--hash"]))
+        .collect();
+    assert_eq!(runs[0].code, 0, "{}", runs[0].stderr);
+    assert!(runs.iter().all(|r| r.stdout == runs[0].stdout));
+    assert!(runs[0].stderr.starts_with("table: #"), "{}", runs[0].stderr);
+    let first = runs[0].stderr.lines().next().unwrap();
+    let names: Vec<&str> = first.split('\t').collect();
+    assert_eq!(names[0], names[2], "the same table, the same name");
+    assert!(names[1].starts_with("function: #"), "{first}");
+    let digest = |jobs: &str| {
+        let run = dunlua_in(
+            scratch.path(),
+            &["check", "names.lua", "--seeds", "0..30", "--jobs", jobs],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let line = run.stdout.lines().find(|l| l.starts_with("maps digest"));
+        line.expect("a digest line").to_string()
+    };
+    assert_eq!(digest("1"), digest("2"));
+}

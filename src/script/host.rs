@@ -83,6 +83,10 @@ pub(crate) struct HostState {
     pub loaded: Option<Table>,
     /// Bytes `print` wrote in this run.
     pub printed: usize,
+    /// The objects `tostring` numbered in this run (see `object_names`).
+    pub object_names: Option<Table>,
+    /// How many it numbered.
+    pub named_objects: u64,
 }
 
 impl HostState {
@@ -94,6 +98,8 @@ impl HostState {
             rejected: None,
             loaded: None,
             printed: 0,
+            object_names: None,
+            named_objects: 0,
         }
     }
 }
@@ -169,6 +175,7 @@ impl Vm {
         super::raw::libs::open_charged_libs(&lua)?;
         lua.set_app_data(HostState::fresh());
         sandbox(&lua)?;
+        super::object_names::install(&lua)?;
         install_reject(&lua)?;
         install_require(&lua, script, modules.clone())?;
         super::api_rect::register(&lua)?;

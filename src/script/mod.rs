@@ -15,6 +15,7 @@ mod cost;
 mod error;
 mod hash_seed;
 mod host;
+mod object_names;
 #[allow(unsafe_code)]
 mod raw;
 mod session;

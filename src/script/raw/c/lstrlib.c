@@ -27,6 +27,24 @@
 
 #include "dunlua_charge.h"  /* dunlua: work and memory charged to the budget */
 
+/*
+** dunlua: '%s' names a table, function, coroutine or userdata as the
+** sandbox's 'tostring' does (numbered per run, not by address: see
+** src/script/object_names.rs), found in the registry; like
+** 'luaL_tolstring' it leaves the string on the stack.
+*/
+static const char *dunlua_tolstring (lua_State *L, int arg, size_t *len) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "dunlua.tostring") == LUA_TFUNCTION) {
+    lua_pushvalue(L, arg);
+    lua_call(L, 1, 1);
+    if (!lua_isstring(L, -1))
+      luaL_error(L, "'__tostring' must return a string");
+    return lua_tolstring(L, -1, len);
+  }
+  lua_pop(L, 1);
+  return luaL_tolstring(L, arg, len);
+}
+
 
 /*
 ** maximum number of captures that a pattern can do during
@@ -1399,7 +1417,7 @@ static int str_format (lua_State *L) {
         }
         case 's': {
           size_t l;
-          const char *s = luaL_tolstring(L, arg, &l);
+          const char *s = dunlua_tolstring(L, arg, &l);  /* dunlua */
           if (form[2] == '\0')  /* no modifiers? */
             luaL_addvalue(&b);  /* keep entire string */
           else {

@@ -1,0 +1,105 @@
+//! `tostring` without addresses. Lua names a table, function, coroutine or
+//! userdata without `__tostring` by its address (`table: 0x55d0c...`),
+//! which differs in every run, so a script that used such a name as a key
+//! or printed it into a marker made a different map each time. dunlua's
+//! `tostring`, and `string.format("%s", ...)` (the patched `lstrlib.c`
+//! calls it through the registry), number those objects instead, in the
+//! order a run first names them: `table: #1`, `function: #2`. The numbers
+//! are per run (the table that holds them lives in the run's
+//! [`HostState`] and keeps the named objects alive until the run ends), so
+//! a reused VM names them as a fresh one does.
+
+use mlua::{Function, Lua, LuaString, Table, Value};
+
+use super::host::HostState;
+
+/// Where the patched `string.format` finds this `tostring` (see
+/// `src/script/raw/c/lstrlib.c`, `dunlua_tolstring`).
+pub(crate) const REGISTRY_KEY: &str = "dunlua.tostring";
+
+/// Lua's own `tostring` first (so `__tostring` and `__name` work as
+/// always), then the address replaced for the four kinds that have one.
+const WRAPPER: &str = r##"
+local raw_tostring, type, name_of = tostring, type, ...
+return function(...)
+  if select("#", ...) == 0 then error("bad argument #1 to 'tostring' (value expected)", 2) end
+  local value = ...
+  local shown = raw_tostring(value)
+  local kind = type(value)
+  if kind == "table" or kind == "function" or kind == "userdata" or kind == "thread" then
+    return name_of(value, shown)
+  end
+  return shown
+end
+"##;
+
+/// Replaces the global `tostring` and registers it for `string.format`.
+pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
+    let name_of = lua.create_function(|lua, (value, shown): (Value, LuaString)| {
+        let bytes = shown.as_bytes();
+        let Some(prefix) = without_address(&bytes) else {
+            return Ok(shown.clone());
+        };
+        let mut named = prefix.to_vec();
+        named.extend_from_slice(format!(": #{}", number_of(lua, value)?).as_bytes());
+        lua.create_string(named)
+    })?;
+    let tostring: Function = lua.load(WRAPPER).set_name("=tostring").call(name_of)?;
+    lua.globals().set("tostring", tostring.clone())?;
+    lua.set_named_registry_value(REGISTRY_KEY, tostring)
+}
+
+/// The object's number in this run, given on first use.
+fn number_of(lua: &Lua, value: Value) -> mlua::Result<u64> {
+    let (ids, next) = {
+        let state = lua
+            .app_data_ref::<HostState>()
+            .ok_or_else(|| mlua::Error::runtime("tostring: no run under way"))?;
+        (state.object_names.clone(), state.named_objects + 1)
+    };
+    let ids: Table = match ids {
+        Some(ids) => ids,
+        None => {
+            let ids = lua.create_table()?;
+            if let Some(mut state) = lua.app_data_mut::<HostState>() {
+                state.object_names = Some(ids.clone());
+            }
+            ids
+        }
+    };
+    if let Some(id) = ids.raw_get::<Option<u64>>(value.clone())? {
+        return Ok(id);
+    }
+    ids.raw_set(value, next)?;
+    if let Some(mut state) = lua.app_data_mut::<HostState>() {
+        state.named_objects = next;
+    }
+    Ok(next)
+}
+
+/// `name` of a `name: ADDRESS` as Lua's `%p` prints an address (`0x`
+/// and hex digits, or bare hex digits on Windows), if `shown` is one.
+fn without_address(shown: &[u8]) -> Option<&[u8]> {
+    let cut = shown.windows(2).rposition(|w| w == b": ")?;
+    let address = &shown[cut + 2..];
+    let digits = address.strip_prefix(b"0x").unwrap_or(address);
+    (!digits.is_empty() && digits.iter().all(u8::is_ascii_hexdigit)).then_some(&shown[..cut])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_address;
+
+    #[test]
+    fn addresses_are_recognised_as_lua_prints_them() {
+        assert_eq!(
+            without_address(b"table: 0x55d0c8a1b2c0"),
+            Some(&b"table"[..])
+        );
+        assert_eq!(without_address(b"map: 000001F2A3B4C5D6"), Some(&b"map"[..]));
+        assert_eq!(without_address(b"a: b: 0x1"), Some(&b"a: b"[..]));
+        assert_eq!(without_address(b"Rect(1, 2, 3, 4)"), None);
+        assert_eq!(without_address(b"table: "), None);
+        assert_eq!(without_address(b"room: big"), None);
+    }
+}
