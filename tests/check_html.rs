@@ -198,3 +198,46 @@ fn failures_are_pictured_and_rejected_seeds_keep_their_last_map() {
     assert_eq!(run.code, 2);
     let _ = root();
 }
+
+/// A multi-level seed turned down on its second level on every attempt:
+/// the map kept is that level's, saved under its number (`deep-0-2.png`,
+/// its JSON saying `"level": 2`) and captioned with it in the page.
+#[test]
+fn a_level_rejected_below_the_first_is_saved_and_shown_as_that_level() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "deep.lua",
+        "return { levels = 3, width = 20, height = 10, generate = function(map, rng, p, ctx)\n\
+           map:carve_room(Rect.new(1, 1, 10, 6)); map:set_start(2, 2)\n\
+           if ctx.level == 2 then map:set(5, 8, 'water'); reject('too dry below') end\n\
+         end }\n",
+    );
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "deep.lua",
+            "--seeds",
+            "1",
+            "--save-failures",
+            "bad",
+            "--html",
+            "r.html",
+            "--max-attempts",
+            "2",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        files_in(&scratch.path().join("bad")),
+        ["deep-0-2.png", "deep-0.json"]
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(scratch.path().join("bad/deep-0.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json["level"], 2);
+    assert!(json["rows"][8].as_str().unwrap().contains('~'), "{json}");
+    let html = std::fs::read_to_string(scratch.path().join("r.html")).unwrap();
+    assert!(html.contains("seed 0, level 2 <code>"), "{html}");
+}

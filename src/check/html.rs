@@ -91,9 +91,13 @@ fn page(options: &CheckOptions, report: &Report, results: &[SeedResult]) -> Stri
                 }
                 _ => String::new(),
             };
+            let level = map
+                .filter(|g| g.is_level())
+                .map(|g| format!(", level {}", g.provenance.level))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "<figure>{body}<figcaption>seed {seed} <code>dunlua {} --seed {seed}</code></figcaption></figure>",
+                "<figure>{body}<figcaption>seed {seed}{level} <code>dunlua {} --seed {seed}</code></figcaption></figure>",
                 escape(&report.script)
             );
         }

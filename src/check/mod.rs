@@ -307,7 +307,7 @@ fn run_seed(
                 .ok()
                 .and_then(Session::take_rejected)
                 .filter(|_| problem == Problem::Rejected)
-                .map(|map| rejected_map(&options.request, seed, map));
+                .map(|(level, map)| rejected_map(&options.request, seed, level, map));
             SeedResult {
                 seed,
                 hash: None,
@@ -372,8 +372,10 @@ pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
     Ok(report)
 }
 
-/// A rejected map, dressed as a generated one to be saved or pictured.
-fn rejected_map(request: &Request, seed: u64, map: Map) -> Generated {
+/// A rejected map, dressed as a generated one to be saved or pictured;
+/// a level below the first keeps its number (`levels` is at least that
+/// many, so it is saved and shown as that level).
+fn rejected_map(request: &Request, seed: u64, level: u32, map: Map) -> Generated {
     Generated {
         map,
         provenance: crate::generated::Provenance {
@@ -382,8 +384,8 @@ fn rejected_map(request: &Request, seed: u64, map: Map) -> Generated {
             seed,
             attempt: request.max_attempts.saturating_sub(1),
             params: Default::default(),
-            level: 1,
-            levels: 1,
+            level,
+            levels: level,
         },
         modules: Vec::new(),
         replay: None,

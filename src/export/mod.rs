@@ -280,16 +280,22 @@ pub fn level_path(path: &Path, level: u32) -> PathBuf {
     }
 }
 
-/// Writes a run's levels to every path, all or nothing: one level as
-/// [`write_all`] does; several as one `.json` holding them all and, for
-/// every other format, a file per level (`name-1.png`, `name-2.png`, ...).
+/// Writes a run's levels to every path, all or nothing: a one-level map as
+/// [`write_all`] does; several levels (or one level below the first) as
+/// one `.json` holding them all and, for every other format, a file per
+/// level (`name-1.png`, `name-2.png`, ...).
 pub fn write_levels(
     paths: &[PathBuf],
     levels: &[Generated],
     options: &Options,
 ) -> anyhow::Result<(Vec<PathBuf>, Vec<String>)> {
+    // One map alone is written as itself, unless it is a level below the
+    // first (a rejected level that `check --save-failures` keeps): then
+    // its files carry its number, as they would in the whole dungeon.
     if let [one] = levels {
-        return write_all(paths, one, options);
+        if !one.is_level() {
+            return write_all(paths, one, options);
+        }
     }
     let mut files: Vec<FileBytes> = Vec::new();
     let mut notes = Vec::new();

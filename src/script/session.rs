@@ -30,7 +30,7 @@ pub struct Session {
     pub(super) vm: Vm,
     chunk: Function,
     /// The map of the last rejected attempt, when the request keeps them.
-    last_rejected: std::cell::RefCell<Option<Map>>,
+    last_rejected: std::cell::RefCell<Option<(u32, Map)>>,
 }
 
 /// One run's view of the script: its returned table and what it declares.
@@ -114,9 +114,10 @@ impl Session {
         })
     }
 
-    /// The map the script rejected last (with `Request::keep_rejected`):
-    /// what a seed rejected on every attempt looked like at the end.
-    pub fn take_rejected(&self) -> Option<Map> {
+    /// The map the script rejected last (with `Request::keep_rejected`)
+    /// and its level: what a seed rejected on every attempt looked like at
+    /// the end.
+    pub fn take_rejected(&self) -> Option<(u32, Map)> {
         self.last_rejected.take()
     }
 
@@ -470,7 +471,7 @@ impl Session {
             // Kept only when asked (check --save-failures): the map the
             // script turned down, for the last attempt of a seed that fails.
             if request.keep_rejected {
-                self.last_rejected.replace(Some(map));
+                self.last_rejected.replace(Some((level, map)));
             }
             return Ok(Attempt::Rejected(why));
         }
