@@ -120,3 +120,52 @@ fn a_sheet_shows_each_seed_labelled_and_failures_in_red() {
         run.stderr
     );
 }
+
+/// `--level K` pictures each seed's level K: the same sheet as a one-level
+/// script that makes that level's map; a level the script does not make
+/// is a usage error.
+#[test]
+fn a_sheet_of_a_deeper_level_pictures_that_level() {
+    let scratch = Scratch::new();
+    let below = "map:fill('water'); map:carve_room(Rect.new(2, 2, 6, 4)); map:set_start(3, 3)";
+    scratch.write(
+        "deep.lua",
+        &format!(
+            "return {{ levels = 2, width = 30, height = 12, generate = function(map, rng, p, ctx)\n\
+               if ctx.level == 2 then {below} return end\n\
+               map:carve_room(Rect.new(1, 1, 20, 8)); map:set_start(2, 2)\n\
+             end }}\n"
+        ),
+    );
+    scratch.write(
+        "flat.lua",
+        &format!("return {{ width = 30, height = 12, generate = function(map) {below} end }}\n"),
+    );
+    let sheet = |script: &str, out: &str, level: &str| {
+        let run = dunlua_in(
+            scratch.path(),
+            &[
+                "sheet", script, "--seeds", "0..3", "--out", out, "--thumb", "60", "--level", level,
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        std::fs::read(scratch.path().join(out)).unwrap()
+    };
+    let deep_1 = sheet("deep.lua", "d1.png", "1");
+    let deep_2 = sheet("deep.lua", "d2.png", "2");
+    let flat = sheet("flat.lua", "f.png", "1");
+    assert_eq!(deep_2, flat, "level 2 as its own map");
+    assert_ne!(deep_1, deep_2);
+    let run = dunlua_in(
+        scratch.path(),
+        &["sheet", "deep.lua", "--out", "d3.png", "--level", "3"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--level 3: deep.lua makes 2 levels a seed"),
+        "{}",
+        run.stderr
+    );
+    assert!(!scratch.path().join("d3.png").exists());
+}

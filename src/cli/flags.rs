@@ -176,6 +176,10 @@ pub struct SheetArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: Option<u16>,
 
+    /// Which level of a multi-level script to picture (1 is the first).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub level: u32,
+
     #[command(flatten)]
     pub script_args: ScriptArgs,
 }

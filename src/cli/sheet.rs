@@ -10,14 +10,21 @@ use crate::export;
 use crate::script::{ScriptError, Session};
 use crate::thumbnail::{sheet, thumbnail, Tile};
 
-/// What one seed gave: its thumbnail and label.
+/// What one seed gave at `level`: its thumbnail and label. A level below
+/// the first is made with the levels above it, as the dungeon would be
+/// (a seed whose dungeon fails on any level is a failed seed).
 fn picture(
     session: &Result<Session, ScriptError>,
     seed: u64,
+    level: u32,
     box_px: (usize, usize),
 ) -> (String, Tile) {
     let result = match session {
-        Ok(session) => session.run(seed),
+        Ok(session) if level == 1 => session.run(seed),
+        Ok(session) => session.run_levels(seed).map(|mut levels| {
+            let at = (level as usize - 1).min(levels.len() - 1);
+            levels.swap_remove(at)
+        }),
         Err(e) => Err(e.clone()),
     };
     match result {
@@ -46,6 +53,15 @@ pub(super) fn sheet_command(args: &SheetArgs) -> Result<(), Failure> {
     info.params
         .with_overrides(&request.params)
         .map_err(Failure::usage)?;
+    let levels = request.levels.unwrap_or(info.levels);
+    if args.level > levels {
+        return Err(Failure::usage(format!(
+            "--level {}: {} makes {levels} level{} a seed",
+            args.level,
+            args.script.display(),
+            if levels == 1 { "" } else { "s" }
+        )));
+    }
     let seeds: Vec<u64> = args.seeds.clone().collect();
     if seeds.len() > 10_000 {
         return Err(Failure::usage(format!(
@@ -86,7 +102,7 @@ pub(super) fn sheet_command(args: &SheetArgs) -> Result<(), Failure> {
             .par_iter()
             .map_init(
                 || Session::new(&request),
-                |s, &seed| picture(s, seed, box_px),
+                |s, &seed| picture(s, seed, args.level, box_px),
             )
             .collect()
     });
@@ -98,8 +114,13 @@ pub(super) fn sheet_command(args: &SheetArgs) -> Result<(), Failure> {
         .iter()
         .filter(|(_, t)| matches!(t, Tile::Failed))
         .count();
+    let which = if levels > 1 {
+        format!(", level {} of {levels}", args.level)
+    } else {
+        String::new()
+    };
     note!(
-        "dunlua: wrote {} ({} seeds, {failed} failed, {}x{} px)",
+        "dunlua: wrote {} ({} seeds{which}, {failed} failed, {}x{} px)",
         args.out.display(),
         seeds.len(),
         frame.width,
