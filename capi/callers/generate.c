@@ -29,6 +29,16 @@ static const char *LEVELS_SCRIPT =
     "  map:set_start(2 + ctx.level, 3)\n"
     "end }\n";
 
+/* A spawn with data and named rooms: what a game places its monsters by. */
+static const char *MARKED_SCRIPT =
+    "return { width = 12, height = 8, generate = function(map)\n"
+    "  map:carve_room(Rect.new(1, 1, 10, 6))\n"
+    "  map:add_room(Rect.new(1, 1, 5, 6), { name = 'hall', kind = 'throne' })\n"
+    "  map:add_room(Rect.new(6, 1, 5, 6))\n"
+    "  map:set_start(2, 2)\n"
+    "  map:mark(3, 3, 'goblin', { hp = 7, speed = 1.5, boss = true, loot = 'gold' })\n"
+    "end }\n";
+
 /* The game's module loader: here from a string, in a game from its pack. */
 static void load_module(void *user_data, const char *path, DunluaModule *module) {
     (void)user_data;
@@ -142,6 +152,37 @@ int main(int argc, char **argv) {
             dunlua_map_free(levels[i]);
         }
     }
+    dunlua_generator_free(g);
+
+    /* A marker's properties, typed, and the rooms' names and kinds. */
+    g = dunlua_generator_from_source("marked.lua", MARKED_SCRIPT, NULL, NULL);
+    status = dunlua_generate(g, 1, &map);
+    if (status != DUNLUA_STATUS_OK) {
+        fprintf(stderr, "marked: %s\n", dunlua_generator_error(g));
+        return 1;
+    }
+    {
+        DunluaMarker marker;
+        dunlua_map_marker(map, 0, &marker);
+        size_t count = dunlua_map_marker_property_count(map, 0);
+        printf("props %s %zu", marker.name, count);
+        for (size_t i = 0; i < count; i++) {
+            DunluaProperty p;
+            dunlua_map_marker_property(map, 0, i, &p);
+            switch (p.kind) {
+            case DUNLUA_VALUE_KIND_INTEGER: printf(" %s=i:%lld", p.key, (long long)p.integer); break;
+            case DUNLUA_VALUE_KIND_NUMBER: printf(" %s=n:%g", p.key, p.number); break;
+            case DUNLUA_VALUE_KIND_BOOLEAN: printf(" %s=b:%d", p.key, p.boolean ? 1 : 0); break;
+            case DUNLUA_VALUE_KIND_TEXT: printf(" %s=t:%s", p.key, p.text); break;
+            }
+        }
+        DunluaProperty p;
+        printf(" past_end %d\n", (int)dunlua_map_marker_property(map, 0, count, &p));
+        const char *unnamed = dunlua_map_room_name(map, 1);
+        printf("room_names %s %s %s\n", dunlua_map_room_name(map, 0), dunlua_map_room_kind(map, 0),
+               unnamed ? unnamed : "(none)");
+    }
+    dunlua_map_free(map);
     dunlua_generator_free(g);
 
     /* Handles that are not live: NULL, freed, made up, the wrong kind. */

@@ -14,6 +14,9 @@ typedef void (*DunluaModuleLoader)(void *user_data, const char *relative_path, D
 typedef struct { const char *name; const char *glyph; uint32_t codepoint; uint32_t color;
                  uint32_t background; bool walkable; bool transparent; } DunluaTileKind;
 typedef struct { int32_t x1, y1, x2, y2; } DunluaRoom;
+typedef struct { int32_t x, y; const char *name; } DunluaMarker;
+typedef struct { const char *key; int kind; int64_t integer; double number; bool boolean;
+                 const char *text; } DunluaProperty;
 const char *dunlua_version(void);
 const char *dunlua_last_error(void);
 DunluaGenerator *dunlua_generator_from_file(const char *path);
@@ -41,6 +44,11 @@ int dunlua_map_tile_kind(const DunluaMap *m, size_t id, DunluaTileKind *out);
 size_t dunlua_map_room_count(const DunluaMap *m);
 int dunlua_map_room(const DunluaMap *m, size_t index, DunluaRoom *out);
 int dunlua_map_start(const DunluaMap *m, int32_t *x, int32_t *y);
+int dunlua_map_marker(const DunluaMap *m, size_t index, DunluaMarker *out);
+size_t dunlua_map_marker_property_count(const DunluaMap *m, size_t marker);
+int dunlua_map_marker_property(const DunluaMap *m, size_t marker, size_t index, DunluaProperty *out);
+const char *dunlua_map_room_name(const DunluaMap *m, size_t index);
+const char *dunlua_map_room_kind(const DunluaMap *m, size_t index);
 uint64_t dunlua_map_hash(const DunluaMap *m);
 const char *dunlua_map_json(const DunluaMap *m);
 void dunlua_map_free(DunluaMap *m);
@@ -57,6 +65,15 @@ local LEVELS_SCRIPT = [[
 return { levels = 3, width = 20, height = 10, generate = function(map, rng, p, ctx)
   map:carve_room(Rect.new(1, 1, 17, 7))
   map:set_start(2 + ctx.level, 3)
+end }
+]]
+local MARKED_SCRIPT = [[
+return { width = 12, height = 8, generate = function(map)
+  map:carve_room(Rect.new(1, 1, 10, 6))
+  map:add_room(Rect.new(1, 1, 5, 6), { name = 'hall', kind = 'throne' })
+  map:add_room(Rect.new(6, 1, 5, 6))
+  map:set_start(2, 2)
+  map:mark(3, 3, 'goblin', { hp = 7, speed = 1.5, boss = true, loot = 'gold' })
 end }
 ]]
 local ROOM_MODULE = [[
@@ -155,6 +172,30 @@ lib.dunlua_generator_set_levels(g, 2)
 level_status = lib.dunlua_generate_levels(g, 5, levels, 4, count)
 out("set_levels", level_status, tonumber(count[0]))
 for i = 0, tonumber(count[0]) - 1 do lib.dunlua_map_free(levels[i]) end
+lib.dunlua_generator_free(g)
+
+-- A marker's properties, typed, and the rooms' names and kinds.
+g = lib.dunlua_generator_from_source("marked.lua", MARKED_SCRIPT, nil, nil)
+assert(lib.dunlua_generate(g, 1, m) == 0, ffi.string(lib.dunlua_generator_error(g)))
+local marker, prop = ffi.new("DunluaMarker"), ffi.new("DunluaProperty")
+lib.dunlua_map_marker(m[0], 0, marker)
+local props = tonumber(lib.dunlua_map_marker_property_count(m[0], 0))
+words = { "props", ffi.string(marker.name), tostring(props) }
+for i = 0, props - 1 do
+  lib.dunlua_map_marker_property(m[0], 0, i, prop)
+  local key = ffi.string(prop.key)
+  if prop.kind == 0 then words[#words + 1] = string.format("%s=i:%d", key, tonumber(prop.integer))
+  elseif prop.kind == 1 then words[#words + 1] = string.format("%s=n:%g", key, prop.number)
+  elseif prop.kind == 2 then words[#words + 1] = string.format("%s=b:%d", key, prop.boolean and 1 or 0)
+  else words[#words + 1] = string.format("%s=t:%s", key, ffi.string(prop.text)) end
+end
+words[#words + 1] = "past_end"
+words[#words + 1] = tostring(lib.dunlua_map_marker_property(m[0], 0, props, prop))
+out(unpack(words))
+local unnamed = lib.dunlua_map_room_name(m[0], 1)
+out("room_names", ffi.string(lib.dunlua_map_room_name(m[0], 0)),
+    ffi.string(lib.dunlua_map_room_kind(m[0], 0)), unnamed == nil and "(none)" or ffi.string(unnamed))
+lib.dunlua_map_free(m[0])
 lib.dunlua_generator_free(g)
 
 out("bad_handle", lib.dunlua_generate(nil, 1, m), lib.dunlua_generate(g, 1, m),

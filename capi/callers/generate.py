@@ -21,6 +21,14 @@ LEVELS_SCRIPT = b"""return { levels = 3, width = 20, height = 10, generate = fun
   map:set_start(2 + ctx.level, 3)
 end }
 """
+MARKED_SCRIPT = b"""return { width = 12, height = 8, generate = function(map)
+  map:carve_room(Rect.new(1, 1, 10, 6))
+  map:add_room(Rect.new(1, 1, 5, 6), { name = 'hall', kind = 'throne' })
+  map:add_room(Rect.new(6, 1, 5, 6))
+  map:set_start(2, 2)
+  map:mark(3, 3, 'goblin', { hp = 7, speed = 1.5, boss = true, loot = 'gold' })
+end }
+"""
 ROOM_MODULE = b"""return { carve = function(map)
   map:fill('wall')
   map:carve_room(Rect.new(1, 1, 10, 6))
@@ -36,6 +44,15 @@ class TileKind(Structure):
 
 class Room(Structure):
     _fields_ = [("x1", c_int32), ("y1", c_int32), ("x2", c_int32), ("y2", c_int32)]
+
+
+class Marker(Structure):
+    _fields_ = [("x", c_int32), ("y", c_int32), ("name", c_char_p)]
+
+
+class Property(Structure):
+    _fields_ = [("key", c_char_p), ("kind", c_int), ("integer", c_int64),
+                ("number", c_double), ("boolean", c_bool), ("text", c_char_p)]
 
 
 LOADER = CFUNCTYPE(None, c_void_p, c_char_p, c_void_p)
@@ -68,6 +85,11 @@ def bind(path):
         "dunlua_map_room_count": (c_size_t, [c_void_p]),
         "dunlua_map_room": (c_int, [c_void_p, c_size_t, POINTER(Room)]),
         "dunlua_map_start": (c_int, [c_void_p, POINTER(c_int32), POINTER(c_int32)]),
+        "dunlua_map_marker": (c_int, [c_void_p, c_size_t, POINTER(Marker)]),
+        "dunlua_map_marker_property_count": (c_size_t, [c_void_p, c_size_t]),
+        "dunlua_map_marker_property": (c_int, [c_void_p, c_size_t, c_size_t, POINTER(Property)]),
+        "dunlua_map_room_name": (c_char_p, [c_void_p, c_size_t]),
+        "dunlua_map_room_kind": (c_char_p, [c_void_p, c_size_t]),
         "dunlua_map_hash": (c_uint64, [c_void_p]),
         "dunlua_map_json": (c_char_p, [c_void_p]),
         "dunlua_map_free": (None, [c_void_p]),
@@ -161,6 +183,29 @@ def main():
     out("set_levels", status, count.value)
     for i in range(count.value):
         lib.dunlua_map_free(levels[i])
+    lib.dunlua_generator_free(g)
+
+    # A marker's properties, typed, and the rooms' names and kinds.
+    g = lib.dunlua_generator_from_source(b"marked.lua", MARKED_SCRIPT, LOADER(), None)
+    if lib.dunlua_generate(g, 1, byref(m)) != 0:
+        sys.exit("marked: " + lib.dunlua_generator_error(g).decode())
+    marker, prop = Marker(), Property()
+    lib.dunlua_map_marker(m, 0, byref(marker))
+    count = lib.dunlua_map_marker_property_count(m, 0)
+    words = []
+    for i in range(count):
+        lib.dunlua_map_marker_property(m, 0, i, byref(prop))
+        key = prop.key.decode()
+        words.append({0: lambda: "%s=i:%d" % (key, prop.integer),
+                      1: lambda: "%s=n:%g" % (key, prop.number),
+                      2: lambda: "%s=b:%d" % (key, prop.boolean),
+                      3: lambda: "%s=t:%s" % (key, prop.text.decode())}[prop.kind]())
+    out("props", marker.name.decode(), count, *words,
+        "past_end", lib.dunlua_map_marker_property(m, 0, count, byref(prop)))
+    unnamed = lib.dunlua_map_room_name(m, 1)
+    out("room_names", lib.dunlua_map_room_name(m, 0).decode(), lib.dunlua_map_room_kind(m, 0).decode(),
+        unnamed.decode() if unnamed else "(none)")
+    lib.dunlua_map_free(m)
     lib.dunlua_generator_free(g)
 
     out("bad_handle", lib.dunlua_generate(None, 1, byref(m)), lib.dunlua_generate(g, 1, byref(m)),

@@ -52,6 +52,18 @@ typedef enum {
   DUNLUA_STATUS_PANIC = 14,
 } DunluaStatus;
 
+// What kind of value a marker property holds.
+typedef enum {
+  // An integer: in `integer` (and, as a double, in `number`).
+  DUNLUA_VALUE_KIND_INTEGER = 0,
+  // A number with a fraction: in `number`.
+  DUNLUA_VALUE_KIND_NUMBER = 1,
+  // `true` or `false`: in `boolean`.
+  DUNLUA_VALUE_KIND_BOOLEAN = 2,
+  // Text: in `text`, UTF-8 and NUL-terminated.
+  DUNLUA_VALUE_KIND_TEXT = 3,
+} DunluaValueKind;
+
 // A compiled script that generates maps seed after seed. Opaque.
 typedef struct DunluaGenerator DunluaGenerator;
 
@@ -100,6 +112,19 @@ typedef struct {
   int32_t y;
   const char *name;
 } DunluaMarker;
+
+// One property of a marker, as the script gave it in
+// `map:mark(x, y, name, props)`; a marker's properties come sorted by key.
+// The strings are owned by the map and live as long as it.
+typedef struct {
+  const char *key;
+  DunluaValueKind kind;
+  int64_t integer;
+  double number;
+  bool boolean;
+  // The text of a `DUNLUA_VALUE_KIND_TEXT` value, else NULL.
+  const char *text;
+} DunluaProperty;
 
 #ifdef __cplusplus
 extern "C" {
@@ -294,6 +319,27 @@ size_t dunlua_map_marker_count(const DunluaMap *m);
 // # Safety
 // `out` is NULL or valid for writing a `DunluaMarker`.
 DunluaStatus dunlua_map_marker(const DunluaMap *m, size_t index, DunluaMarker *out);
+
+// How many properties marker `marker` has (0 for a bad handle or index).
+size_t dunlua_map_marker_property_count(const DunluaMap *m, size_t marker);
+
+// Writes property `index` of marker `marker` into `*out`.
+//
+// # Safety
+// `out` is NULL or valid for writing a `DunluaProperty`.
+DunluaStatus dunlua_map_marker_property(const DunluaMap *m,
+                                        size_t marker,
+                                        size_t index,
+                                        DunluaProperty *out);
+
+// Room `index`'s name (`map:add_room(r, {name = ...})`), or NULL when it
+// has none (or for a bad handle or index: see `dunlua_last_error`). Owned
+// by the map.
+const char *dunlua_map_room_name(const DunluaMap *m, size_t index);
+
+// Room `index`'s kind (`map:add_room(r, {kind = ...})`), or NULL when it
+// has none (or for a bad handle or index). Owned by the map.
+const char *dunlua_map_room_kind(const DunluaMap *m, size_t index);
 
 // The map's 64-bit hash, the same on every machine: what
 // `dunlua SCRIPT --hash` prints (as 16 hex digits). 0 for a bad handle.

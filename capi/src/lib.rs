@@ -126,6 +126,34 @@ pub struct DunluaMarker {
     pub name: *const c_char,
 }
 
+/// What kind of value a marker property holds.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DunluaValueKind {
+    /// An integer: in `integer` (and, as a double, in `number`).
+    Integer = 0,
+    /// A number with a fraction: in `number`.
+    Number = 1,
+    /// `true` or `false`: in `boolean`.
+    Boolean = 2,
+    /// Text: in `text`, UTF-8 and NUL-terminated.
+    Text = 3,
+}
+
+/// One property of a marker, as the script gave it in
+/// `map:mark(x, y, name, props)`; a marker's properties come sorted by key.
+/// The strings are owned by the map and live as long as it.
+#[repr(C)]
+pub struct DunluaProperty {
+    pub key: *const c_char,
+    pub kind: DunluaValueKind,
+    pub integer: i64,
+    pub number: f64,
+    pub boolean: bool,
+    /// The text of a `DUNLUA_VALUE_KIND_TEXT` value, else NULL.
+    pub text: *const c_char,
+}
+
 // ---------------------------------------------------------------- objects
 
 /// A generator handle's state: what it is built from, the generator (when
@@ -144,6 +172,10 @@ struct MapState {
     tile_ids: Vec<u8>,
     kind_texts: Vec<(CString, CString)>,
     marker_names: Vec<CString>,
+    /// Each marker's property keys and text values.
+    marker_props: Vec<Vec<(CString, Option<CString>)>>,
+    /// Each room's name and kind, where the script gave them.
+    room_texts: Vec<(Option<CString>, Option<CString>)>,
     json: OnceLock<CString>,
 }
 
@@ -991,10 +1023,34 @@ fn map_state(generated: Generated) -> MapState {
         .iter()
         .map(|m| c_text(&m.name))
         .collect();
+    let marker_props = generated
+        .markers()
+        .iter()
+        .map(|m| {
+            m.props
+                .iter()
+                .map(|(key, value)| {
+                    let text = match value {
+                        dunlua::params::ParamValue::Text(t) => Some(c_text(t)),
+                        _ => None,
+                    };
+                    (c_text(key), text)
+                })
+                .collect()
+        })
+        .collect();
+    let room_texts = generated
+        .map
+        .room_details()
+        .iter()
+        .map(|d| (d.name.as_deref().map(c_text), d.kind.as_deref().map(c_text)))
+        .collect();
     MapState {
         tile_ids: generated.tile_ids(),
         kind_texts,
         marker_names,
+        marker_props,
+        room_texts,
         json: OnceLock::new(),
         generated,
     }
@@ -1151,6 +1207,104 @@ pub unsafe extern "C" fn dunlua_map_marker(
         };
         // SAFETY: the caller's contract on `out`; the name lives in the map.
         unsafe { put(out, value, "out") }
+    })
+}
+
+/// How many properties marker `marker` has (0 for a bad handle or index).
+#[no_mangle]
+pub extern "C" fn dunlua_map_marker_property_count(m: *const DunluaMap, marker: usize) -> usize {
+    getter(0, || {
+        let map = map_of(m)?;
+        let markers = map.generated.markers();
+        let found = markers
+            .get(marker)
+            .ok_or_else(|| out_of_range("marker", marker, markers.len()))?;
+        Ok(found.props.len())
+    })
+}
+
+/// Writes property `index` of marker `marker` into `*out`.
+///
+/// # Safety
+/// `out` is NULL or valid for writing a `DunluaProperty`.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_map_marker_property(
+    m: *const DunluaMap,
+    marker: usize,
+    index: usize,
+    out: *mut DunluaProperty,
+) -> DunluaStatus {
+    guarded(|| {
+        use dunlua::params::ParamValue;
+        let map = map_of(m)?;
+        let markers = map.generated.markers();
+        let found = markers
+            .get(marker)
+            .ok_or_else(|| out_of_range("marker", marker, markers.len()))?;
+        let (_, value) = found
+            .props
+            .get(index)
+            .ok_or_else(|| out_of_range("property", index, found.props.len()))?;
+        let (key, text) = &map.marker_props[marker][index];
+        let mut property = DunluaProperty {
+            key: key.as_ptr(),
+            kind: DunluaValueKind::Integer,
+            integer: 0,
+            number: 0.0,
+            boolean: false,
+            text: text.as_ref().map_or(std::ptr::null(), |t| t.as_ptr()),
+        };
+        match value {
+            ParamValue::Integer(i) => {
+                property.integer = *i;
+                property.number = *i as f64;
+            }
+            ParamValue::Number(n) => {
+                property.kind = DunluaValueKind::Number;
+                property.number = *n;
+            }
+            ParamValue::Boolean(b) => {
+                property.kind = DunluaValueKind::Boolean;
+                property.boolean = *b;
+            }
+            ParamValue::Text(_) => property.kind = DunluaValueKind::Text,
+        }
+        // SAFETY: the caller's contract on `out`; the strings live in the map.
+        unsafe { put(out, property, "out") }
+    })
+}
+
+/// Room `index`'s name (`map:add_room(r, {name = ...})`), or NULL when it
+/// has none (or for a bad handle or index: see `dunlua_last_error`). Owned
+/// by the map.
+#[no_mangle]
+pub extern "C" fn dunlua_map_room_name(m: *const DunluaMap, index: usize) -> *const c_char {
+    room_text(m, index, |texts| &texts.0)
+}
+
+/// Room `index`'s kind (`map:add_room(r, {kind = ...})`), or NULL when it
+/// has none (or for a bad handle or index). Owned by the map.
+#[no_mangle]
+pub extern "C" fn dunlua_map_room_kind(m: *const DunluaMap, index: usize) -> *const c_char {
+    room_text(m, index, |texts| &texts.1)
+}
+
+type RoomTexts = (Option<CString>, Option<CString>);
+
+fn room_text(
+    m: *const DunluaMap,
+    index: usize,
+    which: fn(&RoomTexts) -> &Option<CString>,
+) -> *const c_char {
+    getter(std::ptr::null(), || {
+        let map = map_of(m)?;
+        let texts = map
+            .room_texts
+            .get(index)
+            .ok_or_else(|| out_of_range("room", index, map.room_texts.len()))?;
+        Ok(which(texts)
+            .as_ref()
+            .map_or(std::ptr::null(), |t| t.as_ptr()))
     })
 }
 

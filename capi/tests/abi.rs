@@ -247,16 +247,21 @@ fn threads_sharing_a_generator_take_turns_and_agree() {
     }
     // Freed while another thread generates with it: that run finishes or
     // sees a bad handle; nothing crashes.
+    // The runner goes on until it sees the free (a fixed number of runs
+    // could all finish before it on a fast build).
     let runner = std::thread::spawn(move || {
-        (0..200)
-            .map(|s| generate_hash(g as *mut _, s).map_err(|(status, _)| status))
-            .filter(|r| *r == Err(DunluaStatus::BadHandle))
-            .count()
+        (0..10_000_000u64).find(|&s| {
+            generate_hash(g as *mut _, s).map_err(|(status, _)| status)
+                == Err(DunluaStatus::BadHandle)
+        })
     });
     std::thread::sleep(std::time::Duration::from_millis(20));
     dunlua_generator_free(g as *mut _);
     let refused = runner.join().unwrap();
-    assert!(refused > 0, "runs after the free must see a bad handle");
+    assert!(
+        refused.is_some(),
+        "runs after the free must see a bad handle"
+    );
 }
 
 #[test]
@@ -378,4 +383,96 @@ fn everything_a_map_handle_reads_is_the_generated_map() {
     assert_eq!(text(dunlua_map_json(map)), level.to_json());
     dunlua_map_free(map);
     dunlua_generator_free(g);
+}
+
+/// Marker properties (typed) and room names and kinds, read through the C
+/// functions, equal the Rust map's, for scripts that use them; bad indexes
+/// are statuses or NULL with a message.
+#[test]
+fn marker_properties_and_room_names_are_the_generated_maps() {
+    use dunlua::params::ParamValue;
+    let mut seen_props = 0;
+    let mut seen_names = 0;
+    for script in ["levels.lua", "digger.lua", "keys.lua"] {
+        let path = format!("{}/../scripts/{script}", env!("CARGO_MANIFEST_DIR"));
+        let level = dunlua::Generator::file(&path)
+            .build()
+            .unwrap()
+            .generate(3)
+            .unwrap();
+        let c_path = CString::new(path).unwrap();
+        let g = unsafe { dunlua_generator_from_file(c_path.as_ptr()) };
+        let mut map = null_mut();
+        unsafe { assert_eq!(dunlua_generate(g, 3, &mut map), DunluaStatus::Ok) };
+        for (i, m) in level.markers().iter().enumerate() {
+            assert_eq!(dunlua_map_marker_property_count(map, i), m.props.len());
+            for (j, (key, value)) in m.props.iter().enumerate() {
+                let mut c = std::mem::MaybeUninit::<DunluaProperty>::uninit();
+                let c = unsafe {
+                    assert_eq!(
+                        dunlua_map_marker_property(map, i, j, c.as_mut_ptr()),
+                        DunluaStatus::Ok
+                    );
+                    c.assume_init()
+                };
+                assert_eq!(text(c.key), *key, "{script}");
+                let read = match c.kind {
+                    DunluaValueKind::Integer => {
+                        assert_eq!(c.number, c.integer as f64);
+                        ParamValue::Integer(c.integer)
+                    }
+                    DunluaValueKind::Number => ParamValue::Number(c.number),
+                    DunluaValueKind::Boolean => ParamValue::Boolean(c.boolean),
+                    DunluaValueKind::Text => ParamValue::Text(text(c.text)),
+                };
+                assert_eq!(read, *value, "{script} marker {i} {key}");
+                assert_eq!(c.text.is_null(), c.kind != DunluaValueKind::Text);
+                seen_props += 1;
+            }
+            let mut c = std::mem::MaybeUninit::<DunluaProperty>::uninit();
+            let past = m.props.len();
+            unsafe {
+                assert_eq!(
+                    dunlua_map_marker_property(map, i, past, c.as_mut_ptr()),
+                    DunluaStatus::OutOfRange
+                );
+            }
+            assert_eq!(
+                text(dunlua_last_error()),
+                format!("property {past} does not exist (there are {past})")
+            );
+        }
+        let markers = level.markers().len();
+        assert_eq!(dunlua_map_marker_property_count(map, markers), 0);
+        assert_eq!(
+            text(dunlua_last_error()),
+            format!("marker {markers} does not exist (there are {markers})")
+        );
+        let details = level.map.room_details();
+        for (i, d) in details.iter().enumerate() {
+            let read = |p: *const c_char| (!p.is_null()).then(|| text(p));
+            assert_eq!(
+                read(dunlua_map_room_name(map, i)),
+                d.name,
+                "{script} room {i}"
+            );
+            assert_eq!(
+                read(dunlua_map_room_kind(map, i)),
+                d.kind,
+                "{script} room {i}"
+            );
+            seen_names += usize::from(d.name.is_some() || d.kind.is_some());
+        }
+        assert!(dunlua_map_room_name(map, details.len()).is_null());
+        assert!(text(dunlua_last_error())
+            .starts_with(&format!("room {} does not exist", details.len())));
+        assert!(dunlua_map_room_kind(null_mut(), 0).is_null());
+        assert_eq!(dunlua_map_marker_property_count(null_mut(), 0), 0);
+        dunlua_map_free(map);
+        dunlua_generator_free(g);
+    }
+    assert!(
+        seen_props > 0 && seen_names > 0,
+        "{seen_props} properties, {seen_names} named rooms"
+    );
 }

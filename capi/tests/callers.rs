@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use dunlua::params::ParamValue;
 use dunlua::script::{self, Request};
 use dunlua::{Generator, Limits};
 
@@ -53,6 +54,8 @@ const MAIN_SCRIPT: &str = "local room = require('lib.room')\n\
 return { width = 20, height = 10, generate = function(map)\n  room.carve(map)\n  map:set_start(2, 2)\nend }\n";
 /// Three linked levels, as the callers write it.
 const LEVELS_SCRIPT: &str = "return { levels = 3, width = 20, height = 10, generate = function(map, rng, p, ctx)\n  map:carve_room(Rect.new(1, 1, 17, 7))\n  map:set_start(2 + ctx.level, 3)\nend }\n";
+/// A spawn with data and named rooms, as the callers write it.
+const MARKED_SCRIPT: &str = "return { width = 12, height = 8, generate = function(map)\n  map:carve_room(Rect.new(1, 1, 10, 6))\n  map:add_room(Rect.new(1, 1, 5, 6), { name = 'hall', kind = 'throne' })\n  map:add_room(Rect.new(6, 1, 5, 6))\n  map:set_start(2, 2)\n  map:mark(3, 3, 'goblin', { hp = 7, speed = 1.5, boss = true, loot = 'gold' })\nend }\n";
 const ROOM_MODULE: &str = "return { carve = function(map)\n  map:fill('wall')\n  map:carve_room(Rect.new(1, 1, 10, 6))\nend }\n";
 
 /// The hash the command line's run gives (`dunlua SCRIPT --seed N -p ...
@@ -134,6 +137,26 @@ fn expected() -> String {
         .iter()
         .map(|g| format!("{:016x}", g.hash()))
         .collect();
+    let marked = Generator::source("marked.lua", MARKED_SCRIPT)
+        .build()
+        .unwrap()
+        .generate(1)
+        .unwrap();
+    let props: Vec<String> = marked.markers()[0]
+        .props
+        .iter()
+        .map(|(key, value)| match value {
+            ParamValue::Integer(i) => format!("{key}=i:{i}"),
+            ParamValue::Number(n) => format!("{key}=n:{n}"),
+            ParamValue::Boolean(b) => format!("{key}=b:{}", u8::from(*b)),
+            ParamValue::Text(t) => format!("{key}=t:{t}"),
+        })
+        .collect();
+    assert_eq!(
+        props,
+        ["boss=b:1", "hp=i:7", "loot=t:gold", "speed=n:1.5"],
+        "sorted by key, typed"
+    );
     let lines = [
         "version 0.1.0".to_string(),
         format!("hash {}", command_hash(7, &[])),
@@ -161,6 +184,8 @@ fn expected() -> String {
         format!("levels 3 0 3 {} last 3", deep.join(" ")),
         "levels_room 4 this script makes 3 levels; out has room for 2".into(),
         "set_levels 0 2".into(),
+        format!("props goblin 4 {} past_end 13", props.join(" ")),
+        "room_names hall throne (none)".into(),
         "bad_handle 2 2 2 2".into(),
         "bad_handle_message the generator handle is NULL".into(),
     ];
