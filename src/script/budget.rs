@@ -63,10 +63,14 @@ impl Reservation {
     /// Grows the reservation to `bytes` (the holder grew).
     pub(crate) fn resize(&mut self, lua: &Lua, what: &str, bytes: usize) -> mlua::Result<()> {
         if bytes > self.bytes {
-            let extra = reserve(lua, what, bytes - self.bytes)?;
-            self.bytes += extra.bytes;
-            self.guard = self.guard.take().or(extra.guard.clone());
-            std::mem::forget(extra);
+            // The extra bytes move into this reservation; `extra` then
+            // drops holding none (forgetting it instead leaked its count
+            // of the guard, and with it the guard, once per VM).
+            let mut extra = reserve(lua, what, bytes - self.bytes)?;
+            self.bytes += std::mem::take(&mut extra.bytes);
+            if self.guard.is_none() {
+                self.guard = extra.guard.take();
+            }
         } else if let Some(guard) = &self.guard {
             guard.release(self.bytes - bytes);
             self.bytes = bytes;
@@ -95,5 +99,29 @@ pub(crate) fn reserve(lua: &Lua, what: &str, bytes: usize) -> mlua::Result<Reser
             bytes,
         }),
         Err(stop) => Err(located(lua, stop_message(what, stop, 0, guard.remaining()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Growing a reservation keeps one count of the guard, and dropping it
+    /// gives that back: a count left behind kept the guard (and its VM's
+    /// accounting) alive after the VM was gone.
+    #[test]
+    fn a_grown_reservation_holds_the_guard_once() {
+        let lua = Lua::new();
+        let guard = Guard::install(&lua, 1 << 30).unwrap();
+        let before = Rc::strong_count(&guard);
+        let mut held = Reservation::none();
+        for bytes in [100, 300, 200, 900] {
+            held.resize(&lua, "test", bytes).unwrap();
+            assert_eq!(Rc::strong_count(&guard), before + 1, "at {bytes} bytes");
+        }
+        assert_eq!(guard.memory_used() - lua.used_memory(), 900);
+        drop(held);
+        assert_eq!(Rc::strong_count(&guard), before);
+        assert_eq!(guard.memory_used(), lua.used_memory());
     }
 }
