@@ -288,6 +288,7 @@ fn stairs_lead_down_and_back_up() {
                  map:set_start(3 + ctx.level, 3)\n\
                  if ctx.above then map:set(3 + ctx.level, 3, 'stairs_up') end\n\
                  if ctx.level < ctx.levels then map:set(4 + ctx.level, 3, 'stairs_down') end\n\
+                 if ctx.level == 2 then map:fill_rect(Rect.new(10, 1, 8, 5), 'water') end\n\
                end }}\n"
         ),
     );
@@ -326,6 +327,50 @@ fn stairs_lead_down_and_back_up() {
     viewer.x(&["key", "less"]);
     let top = viewer.wait("level 1 again", |s| s.level == "1/3");
     assert_eq!((top.player, top.hash), ((5, 3), first.hash));
+    // Another seed keeps the level shown: a designer judging level 2
+    // stays on level 2 (at its start), and so does the seed grid.
+    greater(&viewer);
+    let down = viewer.wait("level 2 once more", |s| s.level == "2/3");
+    viewer.tap("Next");
+    let next = viewer.wait("seed 4, level 2", |s| s.seed == 4 && s.level == "2/3");
+    // (The script draws nothing, so every seed's level 2 is the same map.)
+    assert_eq!(
+        (next.player, next.hash),
+        ((5, 3), down.hash),
+        "level 2's start"
+    );
+    viewer.x(&["windowfocus", "--sync", &viewer.window]);
+    viewer.x(&["key", "g"]);
+    viewer.wait("the grid", |s| s.grid.starts_with("4+0:"));
+    viewer.x(&["key", "Right"]);
+    viewer.wait("seed 5 selected", |s| s.grid.starts_with("4+1:"));
+    viewer.x(&["key", "Return"]);
+    viewer.wait("seed 5 open on level 2", |s| {
+        s.seed == 5 && s.grid == "none" && s.level == "2/3"
+    });
+    // The grid pictures the level shown: level 2's lake is in it, level
+    // 1's grid has none.
+    let grid_of_level = |want: &str| {
+        viewer.x(&["windowfocus", "--sync", &viewer.window]);
+        viewer.x(&["key", "g"]);
+        viewer.wait("every picture", |s| {
+            s.level == want
+                && s.grid.split_once(':').is_some_and(|(_, done)| {
+                    let (d, n) = done.split_once('/').unwrap();
+                    d == n
+                })
+        });
+        std::thread::sleep(Duration::from_millis(250));
+        let (_, pixels) = viewer.screenshot();
+        viewer.x(&["key", "Escape"]);
+        viewer.wait("the grid closed", |s| s.grid == "none");
+        pixels
+    };
+    let lake = grid_of_level("2/3");
+    viewer.x(&["key", "less"]);
+    viewer.wait("level 1", |s| s.level == "1/3");
+    let dry = grid_of_level("1/3");
+    assert!(differ(&lake, &dry) > 5_000, "{}", differ(&lake, &dry));
     viewer.tap("q");
 }
 

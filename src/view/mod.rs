@@ -191,7 +191,9 @@ struct GridWork {
 }
 
 impl GridWork {
-    fn start(request: &Request, grid: &Grid) -> GridWork {
+    /// Pictures level `level` (1-based) of each seed: the level on screen
+    /// when the grid opened, made with the levels above it.
+    fn start(request: &Request, grid: &Grid, level: usize) -> GridWork {
         let (tx, rx) = channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let next = Arc::new(AtomicUsize::new(0));
@@ -211,7 +213,13 @@ impl GridWork {
                         break;
                     }
                     let seed = first.wrapping_add(i as u64);
-                    let tile = match session.as_ref().map(|s| s.run(seed)) {
+                    let made = session.as_ref().map(|s| match level {
+                        1 => s.run(seed),
+                        _ => s.run_levels(seed).map(|mut levels| {
+                            levels.swap_remove((level - 1).min(levels.len() - 1))
+                        }),
+                    });
+                    let tile = match made {
                         Ok(Ok(g)) => {
                             Tile::Map(crate::thumbnail::thumbnail(&g.map, thumb.0, thumb.1))
                         }
@@ -389,7 +397,7 @@ pub fn run(
                 }
                 Effect::StartGrid => {
                     if let Some(grid) = &state.grid {
-                        grid_work = Some(GridWork::start(&config.request, grid));
+                        grid_work = Some(GridWork::start(&config.request, grid, state.level().0));
                     }
                 }
                 Effect::Save => {

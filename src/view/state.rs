@@ -197,9 +197,11 @@ impl ViewState {
         state
     }
 
-    /// A new dungeon (reload or another seed): the player goes to the
-    /// first level's start, the replay to its end, memory is cleared and
-    /// any error dismissed.
+    /// A new dungeon (reload or another seed): the same level is shown (the
+    /// last one if the new dungeon has fewer), so a designer working on
+    /// level 3 stays there through saves and seeds; the player goes to its
+    /// start, the replay to its end, memory is cleared and any error
+    /// dismissed.
     pub fn replace(&mut self, levels: Vec<Generated>, gen_time: Duration) {
         let inspections = inspect_all(&levels);
         self.replace_inspected(levels, inspections, gen_time);
@@ -216,7 +218,11 @@ impl ViewState {
         let (dark_rock, overlay, speed) = (self.dark_rock, self.overlay, self.speed);
         let reloads = self.reloads;
         let tuning = self.tuning.take();
+        let level = self.level;
         *self = ViewState::inspected(levels, inspections, gen_time, cell);
+        if level > 0 {
+            self.show_level(level.min(self.levels.len() - 1));
+        }
         self.view = view;
         self.fov = fov;
         self.help = help;
@@ -639,8 +645,12 @@ impl ViewState {
 
     pub fn status(&self) -> String {
         if let Some(grid) = &self.grid {
+            let level = match self.level() {
+                (_, 1) => String::new(),
+                (k, n) => format!(", level {k}/{n}"),
+            };
             return format!(
-                "seed grid from {}: seed {} selected ({}/{} made) | arrows or mouse pick, Enter or click opens, G closes",
+                "seed grid from {}{level}: seed {} selected ({}/{} made) | arrows or mouse pick, Enter or click opens, G closes",
                 grid.first,
                 grid.selected_seed(),
                 grid.done(),
@@ -764,6 +774,33 @@ mod tests {
         g.provenance.level = level;
         g.provenance.levels = levels;
         g
+    }
+
+    #[test]
+    fn a_new_dungeon_keeps_the_level_shown() {
+        let dungeon = |levels: u32| -> Vec<Generated> {
+            (1..=levels)
+                .map(|k| {
+                    let row = ["#...#", "#.#.#", "#..##"][k as usize - 1];
+                    level(&format!("#####\n#@.>#\n{row}\n#####\n"), k, levels)
+                })
+                .collect()
+        };
+        let mut s = ViewState::new(dungeon(3), Duration::ZERO, 1);
+        s.try_move(1, 0);
+        s.try_move(1, 0);
+        s.take_stairs(true).unwrap();
+        s.try_move(1, 0);
+        assert_eq!((s.level(), s.player), ((2, 3), (2, 1)));
+        s.replace(dungeon(3), Duration::ZERO);
+        assert_eq!(
+            (s.level(), s.player),
+            ((2, 3), (1, 1)),
+            "the same level, at its start"
+        );
+        assert_eq!(s.hash, s.generated().map.hash64());
+        s.replace(dungeon(1), Duration::ZERO);
+        assert_eq!(s.level(), (1, 1), "a shallower dungeon: its last level");
     }
 
     #[test]
