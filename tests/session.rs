@@ -34,9 +34,12 @@ fn nothing_leaks_from_one_run_to_the_next() {
           -- Everything a careless script might leave behind.
           assert(LEAK == nil, "a global survived")
           assert(math.leak == nil, "a library field survived")
+          assert(string.trim == nil, "a library function survived")
           assert(math.floor ~= nil and string.rep ~= nil, "a deleted library field stayed deleted")
           assert(print ~= nil, "a deleted global stayed deleted")
-          assert(getmetatable(string) == nil, "a metatable survived")
+          -- A library is the run's overlay of the host's: its metatable is
+          -- protected, so no script can change it for the next run.
+          assert(getmetatable(string) == false, "a library's metatable is not protected")
           assert(counter.bump() == 1, "a module's state survived")
           assert(#tiles.names() == 6, "a tile kind survived")
           LEAK = true
@@ -44,7 +47,10 @@ fn nothing_leaks_from_one_run_to_the_next() {
           math.floor = nil
           string.rep = nil
           print = nil
-          setmetatable(string, {})
+          assert(not pcall(setmetatable, string, {}), "a library's metatable changed")
+          function string.trim(s) return (s:gsub("^%s+", "")) end
+          assert(("  x"):trim() == "x", "a library function added is not a string method")
+          assert(string.trim ~= nil and rawget(string, "trim") ~= nil)
           tiles.define("moss", { glyph = "\"", walkable = true })
           map:fill("moss")
           map:set_start(1, 1)

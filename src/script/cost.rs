@@ -54,3 +54,8 @@ pub fn rect_cells(map: &Map, r: &Rect) -> u64 {
 pub fn span(a: i64, b: i64, limit: i32) -> u64 {
     (a.abs_diff(b) + 1).min(limit as u64)
 }
+
+/// A full collection of a heap of `bytes`: it marks and sweeps every object.
+pub fn collection(bytes: u64) -> u64 {
+    bytes / 8
+}

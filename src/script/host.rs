@@ -1,9 +1,34 @@
-//! The sandboxed Lua VM: a fresh state per run with only safe libraries,
-//! `print` on stderr, `require` confined to the script's folder, an
-//! instruction budget and a memory limit.
+//! The sandboxed Lua VM and its life cycle: one state per session, made
+//! with only safe libraries, `print` on stderr, `require` confined to the
+//! script's folder; each run under a budget, a memory limit and a deadline.
+//!
+//! What happens between two runs of a reused VM ([`Vm::reset`]):
+//!
+//! ```text
+//!  run k ends ──► end_run: the watchdog lets go of the state
+//!  reset ───────► guard: full budget, no stop, deadline armed (watchdog)
+//!            ├──► the run's globals, strings' metatable, module cache and
+//!            │    tostring numbers are dropped (the registry's globals and
+//!            │    the strings' metatable are the host's again)
+//!            ├──► collect_history: two minor collections (generational
+//!            │    mode), or a full one when they leave anything: nothing of
+//!            │    run k is left in the heap (no garbage, no interned
+//!            │    string, no weak-table entry), the collector as after the
+//!            │    first reset
+//!            ├──► new globals (a copy of the host's _G, each library an
+//!            │    empty overlay reading through to the host's: raw/reset.rs)
+//!            │    and strings' metatable; the registry's globals point at
+//!            │    them, and the main chunk is made anew with them as _ENV
+//!            └──► the run's memory base (what collectgarbage("count") counts from)
+//!  run k+1 ─────► main chunk, generate, validate; modules load afresh from
+//!                 bytecode compiled once (require.rs)
+//! ```
+//!
+//! The host's own tables are never handed to a script, so a run starts from
+//! the same state whatever ran before: same maps, same verdicts, same
+//! messages as a fresh VM.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::ffi::c_int;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,7 +38,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mlua::{
-    prelude::{LuaGcIncParams as GcIncParams, LuaGcMode as GcMode},
+    prelude::{LuaGcGenParams as GcGenParams, LuaGcIncParams as GcIncParams, LuaGcMode as GcMode},
     AnyUserData, Function, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib, Table, Value,
 };
 
@@ -64,10 +89,15 @@ pub(crate) fn safe_libs() -> StdLib {
 }
 
 /// Lua 5.4's default incremental collector settings (`lgc.h`), restored
-/// before every run.
+/// after a run that changed them.
 const GC_PAUSE: c_int = 200;
 const GC_STEP_MULTIPLIER: c_int = 100;
 const GC_STEP_SIZE: c_int = 13;
+/// Lua 5.4's default generational settings (`lgc.h`), the mode every run
+/// starts in: the host's objects stay old, so the reset's collection only
+/// looks at what the last run made.
+const GC_GEN_MINOR: c_int = 20;
+const GC_GEN_MAJOR: c_int = 100;
 
 /// What the host keeps about one run, reachable from every API function.
 pub(crate) struct HostState {
@@ -104,32 +134,51 @@ impl HostState {
     }
 }
 
-/// Snapshots the globals as the host set them up: every table reachable
-/// from `_G` (the library tables, `Rect`, `tiles`, ...) and the strings'
-/// shared metatable. Returns a flat list `t1, saved1,
-/// size1, t2, ...` (each table, its copy, the copy's number of keys) for
-/// `raw::reset::restore_tables`; the copies live only there, out of any script's reach.
-const SNAPSHOT: &str = r#"
-local G, pairs, type, next = _G, pairs, type, next
-local list, seen = {}, {}
-local function add(t)
-  if seen[t] then return end
-  seen[t] = true
-  local c, n = {}, 0
-  for k, v in next, t do c[k] = v n = n + 1 end
-  list[#list + 1] = t
-  list[#list + 1] = c
-  list[#list + 1] = n
-  for _, v in next, t do
-    if type(v) == "table" then add(v) end
-  end
+/// What `raw::reset` needs to make a run's globals: the key counts of the
+/// host's globals and strings' metatable, and for each library (every
+/// other table in them) its overlay metatable: reads go through to the
+/// library, `getmetatable` says nothing (so no script can change it), and
+/// `pairs` visits the overlay's own entries and the library's others. A
+/// library holding a table is refused: its inner table would be shared.
+const OVERLAYS: &str = r#"
+local G, strings_mt = ...
+local next, type, error, tostring = next, type, error, tostring
+local counts, overlays = {}, {}
+local function count(t)
+  local n = 0
+  for _ in next, t do n = n + 1 end
+  counts[t] = n
 end
-add(G)
-add(getmetatable(""))
-return list
+count(G)
+count(strings_mt)
+local function overlay(name, library)
+  if overlays[library] or library == G then return end
+  for k, v in next, library do
+    if type(v) == "table" then
+      error("host library " .. tostring(name) .. " holds a table (" .. tostring(k) .. "); each run would share it")
+    end
+  end
+  overlays[library] = {
+    __index = library,
+    __metatable = false,
+    __pairs = function(own)
+      local merged = {}
+      for k, v in next, library do merged[k] = v end
+      for k, v in next, own do merged[k] = v end
+      return next, merged, nil
+    end,
+  }
+end
+for name, v in next, G do
+  if type(v) == "table" then overlay(name, v) end
+end
+for name, v in next, strings_mt do
+  if type(v) == "table" then overlay(name, v) end
+end
+return overlays, counts
 "#;
 
-/// A fresh sandboxed VM for one run.
+/// A sandboxed VM, reused run after run (see the module doc).
 pub(crate) struct Vm {
     pub lua: Lua,
     /// The script path as the user gave it, for messages without a line.
@@ -141,10 +190,18 @@ pub(crate) struct Vm {
     cancel: Option<Arc<AtomicBool>>,
     /// The deadline of the run under way (all its attempts), if one began.
     deadline: std::cell::Cell<Option<std::time::Instant>>,
-    /// `raw::reset::restore_tables`, and the snapshot it restores (taken once the
-    /// host's globals are in place).
-    restore: Function,
-    snapshot: Table,
+    /// `raw::reset`'s copying function, and what it copies: the host's
+    /// globals and strings' metatable as set up, never given to a script.
+    fresh_globals: Function,
+    host_globals: Table,
+    host_strings_mt: Table,
+    overlays: Table,
+    key_counts: Table,
+    /// The run's globals (see `raw::reset`).
+    env: RefCell<Option<Table>>,
+    /// Lua's bytes after the last full collection at a reset: what a heap
+    /// holding nothing of earlier runs weighs.
+    base_bytes: std::cell::Cell<Option<usize>>,
     /// The map and rng the fast paths may use during a run.
     pub(crate) fast: Rc<FastState>,
     /// Where `math.random` draws from in the current run.
@@ -177,12 +234,28 @@ impl Vm {
         sandbox(&lua)?;
         super::object_names::install(&lua)?;
         install_reject(&lua)?;
-        install_require(&lua, script, modules.clone())?;
+        super::require::install_require(&lua, script, modules.clone(), limits.max_memory)?;
         super::api_rect::register(&lua)?;
         super::api_tiles::register(&lua)?;
         let math_stream = super::api_rng::install_math_random(&lua)?;
-        let snapshot: Table = lua.load(SNAPSHOT).set_name("=snapshot").eval()?;
-        let restore = super::raw::reset::restore_function(&lua)?;
+        // Every userdata type's metatable is made now, not by the first run
+        // that uses the type: a run must find the VM as every other run does.
+        lua.create_proxy::<LuaMap>()?;
+        lua.create_proxy::<LuaRng>()?;
+        lua.create_proxy::<super::api_selection::LuaSelection>()?;
+        lua.create_proxy::<super::api_selection::LuaDistance>()?;
+        lua.create_proxy::<super::api_selection::LuaNoise>()?;
+        lua.create_proxy::<super::api_level::LevelView>()?;
+        let host_globals = lua.globals();
+        let host_strings_mt: Table = lua
+            .load("return getmetatable('')")
+            .set_name("=sandbox")
+            .eval()?;
+        let (overlays, key_counts): (Table, Table) = lua
+            .load(OVERLAYS)
+            .set_name("=sandbox")
+            .call((&host_globals, &host_strings_mt))?;
+        let fresh_globals = super::raw::reset::fresh_globals_function(&lua)?;
         let fast = FastState::new();
         let map_methods = if fast_paths {
             let sample_map = Map::new(1, 1).map_err(mlua::Error::external)?;
@@ -202,8 +275,13 @@ impl Vm {
             guard,
             cancel: None,
             deadline: std::cell::Cell::new(None),
-            restore,
-            snapshot,
+            fresh_globals,
+            host_globals,
+            host_strings_mt,
+            overlays,
+            key_counts,
+            env: RefCell::new(None),
+            base_bytes: std::cell::Cell::new(None),
             fast,
             math_stream,
             map_methods,
@@ -230,20 +308,46 @@ impl Vm {
     /// Ends the run begun by [`Vm::begin_run`].
     pub fn end_run(&self) {
         self.deadline.set(None);
+        self.guard.end_run();
+    }
+
+    /// The run's globals (after [`Vm::reset`]).
+    pub fn env(&self) -> mlua::Result<Table> {
+        self.env
+            .borrow()
+            .clone()
+            .ok_or_else(|| mlua::Error::runtime("no run under way"))
     }
 
     /// Compiles a script's main chunk as a run would be timed: Lua's
-    /// parser runs no instruction, so only the allocator's look at the
-    /// clock (see `raw::guard`) can stop a source made to parse slowly.
+    /// parser runs no instruction, so only the alarm (see `raw::guard`) can
+    /// stop a source made to parse slowly.
+    ///
+    /// What it returns is not the chunk but a maker of it: called with a
+    /// run's globals, it returns a new closure of the chunk whose `_ENV` is
+    /// those globals. The chunk is compiled inside `local _ENV = ...; return
+    /// function(...) <source> end` (the source starting on line 1, so lines
+    /// are the file's), after compiling the source alone so that a syntax
+    /// error reads as it would. A new closure per run, rather than the same
+    /// closure re-pointed, keeps the run's globals out of the old generation
+    /// of the collector (an old closure made to point at them would keep
+    /// them alive past the run), and whatever a script assigns to `_ENV`
+    /// lives only as long as its run.
     pub fn compile(&self, source: String, name: String) -> mlua::Result<Function> {
         let deadline = self.limits.timeout.map(|t| std::time::Instant::now() + t);
         self.guard.set_deadline(deadline, self.cancel.clone());
-        let compiled = self
-            .lua
-            .load(source)
-            .set_name(name)
-            .set_mode(mlua::chunk::ChunkMode::Text)
-            .into_function();
+        let compile = |text: &str| {
+            self.lua
+                .load(text)
+                .set_name(name.clone())
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .into_function()
+        };
+        let compiled = compile(&source).and_then(|_| {
+            compile(&format!(
+                "local _ENV = ...; return function(...) {source}\nend"
+            ))
+        });
         self.guard.set_deadline(None, None);
         compiled
     }
@@ -253,11 +357,11 @@ impl Vm {
         self.cancel = flag;
     }
 
-    /// Makes a used VM as good as new for the next run: the globals and
-    /// library tables as the host set them up, the garbage collector in its
-    /// default mode, an empty module cache, no script tiles, a full budget
-    /// and a new deadline. What a script did to them in an earlier run
-    /// cannot reach the next one.
+    /// Makes a used VM as good as new for the next run (see the module
+    /// doc): a full budget and the deadline armed, nothing of the last run
+    /// left in the heap, new globals over the host's tables,
+    /// the collector in its default mode, an empty module cache, no script
+    /// tiles.
     pub fn reset(&self) -> mlua::Result<()> {
         let deadline = self
             .deadline
@@ -265,21 +369,73 @@ impl Vm {
             .or_else(|| self.limits.timeout.map(|t| std::time::Instant::now() + t));
         self.guard
             .start_run(self.limits.max_instructions, deadline, self.cancel.clone());
-        self.restore.call::<()>(&self.snapshot)?;
-        // Only when a script stopped it: restarting also zeroes the
-        // collector's debt, which would make every run start with GC work.
-        if !self.lua.gc_is_running() {
-            self.lua.gc_restart();
-        }
-        self.lua.gc_set_mode(GcMode::Incremental(
-            GcIncParams::default()
-                .pause(GC_PAUSE)
-                .step_multiplier(GC_STEP_MULTIPLIER)
-                .step_size(GC_STEP_SIZE),
-        ));
+        // Everything the last run made becomes garbage: its globals, its
+        // module cache and tostring numbers.
         if let Some(mut state) = self.lua.app_data_mut::<HostState>() {
             *state = HostState::fresh();
         }
+        self.env.borrow_mut().take();
+        super::raw::reset::point_globals(&self.lua, &self.host_globals, &self.host_strings_mt)?;
+        self.collect_history()?;
+        let env: Table = self.fresh_globals.call((
+            &self.host_globals,
+            &self.host_strings_mt,
+            &self.overlays,
+            &self.key_counts,
+        ))?;
+        *self.env.borrow_mut() = Some(env);
+        self.guard.mark_run_base();
+        Ok(())
+    }
+
+    /// Frees everything earlier runs left, so the heap and the collector
+    /// are as after the first reset: the host's objects, all old
+    /// (generational mode), and nothing else. Two minor collections free
+    /// what the last run made (the first keeps what old objects made in
+    /// the run's last cycle still point at); when Lua's bytes are then not
+    /// exactly what they were after the last full collection, something of
+    /// the run grew old, and a full collection follows. A run that may have
+    /// moved the collector's own state (its heap doubled, so a major
+    /// collection may have run; it called `collectgarbage`) gets a full one
+    /// at once.
+    fn collect_history(&self) -> mlua::Result<()> {
+        let history = self.guard.take_gc_history();
+        // Only when a script stopped it: restarting also zeroes the
+        // collector's debt.
+        if !self.lua.gc_is_running() {
+            self.lua.gc_restart();
+        }
+        if history.touched {
+            // Parameters a script set stay in the state whatever the mode.
+            self.lua.gc_set_mode(GcMode::Incremental(
+                GcIncParams::default()
+                    .pause(GC_PAUSE)
+                    .step_multiplier(GC_STEP_MULTIPLIER)
+                    .step_size(GC_STEP_SIZE),
+            ));
+        }
+        let was = self.lua.gc_set_mode(GcMode::Generational(
+            GcGenParams::default()
+                .minor_multiplier(GC_GEN_MINOR)
+                .minor_to_major(GC_GEN_MAJOR),
+        ));
+        let quick = match self.base_bytes.get() {
+            Some(base) => {
+                matches!(was, GcMode::Generational(_))
+                    && !history.touched
+                    && history.peak < base.saturating_mul(2)
+            }
+            None => false,
+        };
+        if quick {
+            self.lua.gc_step()?;
+            self.lua.gc_step()?;
+            if Some(self.guard.lua_bytes()) == self.base_bytes.get() {
+                return Ok(());
+            }
+        }
+        self.lua.gc_collect()?;
+        self.base_bytes.set(Some(self.guard.lua_bytes()));
         Ok(())
     }
 
@@ -356,7 +512,7 @@ impl Drop for Vm {
 fn sandbox(lua: &Lua) -> mlua::Result<()> {
     lua.load(
         r#"
-        local charge, stopped, typename = ...
+        local charge, stopped, typename, charge_heap, run_kbytes, error_text = ...
         dofile, loadfile = nil, nil
         string.dump = nil
         -- Compiling runs no instructions, so its work is charged by size.
@@ -401,13 +557,45 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
         -- An xpcall handler called for an error the budget hook raised runs
         -- with hooks off (the hook never returned): once the run is
         -- stopped, handlers are skipped so none can keep it alive.
+        -- An error a host function raised reaches the script as its text
+        -- (Lua's way), not as the host's error object: pcall, xpcall's
+        -- handler and coroutine.resume hand over the message.
+        local function settle(ok, ...)
+          if ok then return ok, ... end
+          local e = ...
+          if type(e) == "userdata" then e = error_text(e) end
+          return false, e
+        end
+        local raw_pcall = pcall
+        pcall = function(f, ...) return settle(raw_pcall(f, ...)) end
+        local raw_resume = coroutine.resume
+        coroutine.resume = function(co, ...) return settle(raw_resume(co, ...)) end
         local raw_xpcall = xpcall
         xpcall = function(f, handler, ...)
           if type(handler) ~= "function" then return raw_xpcall(f, handler, ...) end
           return raw_xpcall(f, function(e)
             if stopped() then return e end
+            if type(e) == "userdata" then e = error_text(e) end
             return handler(e)
           end, ...)
+        end
+        -- A collection walks the whole heap in one call: charged by its
+        -- size first. "count" reports the run's own bytes after collecting,
+        -- not the heap's (whose garbage depends on what ran before).
+        local raw_collect = collectgarbage
+        local options = { collect = true, stop = true, restart = true, count = true, step = true,
+          isrunning = true, incremental = true, generational = true, setpause = true, setstepmul = true }
+        collectgarbage = function(opt, ...)
+          if opt == nil then opt = "collect" end
+          if type(opt) ~= "string" or not options[opt] then
+            error("bad argument #1 to 'collectgarbage' (invalid option '" .. tostring(opt):sub(1, 40) .. "')", 2)
+          end
+          charge_heap(opt == "collect" or opt == "count" or opt == "step")
+          if opt == "count" then
+            raw_collect("collect")
+            return run_kbytes()
+          end
+          return raw_collect(opt, ...)
         end
         -- A yield with no coroutine of the script's own to return to: say
         -- where, instead of Lua's unlocated "attempt to yield from outside
@@ -430,6 +618,21 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
             Ok(Guard::of(lua).is_some_and(|g| g.stopped().is_some()))
         })?,
         lua.create_function(|_, value: Value| Ok(super::args::type_name(&value)))?,
+        lua.create_function(|lua, walks_heap: bool| {
+            let Some(guard) = Guard::of(lua) else {
+                return Ok(());
+            };
+            guard.touch_gc();
+            let bytes = if walks_heap { guard.lua_bytes() } else { 0 };
+            super::budget::charge(lua, "collectgarbage", super::cost::collection(bytes as u64))
+        })?,
+        lua.create_function(|lua, ()| {
+            Ok(Guard::of(lua).map_or(0, |g| g.run_bytes()) as f64 / 1024.0)
+        })?,
+        lua.create_function(|lua, value: Value| match value {
+            Value::Error(err) => Ok(Value::String(lua.create_string(error_text(&err))?)),
+            other => Ok(other),
+        })?,
     ))?;
     lua.globals().set(
         "print",
@@ -466,6 +669,19 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
     )
 }
 
+/// The text a script sees for an error a host function raised: the
+/// innermost cause's message (already located at the script's line).
+fn error_text(err: &mlua::Error) -> String {
+    let mut err = err;
+    while let mlua::Error::CallbackError { cause, .. } = err {
+        err = cause;
+    }
+    match err {
+        mlua::Error::RuntimeError(message) => message.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// The most a run may print, in bytes.
 const MAX_PRINTED: usize = 16 << 20;
 
@@ -497,21 +713,6 @@ fn install_reject(lua: &Lua) -> mlua::Result<()> {
     lua.globals().set("reject", reject)
 }
 
-/// The folder `require` searches: the script's own.
-fn script_folder(script: &Path) -> PathBuf {
-    match script.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-fn valid_module_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.split('.').all(|part| {
-            !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        })
-}
-
 /// The largest script or module file dunlua reads.
 pub(crate) const MAX_SOURCE_BYTES: u64 = 16 << 20;
 
@@ -536,150 +737,4 @@ pub(crate) fn check_source_size(bytes: u64) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// A module's source from what the caller supplied, by its path relative
-/// to the script's folder.
-fn supplied_module(modules: &Modules, relative: &str) -> Result<String, String> {
-    let found = match modules {
-        Modules::Folder => None,
-        Modules::Map(map) => map.get(relative).cloned(),
-        Modules::Loader(load) => load(relative)
-            .map_err(|why| format!("refused: the game's loader: {relative}: {why}"))?,
-    };
-    let source = found
-        .ok_or_else(|| format!("not found: no {relative} among the modules the game supplied"))?;
-    check_source_size(source.len() as u64).map_err(|e| format!("refused: {relative}: {e}"))?;
-    Ok(source)
-}
-
-/// A module's source, if its real path (symlinks resolved) lies inside the
-/// script's real folder `root` and is a regular file.
-fn read_module(root: &Path, path: &Path) -> Result<String, String> {
-    let real = path
-        .canonicalize()
-        .map_err(|e| format!("not found: cannot read {}: {e}", path.display()))?;
-    let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    if !real.starts_with(&real_root) {
-        return Err(format!(
-            "refused: {} leads to {}, outside the script's folder {}",
-            path.display(),
-            real.display(),
-            real_root.display()
-        ));
-    }
-    read_source(&real).map_err(|e| format!("refused: cannot read {}: {e}", path.display()))
-}
-
-/// `require(name)`: loads `name.lua` (dots are folders) from the script's
-/// folder only (or from the modules the caller supplied, by the same
-/// relative path), once per run, and records the file for hot reload.
-fn install_require(lua: &Lua, script: &Path, modules: Modules) -> mlua::Result<()> {
-    let root = script_folder(script);
-    let compiled_modules: RefCell<HashMap<PathBuf, Function>> = RefCell::default();
-    let require = lua.create_function(move |lua, name: Value| {
-        let name = match &name {
-            Value::String(s) => s.to_string_lossy(),
-            other => {
-                return Err(located(
-                    lua,
-                    format!("require: module name must be a string, got {}", super::args::show(other)),
-                ))
-            }
-        };
-        if !valid_module_name(&name) {
-            return Err(located(
-                lua,
-                format!("require: bad module name {name:?}: use names like \"lib.doors\" (letters, digits, _ and dots)"),
-            ));
-        }
-        let cached = lua.app_data_ref::<HostState>().and_then(|s| s.loaded.clone());
-        let loaded = match cached {
-            Some(t) => t,
-            None => {
-                let t = lua.create_table()?;
-                if let Some(mut state) = lua.app_data_mut::<HostState>() {
-                    state.loaded = Some(t.clone());
-                }
-                t
-            }
-        };
-        match loaded.raw_get::<Value>(name.as_str())? {
-            Value::Nil => {}
-            Value::Boolean(false) => {
-                return Err(located(lua, format!("require: module '{name}' requires itself in a cycle")))
-            }
-            value => return Ok(value),
-        }
-        let relative = format!("{}.lua", name.replace('.', "/"));
-        // Named as the user would write it: `lib/doors.lua` beside a script
-        // in the current folder, not `./lib/doors.lua`.
-        let path = if root == Path::new(".") {
-            PathBuf::from(&relative)
-        } else {
-            root.join(&relative)
-        };
-        // Compiled once per VM: a VM reused across seeds runs the module's
-        // code afresh each run but reads and parses the file only once.
-        let compiled = compiled_modules.borrow().get(&path).cloned();
-        let chunk = match compiled {
-            Some(f) => f,
-            None => {
-                let source = match &modules {
-                    Modules::Folder => read_module(&root, &path),
-                    supplied => supplied_module(supplied, &relative),
-                }
-                .map_err(|e| located(lua, format!("require: module '{name}' {e}")))?;
-                super::budget::charge(lua, "require", super::cost::compiled(source.len() as u64))?;
-                let f = lua
-                    .load(source)
-                    .set_name(format!("@{}", path.display()))
-                    .set_mode(mlua::chunk::ChunkMode::Text)
-                    .into_function()?;
-                compiled_modules.borrow_mut().insert(path.clone(), f.clone());
-                f
-            }
-        };
-        loaded.raw_set(name.as_str(), false)?;
-        if let Some(mut state) = lua.app_data_mut::<HostState>() {
-            state.modules.push(path.clone());
-        }
-        let result: Value = match chunk.call(name.as_str()) {
-            Ok(v) => v,
-            Err(e) => {
-                // A failed module is not loaded: a later require (after a
-                // pcall caught this one) tries again instead of reporting a cycle.
-                loaded.raw_set(name.as_str(), Value::Nil)?;
-                return Err(e);
-            }
-        };
-        let value = if result.is_nil() { Value::Boolean(true) } else { result };
-        loaded.raw_set(name.as_str(), value.clone())?;
-        Ok(value)
-    })?;
-    lua.globals().set("require", require)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn module_names_stay_inside_the_folder() {
-        assert!(valid_module_name("lib.doors"));
-        assert!(valid_module_name("helpers"));
-        assert!(!valid_module_name("../etc/passwd"));
-        assert!(!valid_module_name("lib..x"));
-        assert!(!valid_module_name("/abs"));
-        assert!(!valid_module_name(""));
-    }
-
-    #[test]
-    fn script_folder_of_a_bare_name_is_here() {
-        assert_eq!(script_folder(Path::new("rooms.lua")), PathBuf::from("."));
-        assert_eq!(
-            script_folder(Path::new("scripts/rooms.lua")),
-            PathBuf::from("scripts")
-        );
-    }
 }

@@ -18,6 +18,7 @@ mod host;
 mod object_names;
 #[allow(unsafe_code)]
 mod raw;
+mod require;
 mod session;
 
 use std::collections::BTreeMap;

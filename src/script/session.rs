@@ -28,6 +28,7 @@ use crate::rng::Rng;
 pub struct Session {
     request: Request,
     pub(super) vm: Vm,
+    /// Makes the script's main chunk for a run (see `Vm::compile`).
     chunk: Function,
     /// The map of the last rejected attempt, when the request keeps them.
     last_rejected: std::cell::RefCell<Option<(u32, Map)>>,
@@ -77,7 +78,11 @@ impl Session {
         vm.reset().map_err(|e| vm.failure(e))?;
         let rng = LuaRng::new(Rng::new(seed));
         vm.math_stream.route(&rng);
-        let returned = vm.call(self.chunk.clone(), ())?;
+        let main: Function = self
+            .chunk
+            .call(vm.env().map_err(|e| vm.failure(e))?)
+            .map_err(|e| vm.failure(e))?;
+        let returned = vm.call(main, ())?;
         let Value::Table(table) = returned else {
             return Err(ScriptError::contract(format!(
                 "{shown}: the script must return a table with a generate function, got {}",

@@ -162,7 +162,7 @@ fn errors_in_supplied_scripts_and_modules_name_their_line() {
         .unwrap();
     assert!(
         err.message
-            .starts_with("mods/cave.lua:2: require: module 'lib.walls' not found"),
+            .starts_with("mods/cave.lua:2: module 'lib.walls' not found"),
         "{}",
         err.message
     );

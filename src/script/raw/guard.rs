@@ -17,10 +17,19 @@
 //!   they keep on the script's behalf.
 //! - **Memory**: the Lua allocator is wrapped; Lua's bytes plus the host's
 //!   reserved bytes must stay under the limit.
-//! - **Time in Lua's own C code** (the parser, the string table, a table's
-//!   rehash, a `__call` chain), which runs no instruction and calls no
-//!   charge: the allocator reads the clock every so many allocations and
-//!   refuses blocks once the deadline has passed, so that code raises.
+//! - **Time**: a watchdog thread (`watchdog.rs`) marks the run's alarm at
+//!   its deadline and arms a count-1 hook, so the VM stops at its next
+//!   instruction. Lua's own C code (the parser, the string table, a table's
+//!   rehash, a `__call` chain) runs no instruction and calls no charge: the
+//!   allocator refuses every growing block once the alarm has fired, so that
+//!   code raises at its next allocation.
+//!
+//! Charges depend only on what the run itself does, never on what earlier
+//! runs of a reused VM left behind: allocations are charged when Lua creates
+//! an object (a table, closure, userdata, thread, prototype or long string),
+//! not when it interns a short string (which costs nothing if an earlier
+//! run's copy is still in the string table) or grows a block it already has
+//! (a stack or the string table, whose size is history).
 //!
 //! Once a stop is set (budget spent, memory over the limit, deadline passed,
 //! run cancelled) it is *sticky*: the thread that sees it switches its hook
@@ -39,6 +48,8 @@ use std::time::Instant;
 use mlua::ffi::{self, lua_Debug, lua_State};
 use mlua::Lua;
 
+use super::watchdog::Alarm;
+
 /// How often the count hook fires, in Lua instructions; the budget is
 /// counted in these steps.
 pub(crate) const HOOK_EVERY: c_int = 1000;
@@ -52,12 +63,19 @@ const BYTES_PER_UNIT: usize = 8;
 /// Blocks this big are refused once the run is stopped (see [`allocate`]).
 const BIG_BLOCK: usize = 64 << 10;
 
-/// How many hook ticks (or charges) pass between looks at the clock.
-const CLOCK_EVERY: u32 = 64;
+/// The largest block Lua allocates for a short string (40 bytes, interned):
+/// `offsetof(TString, contents)` (24) plus the bytes and a terminating zero.
+const SHORT_STRING_BLOCK: usize = 24 + 40 + 1;
 
-/// How many growing allocations pass between the allocator's looks at the
-/// clock (see [`allocate`]).
-const ALLOCATIONS_PER_CLOCK: u32 = 1024;
+/// Blocks that are not objects (a new hash part, a call frame) are charged
+/// by their bytes from this size up; small ones are free, since Lua reuses
+/// call frames an earlier run left.
+const CHARGED_VECTOR: usize = 1024;
+
+/// The object kinds Lua names when it creates an object (`lua_Alloc`'s
+/// `osize` with a NULL block): string, table, function, userdata, thread,
+/// upvalue, prototype.
+const OBJECT_TAGS: std::ops::RangeInclusive<usize> = 4..=10;
 
 /// Why a run was stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,11 +99,18 @@ pub(crate) struct Guard {
     /// the stack.
     at: RefCell<Option<String>>,
     detail: RefCell<Option<String>>,
+    /// The deadline, held by the watchdog thread.
+    alarm: Arc<Alarm>,
+    /// The same deadline, for work done in another state on the run's
+    /// behalf (compiling a module).
     deadline: Cell<Option<Instant>>,
-    ticks: Cell<u32>,
-    /// Growing allocations counted towards the allocator's next look at
-    /// the clock.
-    allocations: Cell<u32>,
+    /// Lua's bytes when the run started (after the reset's collection):
+    /// what `collectgarbage("count")` reports is the run's own.
+    run_base: Cell<usize>,
+    /// The most Lua's heap held since the last reset, and whether the
+    /// script called `collectgarbage` (see `Vm::collect_history`).
+    peak: Cell<usize>,
+    gc_touched: Cell<bool>,
     /// Set from another thread to stop the run (the window's reloads).
     cancel: RefCell<Option<Arc<AtomicBool>>>,
     lua_bytes: Cell<usize>,
@@ -98,6 +123,12 @@ pub(crate) struct Guard {
     inner_alloc: Cell<ffi::lua_Alloc>,
     inner_ud: Cell<*mut c_void>,
     main: Cell<*mut lua_State>,
+}
+
+/// See [`Guard::take_gc_history`].
+pub(crate) struct GcHistory {
+    pub peak: usize,
+    pub touched: bool,
 }
 
 /// Keeps the guard alive until the Lua state is closed (mlua drops app data
@@ -118,9 +149,11 @@ impl Guard {
             stop: Cell::new(None),
             at: RefCell::new(None),
             detail: RefCell::new(None),
+            alarm: Alarm::new(),
             deadline: Cell::new(None),
-            ticks: Cell::new(0),
-            allocations: Cell::new(0),
+            run_base: Cell::new(0),
+            peak: Cell::new(0),
+            gc_touched: Cell::new(false),
             cancel: RefCell::new(None),
             lua_bytes: Cell::new(lua.used_memory()),
             native_bytes: Cell::new(0),
@@ -156,8 +189,9 @@ impl Guard {
     }
 
     /// Gives the allocator back to mlua before the state closes, so mlua
-    /// frees its own allocator state.
+    /// frees its own allocator state; the watchdog lets go of the state.
     pub(crate) fn uninstall(&self) {
+        self.alarm.disarm();
         let main = self.main.get();
         if !main.is_null() {
             // SAFETY: the state is alive (the caller still owns the Lua);
@@ -176,19 +210,72 @@ impl Guard {
         deadline: Option<Instant>,
         cancel: Option<Arc<AtomicBool>>,
     ) {
+        let main = self.main.get();
+        // SAFETY: the main thread is alive while the guard is installed
+        // (uninstall disarms before the state closes). Disarmed first, so
+        // the watchdog cannot set the hook while it is reset here.
+        unsafe {
+            self.alarm.disarm();
+            ffi::lua_sethook(main, Some(hook), ffi::LUA_MASKCOUNT, HOOK_EVERY);
+        }
         self.used.set(0);
         self.native.set(0);
         self.limit.set(limit);
         self.stop.set(None);
         *self.at.borrow_mut() = None;
         *self.detail.borrow_mut() = None;
-        self.deadline.set(deadline);
-        self.ticks.set(0);
         self.refused.set(None);
         *self.cancel.borrow_mut() = cancel;
-        let main = self.main.get();
-        // SAFETY: the main thread is alive while the guard is installed.
-        unsafe { ffi::lua_sethook(main, Some(hook), ffi::LUA_MASKCOUNT, HOOK_EVERY) };
+        self.deadline.set(deadline);
+        // SAFETY: as above.
+        unsafe { self.alarm.arm(main, deadline) };
+    }
+
+    /// The run's deadline, if it has one.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.deadline.get()
+    }
+
+    /// The flag that cancels the run, if any.
+    pub(crate) fn cancel_flag(&self) -> Option<Arc<AtomicBool>> {
+        self.cancel.borrow().clone()
+    }
+
+    /// The run is over: the watchdog no longer watches it.
+    pub(crate) fn end_run(&self) {
+        self.alarm.disarm();
+    }
+
+    /// Marks Lua's bytes now as the run's starting point.
+    pub(crate) fn mark_run_base(&self) {
+        self.run_base.set(self.lua_bytes.get());
+    }
+
+    /// Lua's bytes above the run's starting point.
+    pub(crate) fn run_bytes(&self) -> usize {
+        self.lua_bytes.get().saturating_sub(self.run_base.get())
+    }
+
+    /// What the collector went through since the last call: the heap's
+    /// peak and whether the script called `collectgarbage`.
+    pub(crate) fn take_gc_history(&self) -> GcHistory {
+        let history = GcHistory {
+            peak: self.peak.get(),
+            touched: self.gc_touched.get(),
+        };
+        self.peak.set(self.lua_bytes.get());
+        self.gc_touched.set(false);
+        history
+    }
+
+    /// The script called `collectgarbage`.
+    pub(crate) fn touch_gc(&self) {
+        self.gc_touched.set(true);
+    }
+
+    /// Lua's bytes now (for charging a collection by the heap it walks).
+    pub(crate) fn lua_bytes(&self) -> usize {
+        self.lua_bytes.get()
     }
 
     /// Why the run stopped, if it did.
@@ -294,15 +381,14 @@ impl Guard {
                 return Some(Stop::Cancelled);
             }
         }
-        match self.deadline.get() {
-            Some(deadline) if Instant::now() >= deadline => Some(Stop::Timeout),
-            _ => None,
-        }
+        self.alarm.fired().then_some(Stop::Timeout)
     }
 
     /// Sets a deadline (and a cancel flag) for work outside a run: the
-    /// script's compilation, before its first run.
+    /// script's compilation, before its first run. `None` ends it.
     pub(crate) fn set_deadline(&self, deadline: Option<Instant>, cancel: Option<Arc<AtomicBool>>) {
+        // SAFETY: the main thread is alive while the guard is installed.
+        unsafe { self.alarm.arm(self.main.get(), deadline) };
         self.deadline.set(deadline);
         *self.cancel.borrow_mut() = cancel;
     }
@@ -317,21 +403,7 @@ impl Guard {
         if used > self.limit.get() {
             return Some(Stop::Budget);
         }
-        let ticks = self.ticks.get().wrapping_add(1);
-        self.ticks.set(ticks);
-        if let Some(cancel) = self.cancel.borrow().as_ref() {
-            if cancel.load(Ordering::Relaxed) {
-                return Some(Stop::Cancelled);
-            }
-        }
-        if ticks.is_multiple_of(CLOCK_EVERY) || units >= 1 << 20 {
-            if let Some(deadline) = self.deadline.get() {
-                if Instant::now() >= deadline {
-                    return Some(Stop::Timeout);
-                }
-            }
-        }
-        None
+        self.out_of_time()
     }
 
     /// Sets the stop (the first one wins) and makes the main thread raise it
@@ -397,16 +469,13 @@ unsafe extern "C" fn allocate(
         return std::ptr::null_mut();
     }
     // Lua's parser and its string table run no instructions either, and
-    // with the string hash seed fixed (`.cargo/config.toml`, for pairs()
-    // order) a script can carry thousands of constants that collide, each
-    // interned in time proportional to those before it: minutes in one
-    // compile. They allocate as they go, so every so many allocations the
-    // clock is read, and past the deadline (or once cancelled) every new
-    // block is refused: the compile or loop raises at its next string.
+    // with the string hash seed fixed (for pairs() order) a script can carry
+    // thousands of constants that collide, each interned in time
+    // proportional to those before it: minutes in one compile. They
+    // allocate as they go, so past the deadline (or once cancelled) every
+    // new block is refused: the compile or loop raises at its next string.
     if nsize > old {
-        let count = guard.allocations.get().wrapping_add(1);
-        guard.allocations.set(count);
-        if count.is_multiple_of(ALLOCATIONS_PER_CLOCK) && guard.stop.get().is_none() {
+        if guard.stop.get().is_none() {
             if let Some(stop) = guard.out_of_time() {
                 guard.set_stop(stop, || None);
             }
@@ -450,11 +519,18 @@ unsafe extern "C" fn allocate(
             guard.stop.set(None);
         }
     }
-    if nsize > old {
-        // Allocating costs more than the instruction that asked for it (the
-        // collector must later trace and free it): a loop that churns
-        // memory pays for that in the budget, noticed at the next hook.
-        let units = (UNITS_PER_ALLOCATION + (nsize - old) / BYTES_PER_UNIT) as u64;
+    if ptr.is_null() && nsize > 0 {
+        // Creating an object costs more than the instruction that asked for
+        // it (the collector must later trace and free it): a loop that
+        // churns memory pays for that in the budget, noticed at the next
+        // hook. Only what the run's own code decides is charged (see the
+        // module doc): not short strings, not growth of existing blocks.
+        let units = match osize {
+            tag if tag == ffi::LUA_TSTRING as usize && nsize <= SHORT_STRING_BLOCK => 0,
+            tag if OBJECT_TAGS.contains(&tag) => UNITS_PER_ALLOCATION + nsize / BYTES_PER_UNIT,
+            _ if nsize >= CHARGED_VECTOR => nsize / BYTES_PER_UNIT,
+            _ => 0,
+        } as u64;
         guard.used.set(guard.used.get().saturating_add(units));
         guard.native.set(guard.native.get().saturating_add(units));
     }
@@ -463,7 +539,11 @@ unsafe extern "C" fn allocate(
     if nsize == 0 {
         guard.lua_bytes.set(guard.lua_bytes.get() - old);
     } else if !block.is_null() {
-        guard.lua_bytes.set(guard.lua_bytes.get() - old + nsize);
+        let bytes = guard.lua_bytes.get() - old + nsize;
+        guard.lua_bytes.set(bytes);
+        if bytes > guard.peak.get() {
+            guard.peak.set(bytes);
+        }
     }
     block
 }
@@ -530,8 +610,9 @@ unsafe fn raise_stop(state: *mut lua_State, guard: &Guard, ar: Option<*mut lua_D
     ffi::lua_error(state)
 }
 
-/// The count hook, on every thread of the state.
-unsafe extern "C-unwind" fn hook(state: *mut lua_State, ar: *mut lua_Debug) {
+/// The count hook, on every thread of the state (and armed at count 1 by
+/// the watchdog when the deadline passes).
+pub(crate) unsafe extern "C-unwind" fn hook(state: *mut lua_State, ar: *mut lua_Debug) {
     let Some(guard) = guard_of(state) else {
         return;
     };

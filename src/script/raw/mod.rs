@@ -17,18 +17,21 @@
 //!   guard, the fast state) live as long as the Lua state that holds them.
 //! - **One thread at a time.** A Lua state and everything here is used
 //!   from one thread at a time (a whole session may move to another thread,
-//!   see its `Send` below); only the guard's cancel flag is shared, as an
-//!   atomic.
+//!   see its `Send` below); only the guard's cancel flag and its alarm are
+//!   shared, as atomics (the watchdog sets the hook of an armed state under
+//!   the alarm's lock, which Lua allows from another thread).
 //!
 //! Modules: [`fast`] (fast paths for the hottest map and rng methods),
-//! [`rect`] (rect and index userdata), [`reset`] (restoring a reused VM's
-//! tables), and the budget guard.
+//! [`rect`] (rect and index userdata), [`reset`] (a run's fresh copy of the
+//! globals), [`watchdog`] (the deadline thread), [`libs`] (the charged C
+//! libraries) and the budget guard.
 
 pub(crate) mod fast;
 pub(crate) mod guard;
 pub(crate) mod libs;
 pub(crate) mod rect;
 pub(crate) mod reset;
+pub(crate) mod watchdog;
 
 use std::ffi::c_int;
 
