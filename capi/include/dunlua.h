@@ -16,8 +16,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-// What a call did. Every function that can fail returns one.
-typedef enum {
+// What a call did. Every function that can fail returns one (an
+// `int32_t`; `dunlua_status_name` names it).
+enum DunluaStatus
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
   // It worked.
   DUNLUA_STATUS_OK = 0,
   // A required pointer argument was NULL.
@@ -50,10 +55,21 @@ typedef enum {
   DUNLUA_STATUS_OUT_OF_RANGE = 13,
   // dunlua itself failed (a bug): the message says where.
   DUNLUA_STATUS_PANIC = 14,
-} DunluaStatus;
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum DunluaStatus DunluaStatus;
+#else
+typedef int32_t DunluaStatus;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
 
-// What kind of value a marker property holds.
-typedef enum {
+// What kind of value a marker property holds (an `int32_t`).
+enum DunluaValueKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
   // An integer: in `integer` (and, as a double, in `number`).
   DUNLUA_VALUE_KIND_INTEGER = 0,
   // A number with a fraction: in `number`.
@@ -62,7 +78,14 @@ typedef enum {
   DUNLUA_VALUE_KIND_BOOLEAN = 2,
   // Text: in `text`, UTF-8 and NUL-terminated.
   DUNLUA_VALUE_KIND_TEXT = 3,
-} DunluaValueKind;
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum DunluaValueKind DunluaValueKind;
+#else
+typedef int32_t DunluaValueKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
 
 // A compiled script that generates maps seed after seed. Opaque.
 typedef struct DunluaGenerator DunluaGenerator;
@@ -133,8 +156,10 @@ extern "C" {
 // dunlua's version, e.g. `"0.1.0"`. Static.
 const char *dunlua_version(void);
 
-// The name of a status, e.g. `"DUNLUA_STATUS_SYNTAX"`. Static.
-const char *dunlua_status_name(DunluaStatus status);
+// The name of a status value, e.g. `"DUNLUA_STATUS_SYNTAX"` for 5, and
+// `"unknown"` for a value that is no status (negative, or past the last).
+// Static.
+const char *dunlua_status_name(int32_t status);
 
 // The message of the last failed call on this thread ("" after a call
 // that worked). Valid until the next dunlua call on this thread.
@@ -188,11 +213,11 @@ DunluaStatus dunlua_generator_set_int(DunluaGenerator *g, const char *name, int6
 // `name` is NULL or a NUL-terminated string.
 DunluaStatus dunlua_generator_set_number(DunluaGenerator *g, const char *name, double value);
 
-// Sets a boolean parameter.
+// Sets a boolean parameter: `value` 0 is false, any other value true.
 //
 // # Safety
 // `name` is NULL or a NUL-terminated string.
-DunluaStatus dunlua_generator_set_bool(DunluaGenerator *g, const char *name, bool value);
+DunluaStatus dunlua_generator_set_bool(DunluaGenerator *g, const char *name, int value);
 
 // Sets a string parameter.
 //

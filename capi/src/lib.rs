@@ -8,6 +8,11 @@
 //!   it is never dereferenced. A NULL, freed, made-up or wrong-kind handle
 //!   gives `DUNLUA_STATUS_BAD_HANDLE` (or 0/NULL from a plain getter), not a
 //!   crash, and a double free does nothing.
+//! - **Values cross as plain integers.** No parameter is a Rust enum or
+//!   `bool` (types with values a C caller could pass that Rust may not
+//!   hold): a status or a flag comes in as an integer and is mapped, and an
+//!   unknown value is an answer (`"unknown"`) or an error status. The enums
+//!   are `int32_t` in the header, whatever the C compiler's enum size.
 //! - **No panic crosses the boundary**: every function body runs under
 //!   `catch_unwind`; a panic becomes `DUNLUA_STATUS_PANIC` with its message.
 //! - **Errors are a status plus a message.** The message of a generator's
@@ -18,20 +23,21 @@
 //!   from two threads take turns (so use one generator per thread to
 //!   generate in parallel); maps are immutable and readable anywhere.
 //!
-//! All `unsafe` here is reading the caller's C strings and writing the
-//! caller's out-parameters, each checked for NULL first.
+//! All `unsafe` here is reading the caller's C strings and byte ranges and
+//! writing the caller's out-parameters, each checked for NULL first.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ffi::{c_char, c_void, CStr, CString};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use dunlua::{FailureKind, Generated, Generator, GeneratorBuilder, Limits};
 
-/// What a call did. Every function that can fail returns one.
-#[repr(C)]
+/// What a call did. Every function that can fail returns one (an
+/// `int32_t`; `dunlua_status_name` names it).
+#[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DunluaStatus {
     /// It worked.
@@ -126,8 +132,8 @@ pub struct DunluaMarker {
     pub name: *const c_char,
 }
 
-/// What kind of value a marker property holds.
-#[repr(C)]
+/// What kind of value a marker property holds (an `int32_t`).
+#[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DunluaValueKind {
     /// An integer: in `integer` (and, as a double, in `number`).
@@ -472,9 +478,42 @@ pub extern "C" fn dunlua_version() -> *const c_char {
         .as_ptr()
 }
 
-/// The name of a status, e.g. `"DUNLUA_STATUS_SYNTAX"`. Static.
+impl DunluaStatus {
+    /// Every status, in value order.
+    const ALL: [DunluaStatus; 15] = [
+        DunluaStatus::Ok,
+        DunluaStatus::NullArgument,
+        DunluaStatus::BadHandle,
+        DunluaStatus::InvalidText,
+        DunluaStatus::Usage,
+        DunluaStatus::Syntax,
+        DunluaStatus::Runtime,
+        DunluaStatus::Contract,
+        DunluaStatus::Limit,
+        DunluaStatus::TimedOut,
+        DunluaStatus::Cancelled,
+        DunluaStatus::Rejected,
+        DunluaStatus::BadStart,
+        DunluaStatus::OutOfRange,
+        DunluaStatus::Panic,
+    ];
+
+    /// The status whose value is `value`, if there is one: how a status
+    /// that came in as a plain integer is read.
+    pub fn from_i32(value: i32) -> Option<DunluaStatus> {
+        let status = *DunluaStatus::ALL.get(usize::try_from(value).ok()?)?;
+        (status as i32 == value).then_some(status)
+    }
+}
+
+/// The name of a status value, e.g. `"DUNLUA_STATUS_SYNTAX"` for 5, and
+/// `"unknown"` for a value that is no status (negative, or past the last).
+/// Static.
 #[no_mangle]
-pub extern "C" fn dunlua_status_name(status: DunluaStatus) -> *const c_char {
+pub extern "C" fn dunlua_status_name(status: i32) -> *const c_char {
+    let Some(status) = DunluaStatus::from_i32(status) else {
+        return c"unknown".as_ptr();
+    };
     let name: &'static CStr = match status {
         DunluaStatus::Ok => c"DUNLUA_STATUS_OK",
         DunluaStatus::NullArgument => c"DUNLUA_STATUS_NULL_ARGUMENT",
@@ -720,7 +759,7 @@ pub unsafe extern "C" fn dunlua_generator_set_number(
     )
 }
 
-/// Sets a boolean parameter.
+/// Sets a boolean parameter: `value` 0 is false, any other value true.
 ///
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
@@ -728,13 +767,12 @@ pub unsafe extern "C" fn dunlua_generator_set_number(
 pub unsafe extern "C" fn dunlua_generator_set_bool(
     g: *mut DunluaGenerator,
     name: *const c_char,
-    value: bool,
+    value: c_int,
 ) -> DunluaStatus {
     // SAFETY: the caller's contract on `name`.
-    reconfigure(
-        g,
-        |b| Ok(b.param(unsafe { text_arg(name, "name") }?, value)),
-    )
+    reconfigure(g, |b| {
+        Ok(b.param(unsafe { text_arg(name, "name") }?, value != 0))
+    })
 }
 
 /// Sets a string parameter.
