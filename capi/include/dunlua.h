@@ -93,8 +93,9 @@ typedef struct DunluaGenerator DunluaGenerator;
 // One generated map. Opaque; read it with the `dunlua_map_*` functions.
 typedef struct DunluaMap DunluaMap;
 
-// Where a module loader puts a module's source. Opaque; valid only during
-// the loader call it is given to.
+// Where a module loader puts a module's source. Opaque; a handle like the
+// others, live only during the loader call it is given to: after it, or
+// given anywhere else, it is `DUNLUA_STATUS_BAD_HANDLE`.
 typedef struct DunluaModule DunluaModule;
 
 // A module loader: called with `relative_path` such as `"lib/doors.lua"`
@@ -166,9 +167,11 @@ const char *dunlua_status_name(int32_t status);
 const char *dunlua_last_error(void);
 
 // A generator for the script file at `path` (its modules are read from its
-// folder). Always returns a handle, to be freed with
-// `dunlua_generator_free`; when the script cannot be read or compiled,
+// folder). Returns a handle, to be freed with `dunlua_generator_free`,
+// even when the script cannot be read or compiled:
 // `dunlua_generator_status` says why and `dunlua_generate` repeats it.
+// (NULL only in a process that has used up its handles, 2^28 in a 32-bit
+// one: then `dunlua_last_error` says so.)
 //
 // # Safety
 // `path` is NULL or a NUL-terminated string.
@@ -177,8 +180,9 @@ DunluaGenerator *dunlua_generator_from_file(const char *path);
 // A generator for script text the game holds. `name` is the path the
 // script would have as a file (`"mods/cave.lua"`): messages name it and
 // its modules are found relative to its folder, through `loader` (NULL:
-// the script has no modules; `user_data` is passed to it as is). Always
-// returns a handle, like `dunlua_generator_from_file`.
+// the script has no modules; `user_data` is passed to it as is). Returns
+// a handle even when the script does not compile, like
+// `dunlua_generator_from_file`.
 //
 // # Safety
 // `name` and `source` are NULL or NUL-terminated strings; `loader` is NULL
@@ -192,13 +196,16 @@ DunluaGenerator *dunlua_generator_from_source(const char *name,
 // Supplies a module's source from inside a module loader: `length` bytes
 // of UTF-8 at `text` (`length` may be `(size_t)-1` for a NUL-terminated
 // string). The text is copied before it returns. A text that is not UTF-8
-// (or NULL) is refused: this returns the error, and the script's
-// `require` fails with it rather than reporting a missing module. A
-// second call replaces the first.
+// (or NULL, or a `length` above `PTRDIFF_MAX` other than `(size_t)-1`)
+// is refused: this returns the error, and the script's `require` fails
+// with it rather than reporting a missing module. A second call replaces
+// the first. A `module` that is not the live handle of a loader call
+// (NULL, one whose call is over, a generator or map) is
+// `DUNLUA_STATUS_BAD_HANDLE`, and `text` is not read.
 //
 // # Safety
-// `module` is the pointer the loader was given, during that call; `text`
-// points to `length` readable bytes (or a NUL-terminated string).
+// `text` is NULL or points to `length` readable bytes (or, with `length`
+// `(size_t)-1`, to a NUL-terminated string).
 DunluaStatus dunlua_module_set_source(DunluaModule *module, const char *text, size_t length);
 
 // Sets an integer parameter (also accepted for a number parameter).
@@ -296,7 +303,8 @@ DunluaStatus dunlua_generate_levels(DunluaGenerator *g,
 // 0 for a bad handle.
 uint32_t dunlua_map_level(const DunluaMap *m);
 
-// Frees a generator. NULL, or a handle already freed, does nothing.
+// Frees a generator. NULL, a handle already freed, or a handle that is no
+// generator, does nothing.
 void dunlua_generator_free(DunluaGenerator *g);
 
 // The map's width in cells (0 for a bad handle).
@@ -378,8 +386,8 @@ uint64_t dunlua_map_seed(const DunluaMap *m);
 // freed. NULL for a bad handle.
 const char *dunlua_map_json(const DunluaMap *m);
 
-// Frees a map (its tiles, strings and JSON with it). NULL, or a handle
-// already freed, does nothing.
+// Frees a map (its tiles, strings and JSON with it). NULL, a handle
+// already freed, or a handle that is no map, does nothing.
 void dunlua_map_free(DunluaMap *m);
 
 #ifdef __cplusplus

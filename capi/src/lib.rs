@@ -3,11 +3,12 @@
 //! run time. `include/dunlua.h` is generated from this file by cbindgen.
 //!
 //! Design, for callers that cannot be trusted to get pointers right:
-//! - **Handles are ids, not addresses.** A `DunluaGenerator *` or
-//!   `DunluaMap *` is a number dunlua looks up in a table of live objects;
-//!   it is never dereferenced. A NULL, freed, made-up or wrong-kind handle
-//!   gives `DUNLUA_STATUS_BAD_HANDLE` (or 0/NULL from a plain getter), not a
-//!   crash, and a double free does nothing.
+//! - **Handles are ids, not addresses.** A `DunluaGenerator *`,
+//!   `DunluaMap *` or `DunluaModule *` is a number dunlua looks up in a
+//!   table of live objects; it is never dereferenced. A NULL, freed,
+//!   made-up or wrong-kind handle gives `DUNLUA_STATUS_BAD_HANDLE` (or
+//!   0/NULL from a plain getter), not a crash, and a double free does
+//!   nothing.
 //! - **Values cross as plain integers.** No parameter is a Rust enum or
 //!   `bool` (types with values a C caller could pass that Rust may not
 //!   hold): a status or a flag comes in as an integer and is mapped, and an
@@ -80,8 +81,9 @@ pub struct DunluaGenerator(());
 /// One generated map. Opaque; read it with the `dunlua_map_*` functions.
 pub struct DunluaMap(());
 
-/// Where a module loader puts a module's source. Opaque; valid only during
-/// the loader call it is given to.
+/// Where a module loader puts a module's source. Opaque; a handle like the
+/// others, live only during the loader call it is given to: after it, or
+/// given anywhere else, it is `DUNLUA_STATUS_BAD_HANDLE`.
 pub struct DunluaModule(());
 
 /// A module loader: called with `relative_path` such as `"lib/doors.lua"`
@@ -185,10 +187,25 @@ struct MapState {
     json: OnceLock<CString>,
 }
 
+/// What a module loader supplied through its `DunluaModule *`: the
+/// module's text, or why the text it gave was refused.
+type ModuleSlot = Mutex<Option<Result<String, String>>>;
+
 #[derive(Clone)]
 enum Object {
     Generator(Arc<Mutex<GeneratorState>>),
     Map(Arc<MapState>),
+    Module(Arc<ModuleSlot>),
+}
+
+impl Object {
+    fn kind(&self) -> &'static str {
+        match self {
+            Object::Generator(_) => "generator",
+            Object::Map(_) => "map",
+            Object::Module(_) => "module",
+        }
+    }
 }
 
 /// The live objects by handle id. Ids count up and are never reused, so a
@@ -215,12 +232,24 @@ fn registry() -> MutexGuard<'static, Registry> {
 /// tools that print it; it is never dereferenced.
 const HANDLE_STEP: usize = 16;
 
-fn register(object: Object) -> usize {
+/// A handle for `object`. Ids are never reused, so there is a last one (a
+/// 32-bit process has 2^28 - 1): past it, an error instead of a handle
+/// that wraps round to NULL or to a live object's.
+fn register(object: Object) -> Result<usize, Failure> {
     let mut registry = registry();
     let id = registry.next;
-    registry.next += 1;
+    let handle = id.checked_mul(HANDLE_STEP).ok_or_else(|| {
+        Failure::new(
+            DunluaStatus::Limit,
+            format!(
+                "dunlua has made {} handles, the most this process can tell apart",
+                id - 1
+            ),
+        )
+    })?;
+    registry.next = id + 1;
     registry.live.insert(id, object);
-    id * HANDLE_STEP
+    Ok(handle)
 }
 
 /// The registry key of a handle, if it could be one.
@@ -232,29 +261,51 @@ fn lookup(handle: usize) -> Option<Object> {
     registry().live.get(&key(handle)?).cloned()
 }
 
-fn unregister(handle: usize) -> Option<Object> {
-    registry().live.remove(&key(handle)?)
+/// Removes the object of `handle` if it is a `kind` (a handle of another
+/// kind stays live: looked at and removed under one lock, so no reader of
+/// it ever sees it missing).
+fn unregister(handle: usize, kind: &str) -> Option<Object> {
+    let key = key(handle)?;
+    let mut registry = registry();
+    if registry.live.get(&key)?.kind() != kind {
+        return None;
+    }
+    registry.live.remove(&key)
+}
+
+/// The object of a handle that must be of kind `what`.
+fn object_of(handle: usize, what: &str) -> Result<Object, Failure> {
+    match lookup(handle) {
+        Some(object) if object.kind() == what => Ok(object),
+        Some(object) => Err(Failure::new(
+            DunluaStatus::BadHandle,
+            format!(
+                "a {} handle was given where a {what} was expected",
+                object.kind()
+            ),
+        )),
+        None => Err(bad_handle(what, handle)),
+    }
 }
 
 fn generator_of(g: *const DunluaGenerator) -> Result<Arc<Mutex<GeneratorState>>, Failure> {
-    match lookup(g as usize) {
-        Some(Object::Generator(state)) => Ok(state),
-        Some(Object::Map(_)) => Err(Failure::new(
-            DunluaStatus::BadHandle,
-            "a map handle was given where a generator was expected",
-        )),
-        None => Err(bad_handle("generator", g as usize)),
+    match object_of(g as usize, "generator")? {
+        Object::Generator(state) => Ok(state),
+        _ => unreachable!("object_of checked the kind"),
     }
 }
 
 fn map_of(m: *const DunluaMap) -> Result<Arc<MapState>, Failure> {
-    match lookup(m as usize) {
-        Some(Object::Map(state)) => Ok(state),
-        Some(Object::Generator(_)) => Err(Failure::new(
-            DunluaStatus::BadHandle,
-            "a generator handle was given where a map was expected",
-        )),
-        None => Err(bad_handle("map", m as usize)),
+    match object_of(m as usize, "map")? {
+        Object::Map(state) => Ok(state),
+        _ => unreachable!("object_of checked the kind"),
+    }
+}
+
+fn module_of(module: *mut DunluaModule) -> Result<Arc<ModuleSlot>, Failure> {
+    match object_of(module as usize, "module")? {
+        Object::Module(slot) => Ok(slot),
+        _ => unreachable!("object_of checked the kind"),
     }
 }
 
@@ -267,7 +318,14 @@ fn bad_handle(what: &str, handle: usize) -> Failure {
     } else {
         Failure::new(
             DunluaStatus::BadHandle,
-            format!("{handle:#x} is not a live {what} handle (freed, or never made by dunlua)"),
+            if what == "module" {
+                format!(
+                    "{handle:#x} is not a live module handle (its loader call is over, \
+                     or it never was one)"
+                )
+            } else {
+                format!("{handle:#x} is not a live {what} handle (freed, or never made by dunlua)")
+            },
         )
     }
 }
@@ -542,7 +600,8 @@ pub extern "C" fn dunlua_last_error() -> *const c_char {
 }
 
 /// Makes a generator handle for `builder`, built at once; a failed build
-/// still gives a handle, holding the error.
+/// still gives a handle, holding the error. NULL only when no handle can be
+/// made (see `register`).
 fn new_generator(builder: Result<GeneratorBuilder, Failure>) -> *mut DunluaGenerator {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let builder = builder?;
@@ -561,10 +620,20 @@ fn new_generator(builder: Result<GeneratorBuilder, Failure>) -> *mut DunluaGener
         Ok((builder, Err(err))) => failed_state(builder, err.into()),
         Err(failure) => failed_state(Generator::source("", ""), failure),
     };
-    if state.status != DunluaStatus::Ok {
-        remember(&Failure::new(state.status, state.error.to_string_lossy()));
+    let failed = (state.status != DunluaStatus::Ok)
+        .then(|| Failure::new(state.status, state.error.to_string_lossy()));
+    match register(Object::Generator(Arc::new(Mutex::new(state)))) {
+        Ok(handle) => {
+            if let Some(failure) = failed {
+                remember(&failure);
+            }
+            handle as *mut DunluaGenerator
+        }
+        Err(failure) => {
+            remember(&failure);
+            std::ptr::null_mut()
+        }
     }
-    register(Object::Generator(Arc::new(Mutex::new(state)))) as *mut DunluaGenerator
 }
 
 fn failed_state(builder: GeneratorBuilder, failure: Failure) -> GeneratorState {
@@ -578,9 +647,11 @@ fn failed_state(builder: GeneratorBuilder, failure: Failure) -> GeneratorState {
 }
 
 /// A generator for the script file at `path` (its modules are read from its
-/// folder). Always returns a handle, to be freed with
-/// `dunlua_generator_free`; when the script cannot be read or compiled,
+/// folder). Returns a handle, to be freed with `dunlua_generator_free`,
+/// even when the script cannot be read or compiled:
 /// `dunlua_generator_status` says why and `dunlua_generate` repeats it.
+/// (NULL only in a process that has used up its handles, 2^28 in a 32-bit
+/// one: then `dunlua_last_error` says so.)
 ///
 /// # Safety
 /// `path` is NULL or a NUL-terminated string.
@@ -603,35 +674,31 @@ struct CLoader {
 unsafe impl Send for CLoader {}
 unsafe impl Sync for CLoader {}
 
-/// What a loader call supplied, behind a `DunluaModule *`: the module's
-/// text, or why the text it gave was refused.
-struct ModuleSlot {
-    source: Option<Result<String, String>>,
-}
-
 impl CLoader {
+    /// Calls the loader with a module handle that is live for that call
+    /// only, and takes what it supplied.
     fn call(&self, relative_path: &str) -> Result<Option<String>, String> {
         let path = c_text(relative_path);
-        let mut slot = ModuleSlot { source: None };
-        // SAFETY: the function and user data are the caller's; the path and
-        // slot outlive the call, and the slot is only reachable through
-        // `dunlua_module_set_source` during it.
-        unsafe {
-            (self.load)(
-                self.user_data,
-                path.as_ptr(),
-                &mut slot as *mut ModuleSlot as *mut DunluaModule,
-            )
-        };
-        slot.source.transpose()
+        let slot = Arc::new(ModuleSlot::default());
+        let handle = register(Object::Module(slot.clone())).map_err(|f| f.message)?;
+        // SAFETY: the function and user data are the caller's; the path
+        // outlives the call. The module handle is an id, never an address.
+        unsafe { (self.load)(self.user_data, path.as_ptr(), handle as *mut DunluaModule) };
+        unregister(handle, "module");
+        let supplied = slot
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
+        supplied.transpose()
     }
 }
 
 /// A generator for script text the game holds. `name` is the path the
 /// script would have as a file (`"mods/cave.lua"`): messages name it and
 /// its modules are found relative to its folder, through `loader` (NULL:
-/// the script has no modules; `user_data` is passed to it as is). Always
-/// returns a handle, like `dunlua_generator_from_file`.
+/// the script has no modules; `user_data` is passed to it as is). Returns
+/// a handle even when the script does not compile, like
+/// `dunlua_generator_from_file`.
 ///
 /// # Safety
 /// `name` and `source` are NULL or NUL-terminated strings; `loader` is NULL
@@ -663,13 +730,16 @@ pub unsafe extern "C" fn dunlua_generator_from_source(
 /// Supplies a module's source from inside a module loader: `length` bytes
 /// of UTF-8 at `text` (`length` may be `(size_t)-1` for a NUL-terminated
 /// string). The text is copied before it returns. A text that is not UTF-8
-/// (or NULL) is refused: this returns the error, and the script's
-/// `require` fails with it rather than reporting a missing module. A
-/// second call replaces the first.
+/// (or NULL, or a `length` above `PTRDIFF_MAX` other than `(size_t)-1`)
+/// is refused: this returns the error, and the script's `require` fails
+/// with it rather than reporting a missing module. A second call replaces
+/// the first. A `module` that is not the live handle of a loader call
+/// (NULL, one whose call is over, a generator or map) is
+/// `DUNLUA_STATUS_BAD_HANDLE`, and `text` is not read.
 ///
 /// # Safety
-/// `module` is the pointer the loader was given, during that call; `text`
-/// points to `length` readable bytes (or a NUL-terminated string).
+/// `text` is NULL or points to `length` readable bytes (or, with `length`
+/// `(size_t)-1`, to a NUL-terminated string).
 #[no_mangle]
 pub unsafe extern "C" fn dunlua_module_set_source(
     module: *mut DunluaModule,
@@ -677,24 +747,26 @@ pub unsafe extern "C" fn dunlua_module_set_source(
     length: usize,
 ) -> DunluaStatus {
     guarded(|| {
-        if module.is_null() {
-            return Err(Failure::new(DunluaStatus::NullArgument, "module is NULL"));
-        }
+        let slot = module_of(module)?;
         let source = if length == usize::MAX {
             // SAFETY: the caller's contract on `text`.
             unsafe { text_arg(text, "text") }.map(str::to_string)
         } else if text.is_null() {
             Err(Failure::new(DunluaStatus::NullArgument, "text is NULL"))
+        } else if isize::try_from(length).is_err() {
+            // No buffer is that long: a slice of it would be undefined.
+            Err(Failure::new(
+                DunluaStatus::Usage,
+                format!("length {length} is longer than any buffer"),
+            ))
         } else {
-            // SAFETY: `length` readable bytes by the caller's contract.
+            // SAFETY: not NULL, `length` readable bytes by the caller's
+            // contract, and at most isize::MAX.
             let bytes = unsafe { std::slice::from_raw_parts(text as *const u8, length) };
-            String::from_utf8(bytes.to_vec()).map_err(|e| {
+            std::str::from_utf8(bytes).map(str::to_string).map_err(|e| {
                 Failure::new(
                     DunluaStatus::InvalidText,
-                    format!(
-                        "the module text is not UTF-8 (byte {})",
-                        e.utf8_error().valid_up_to()
-                    ),
+                    format!("the module text is not UTF-8 (byte {})", e.valid_up_to()),
                 )
             })
         };
@@ -703,8 +775,7 @@ pub unsafe extern "C" fn dunlua_module_set_source(
             Ok(text) => Ok(text.clone()),
             Err(failure) => Err(format!("dunlua_module_set_source: {}", failure.message)),
         };
-        // SAFETY: `module` is the slot the loader was handed (see CLoader::call).
-        unsafe { (*(module as *mut ModuleSlot)).source = Some(kept) };
+        *slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(kept);
         source.map(drop)
     })
 }
@@ -819,12 +890,20 @@ pub extern "C" fn dunlua_generator_set_limits(
                 format!("timeout_seconds must be from 0 to 86400, got {timeout_seconds}"),
             ));
         }
-        if max_memory_mb > 1 << 20 {
-            return Err(Failure::new(
-                DunluaStatus::Usage,
-                format!("max_memory_mb must be at most 1048576, got {max_memory_mb}"),
-            ));
-        }
+        // The bytes must fit a size_t too (a 32-bit process holds 4095 MiB).
+        let max_memory = usize::try_from(max_memory_mb)
+            .ok()
+            .and_then(|mb| mb.checked_mul(1 << 20))
+            .filter(|_| max_memory_mb <= 1 << 20)
+            .ok_or_else(|| {
+                Failure::new(
+                    DunluaStatus::Usage,
+                    format!(
+                        "max_memory_mb must be at most {}, got {max_memory_mb}",
+                        (1u64 << 20).min(usize::MAX as u64 >> 20)
+                    ),
+                )
+            })?;
         let defaults = Limits::default();
         Ok(b.limits(Limits {
             max_instructions: if max_instructions == 0 {
@@ -835,7 +914,7 @@ pub extern "C" fn dunlua_generator_set_limits(
             max_memory: if max_memory_mb == 0 {
                 defaults.max_memory
             } else {
-                (max_memory_mb as usize) << 20
+                max_memory
             },
             timeout: (timeout_seconds > 0.0).then(|| Duration::from_secs_f64(timeout_seconds)),
         }))
@@ -933,7 +1012,7 @@ pub unsafe extern "C" fn dunlua_generate(
             }
         };
         let generated = generator.generate(seed)?;
-        let handle = register(Object::Map(Arc::new(map_state(generated))));
+        let handle = register(Object::Map(Arc::new(map_state(generated))))?;
         // SAFETY: checked not NULL above.
         unsafe { put(out, handle as *mut DunluaMap, "out") }
     })
@@ -1018,7 +1097,7 @@ pub unsafe extern "C" fn dunlua_generate_levels(
         }
         let levels = generator.generate_levels(seed)?;
         for (i, generated) in levels.into_iter().enumerate() {
-            let handle = register(Object::Map(Arc::new(map_state(generated))));
+            let handle = register(Object::Map(Arc::new(map_state(generated))))?;
             // SAFETY: i < wanted <= capacity.
             unsafe { out.add(i).write(handle as *mut DunluaMap) };
             // SAFETY: checked not NULL above.
@@ -1035,18 +1114,13 @@ pub extern "C" fn dunlua_map_level(m: *const DunluaMap) -> u32 {
     getter(0, || Ok(map_of(m)?.generated.provenance.level))
 }
 
-/// Frees a generator. NULL, or a handle already freed, does nothing.
+/// Frees a generator. NULL, a handle already freed, or a handle that is no
+/// generator, does nothing.
 #[no_mangle]
 pub extern "C" fn dunlua_generator_free(g: *mut DunluaGenerator) {
-    let _ = catch_unwind(|| {
-        if let Some(Object::Map(map)) = unregister(g as usize) {
-            // A map handle given by mistake: put it back.
-            let mut registry = registry();
-            registry
-                .live
-                .insert(g as usize / HANDLE_STEP, Object::Map(map));
-        }
-    });
+    // The object drops after the registry's lock is released, inside
+    // catch_unwind.
+    let _ = catch_unwind(|| drop(unregister(g as usize, "generator")));
 }
 
 // ------------------------------------------------------------------- maps
@@ -1375,17 +1449,11 @@ pub extern "C" fn dunlua_map_json(m: *const DunluaMap) -> *const c_char {
     })
 }
 
-/// Frees a map (its tiles, strings and JSON with it). NULL, or a handle
-/// already freed, does nothing.
+/// Frees a map (its tiles, strings and JSON with it). NULL, a handle
+/// already freed, or a handle that is no map, does nothing.
 #[no_mangle]
 pub extern "C" fn dunlua_map_free(m: *mut DunluaMap) {
-    let _ = catch_unwind(|| {
-        if let Some(Object::Generator(g)) = unregister(m as usize) {
-            // A generator handle given by mistake: put it back.
-            let mut registry = registry();
-            registry
-                .live
-                .insert(m as usize / HANDLE_STEP, Object::Generator(g));
-        }
-    });
+    // The object drops after the registry's lock is released, inside
+    // catch_unwind.
+    let _ = catch_unwind(|| drop(unregister(m as usize, "map")));
 }
