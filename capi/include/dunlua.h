@@ -5,7 +5,13 @@
  * threads wait for each other); use one generator per thread to generate in
  * parallel. A map is read-only and may be read from any thread.
  * Strings and arrays returned by dunlua stay valid as the function's comment
- * says and are owned by dunlua: never free them. */
+ * says and are owned by dunlua: never free them.
+ *
+ * Wrong values: handles are ids dunlua looks up, never addresses it follows
+ * (NULL, freed or wrong-kind handles are DUNLUA_STATUS_BAD_HANDLE); the
+ * enums are int32_t, and a value that is no status is named "unknown"; no
+ * call writes an out-parameter or array slot before every argument is
+ * checked, and none writes past what it made. */
 
 #ifndef DUNLUA_H
 #define DUNLUA_H
@@ -266,9 +272,10 @@ const char *dunlua_generator_traceback(const DunluaGenerator *g);
 
 // Generates the map of `seed` into `*out` (a new map handle, to be freed
 // with `dunlua_map_free`); on failure `*out` is NULL and the status and
-// `dunlua_generator_error` say why. The same seed and settings give the
-// same map as `dunlua SCRIPT --seed N`, forever. The generator can be used
-// again after a failure.
+// `dunlua_generator_error` say why. A bad handle or a NULL `out` writes
+// nothing. The same seed and settings give the same map as
+// `dunlua SCRIPT --seed N`, forever. The generator can be used again after
+// a failure.
 //
 // # Safety
 // `out` is NULL or valid for writing a pointer.
@@ -285,13 +292,22 @@ DunluaStatus dunlua_generator_set_levels(DunluaGenerator *g, uint32_t levels);
 
 // Generates every level of `seed`'s dungeon (level 1 first, each made
 // knowing the one above, as `dunlua SCRIPT --seed N` makes them) into
-// `out[0..capacity]`: a map handle per level, each to be freed with
-// `dunlua_map_free`, and their number into `*count`. With `capacity` below
-// `dunlua_generator_levels`, nothing is generated and the status is
-// `DUNLUA_STATUS_USAGE`. On failure every `out` slot is NULL.
+// `out`: a map handle per level, each to be freed with `dunlua_map_free`,
+// and their number into `*count`.
+//
+// Every argument is checked before anything is written, and only the
+// slots of levels made are written:
+// - a bad handle, or a NULL `out` or `count`: nothing is written;
+// - `capacity` below `dunlua_generator_levels`: nothing is generated, no
+//   slot is written, the status is `DUNLUA_STATUS_USAGE` and `*count` is
+//   the number of slots needed;
+// - otherwise `*count` is the number of levels made (0 on failure) and
+//   `out[0..*count]` their handles; `out[*count..capacity]` keep what they
+//   held.
 //
 // # Safety
-// `out` is NULL or valid for writing `capacity` pointers; `count` is NULL
+// `out` is NULL or valid for writing `capacity` pointers (dunlua writes at
+// most `dunlua_generator_levels(g)` of them, 32 at most); `count` is NULL
 // or valid for writing a `size_t`.
 DunluaStatus dunlua_generate_levels(DunluaGenerator *g,
                                     uint64_t seed,
@@ -338,7 +354,8 @@ size_t dunlua_map_room_count(const DunluaMap *m);
 // `out` is NULL or valid for writing a `DunluaRoom`.
 DunluaStatus dunlua_map_room(const DunluaMap *m, size_t index, DunluaRoom *out);
 
-// Writes where the player starts into `*x` and `*y`.
+// Writes where the player starts into `*x` and `*y`; with a bad handle or
+// either of them NULL, writes neither.
 //
 // # Safety
 // `x` and `y` are NULL or valid for writing an `int32_t`.

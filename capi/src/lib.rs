@@ -14,6 +14,10 @@
 //!   hold): a status or a flag comes in as an integer and is mapped, and an
 //!   unknown value is an answer (`"unknown"`) or an error status. The enums
 //!   are `int32_t` in the header, whatever the C compiler's enum size.
+//! - **Nothing is written before every argument is checked**: a call
+//!   refused for a bad handle, a NULL or a wrong capacity leaves the
+//!   caller's out-parameters and arrays as they were, and a call that
+//!   fills an array writes only the slots it fills.
 //! - **No panic crosses the boundary**: every function body runs under
 //!   `catch_unwind`; a panic becomes `DUNLUA_STATUS_PANIC` with its message.
 //! - **Errors are a status plus a message.** The message of a generator's
@@ -978,11 +982,39 @@ pub extern "C" fn dunlua_generator_traceback(g: *const DunluaGenerator) -> *cons
     }
 }
 
+/// The generator to generate with: a generator that never built fails
+/// the same way again.
+fn built(state: &GeneratorState) -> Result<&Generator, Failure> {
+    state.generator.as_ref().ok_or_else(|| Failure {
+        status: state.status,
+        message: state.error.to_string_lossy().into_owned(),
+        traceback: state.traceback.to_string_lossy().into_owned(),
+    })
+}
+
+/// Gives each map a handle; if one cannot be made, none is kept.
+fn register_maps(maps: Vec<Generated>) -> Result<Vec<usize>, Failure> {
+    let mut handles = Vec::with_capacity(maps.len());
+    for generated in maps {
+        match register(Object::Map(Arc::new(map_state(generated)))) {
+            Ok(handle) => handles.push(handle),
+            Err(failure) => {
+                for handle in handles {
+                    unregister(handle, "map");
+                }
+                return Err(failure);
+            }
+        }
+    }
+    Ok(handles)
+}
+
 /// Generates the map of `seed` into `*out` (a new map handle, to be freed
 /// with `dunlua_map_free`); on failure `*out` is NULL and the status and
-/// `dunlua_generator_error` say why. The same seed and settings give the
-/// same map as `dunlua SCRIPT --seed N`, forever. The generator can be used
-/// again after a failure.
+/// `dunlua_generator_error` say why. A bad handle or a NULL `out` writes
+/// nothing. The same seed and settings give the same map as
+/// `dunlua SCRIPT --seed N`, forever. The generator can be used again after
+/// a failure.
 ///
 /// # Safety
 /// `out` is NULL or valid for writing a pointer.
@@ -992,29 +1024,21 @@ pub unsafe extern "C" fn dunlua_generate(
     seed: u64,
     out: *mut *mut DunluaMap,
 ) -> DunluaStatus {
-    if !out.is_null() {
-        // SAFETY: checked not NULL; writable by the caller's contract.
-        unsafe { out.write(std::ptr::null_mut()) };
-    }
     with_generator(g, |state| {
         if out.is_null() {
             return Err(Failure::new(DunluaStatus::NullArgument, "out is NULL"));
         }
-        let generator = match &state.generator {
-            Some(generator) => generator,
-            // A generator that never built fails the same way again.
-            None => {
-                return Err(Failure {
-                    status: state.status,
-                    message: state.error.to_string_lossy().into_owned(),
-                    traceback: state.traceback.to_string_lossy().into_owned(),
-                })
-            }
-        };
-        let generated = generator.generate(seed)?;
-        let handle = register(Object::Map(Arc::new(map_state(generated))))?;
-        // SAFETY: checked not NULL above.
-        unsafe { put(out, handle as *mut DunluaMap, "out") }
+        // Every argument is checked: from here `*out` is written whatever
+        // happens, a panic included.
+        let made = catch_unwind(AssertUnwindSafe(|| {
+            let generated = built(state)?.generate(seed)?;
+            register(Object::Map(Arc::new(map_state(generated))))
+        }))
+        .unwrap_or_else(|panic| Err(panicked(&panic)));
+        let map = made.as_ref().map_or(std::ptr::null_mut(), |&h| h as *mut _);
+        // SAFETY: checked not NULL above; writable by the caller's contract.
+        unsafe { out.write(map) };
+        made.map(drop)
     })
 }
 
@@ -1045,13 +1069,22 @@ pub extern "C" fn dunlua_generator_set_levels(
 
 /// Generates every level of `seed`'s dungeon (level 1 first, each made
 /// knowing the one above, as `dunlua SCRIPT --seed N` makes them) into
-/// `out[0..capacity]`: a map handle per level, each to be freed with
-/// `dunlua_map_free`, and their number into `*count`. With `capacity` below
-/// `dunlua_generator_levels`, nothing is generated and the status is
-/// `DUNLUA_STATUS_USAGE`. On failure every `out` slot is NULL.
+/// `out`: a map handle per level, each to be freed with `dunlua_map_free`,
+/// and their number into `*count`.
+///
+/// Every argument is checked before anything is written, and only the
+/// slots of levels made are written:
+/// - a bad handle, or a NULL `out` or `count`: nothing is written;
+/// - `capacity` below `dunlua_generator_levels`: nothing is generated, no
+///   slot is written, the status is `DUNLUA_STATUS_USAGE` and `*count` is
+///   the number of slots needed;
+/// - otherwise `*count` is the number of levels made (0 on failure) and
+///   `out[0..*count]` their handles; `out[*count..capacity]` keep what they
+///   held.
 ///
 /// # Safety
-/// `out` is NULL or valid for writing `capacity` pointers; `count` is NULL
+/// `out` is NULL or valid for writing `capacity` pointers (dunlua writes at
+/// most `dunlua_generator_levels(g)` of them, 32 at most); `count` is NULL
 /// or valid for writing a `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn dunlua_generate_levels(
@@ -1061,16 +1094,6 @@ pub unsafe extern "C" fn dunlua_generate_levels(
     capacity: usize,
     count: *mut usize,
 ) -> DunluaStatus {
-    if !out.is_null() {
-        for i in 0..capacity {
-            // SAFETY: not NULL; `capacity` slots by the caller's contract.
-            unsafe { out.add(i).write(std::ptr::null_mut()) };
-        }
-    }
-    if !count.is_null() {
-        // SAFETY: not NULL; writable by the caller's contract.
-        unsafe { count.write(0) };
-    }
     with_generator(g, |state| {
         if out.is_null() || count.is_null() {
             return Err(Failure::new(
@@ -1078,32 +1101,46 @@ pub unsafe extern "C" fn dunlua_generate_levels(
                 "out or count is NULL",
             ));
         }
-        let generator = match &state.generator {
-            Some(generator) => generator,
-            None => {
-                return Err(Failure {
-                    status: state.status,
-                    message: state.error.to_string_lossy().into_owned(),
-                    traceback: state.traceback.to_string_lossy().into_owned(),
-                })
+        let mut needed = 0;
+        let made = catch_unwind(AssertUnwindSafe(|| {
+            let generator = built(state)?;
+            let wanted = generator.levels() as usize;
+            if capacity < wanted {
+                needed = wanted;
+                return Err(Failure::new(
+                    DunluaStatus::Usage,
+                    format!("this script makes {wanted} levels; out has room for {capacity}"),
+                ));
             }
-        };
-        let wanted = generator.levels() as usize;
-        if capacity < wanted {
-            return Err(Failure::new(
-                DunluaStatus::Usage,
-                format!("this script makes {wanted} levels; out has room for {capacity}"),
-            ));
+            let levels = generator.generate_levels(seed)?;
+            if levels.len() > wanted {
+                return Err(Failure::new(
+                    DunluaStatus::Panic,
+                    format!(
+                        "dunlua failed inside (a bug, please report it): {} levels made, {wanted} announced",
+                        levels.len()
+                    ),
+                ));
+            }
+            register_maps(levels)
+        }))
+        .unwrap_or_else(|panic| Err(panicked(&panic)));
+        match made {
+            Ok(handles) => {
+                for (i, &handle) in handles.iter().enumerate() {
+                    // SAFETY: not NULL; i < handles.len() <= wanted <= capacity.
+                    unsafe { out.add(i).write(handle as *mut DunluaMap) };
+                }
+                // SAFETY: checked not NULL above.
+                unsafe { count.write(handles.len()) };
+                Ok(())
+            }
+            Err(failure) => {
+                // SAFETY: checked not NULL above.
+                unsafe { count.write(needed) };
+                Err(failure)
+            }
         }
-        let levels = generator.generate_levels(seed)?;
-        for (i, generated) in levels.into_iter().enumerate() {
-            let handle = register(Object::Map(Arc::new(map_state(generated))))?;
-            // SAFETY: i < wanted <= capacity.
-            unsafe { out.add(i).write(handle as *mut DunluaMap) };
-            // SAFETY: checked not NULL above.
-            unsafe { count.write(i + 1) };
-        }
-        Ok(())
     })
 }
 
@@ -1270,7 +1307,8 @@ pub unsafe extern "C" fn dunlua_map_room(
     })
 }
 
-/// Writes where the player starts into `*x` and `*y`.
+/// Writes where the player starts into `*x` and `*y`; with a bad handle or
+/// either of them NULL, writes neither.
 ///
 /// # Safety
 /// `x` and `y` are NULL or valid for writing an `int32_t`.
@@ -1282,11 +1320,20 @@ pub unsafe extern "C" fn dunlua_map_start(
 ) -> DunluaStatus {
     guarded(|| {
         let (sx, sy) = map_of(m)?.generated.start();
-        // SAFETY: the caller's contract on `x` and `y`.
-        unsafe {
-            put(x, sx, "x")?;
-            put(y, sy, "y")
+        for (p, what) in [(x, "x"), (y, "y")] {
+            if p.is_null() {
+                return Err(Failure::new(
+                    DunluaStatus::NullArgument,
+                    format!("{what} is NULL"),
+                ));
+            }
         }
+        // SAFETY: both checked not NULL; the caller's contract on them.
+        unsafe {
+            x.write(sx);
+            y.write(sy);
+        }
+        Ok(())
     })
 }
 

@@ -1,7 +1,9 @@
 //! The C ABI under wrong values, as a careless or hostile caller gives
-//! them: a status that is no status, a flag that is neither 0 nor 1, a
-//! module handle outside its loader call or a length no buffer has. Each
-//! call answers with a status (or "unknown").
+//! them: a status that is no status, a capacity that is not the array's, a
+//! NULL or stale handle with a big capacity, a module handle outside its
+//! loader call. Each call answers with a status (or "unknown") and writes
+//! nothing it should not: the slots and out-parameters around it hold
+//! canaries that must survive.
 
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::ptr::{null, null_mut};
@@ -12,6 +14,14 @@ use dunlua_capi::*;
 fn text(p: *const c_char) -> String {
     assert!(!p.is_null());
     unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+/// A value no call of dunlua would write: a slot or out-parameter still
+/// holding it was not written.
+const CANARY: usize = 0xC0FF_EE00;
+
+fn canary() -> *mut DunluaMap {
+    CANARY as *mut DunluaMap
 }
 
 fn source(name: &str, text: &str) -> *mut DunluaGenerator {
@@ -56,6 +66,120 @@ fn status_name_takes_any_integer_and_names_the_unknown_ones_so() {
         assert_eq!(text(dunlua_status_name(value)), "unknown", "{value}");
         assert_eq!(DunluaStatus::from_i32(value), None);
     }
+}
+
+#[test]
+fn generate_levels_writes_only_the_slots_of_levels_it_made() {
+    let g = source("deep.lua", LEVELS);
+    assert_eq!(dunlua_generator_levels(g), 3);
+    let mut slots = [canary(); 8];
+    let mut count = 77usize;
+    // Too small: refused, no slot written, count says how many it needs.
+    let status = unsafe { dunlua_generate_levels(g, 5, slots.as_mut_ptr().add(2), 2, &mut count) };
+    assert_eq!(status, DunluaStatus::Usage);
+    assert_eq!(count, 3, "count is the number of slots needed");
+    assert!(slots.iter().all(|&s| s == canary()), "{slots:?}");
+    // A capacity far beyond the array (`sizeof maps` for 4): only the
+    // three levels' slots are written.
+    let status =
+        unsafe { dunlua_generate_levels(g, 5, slots.as_mut_ptr().add(2), usize::MAX, &mut count) };
+    assert_eq!(status, DunluaStatus::Ok);
+    assert_eq!(count, 3);
+    assert_eq!(&slots[..2], &[canary(); 2]);
+    assert!(slots[2..5].iter().all(|&s| s != canary() && !s.is_null()));
+    assert_eq!(&slots[5..], &[canary(); 3]);
+    for (i, &map) in slots[2..5].iter().enumerate() {
+        assert_eq!(dunlua_map_level(map), i as u32 + 1);
+        dunlua_map_free(map);
+    }
+    // A failed generate writes no slot either, and count 0.
+    let g_bad = source(
+        "bad.lua",
+        "return { levels = 2, generate = function(map, rng, p, ctx)\n\
+           if ctx.level == 2 then error('no level 2') end\n\
+           map:fill('floor') map:set_start(1, 1)\n\
+         end }",
+    );
+    let mut slots = [canary(); 4];
+    let status = unsafe { dunlua_generate_levels(g_bad, 1, slots.as_mut_ptr(), 4, &mut count) };
+    assert_eq!(status, DunluaStatus::Runtime);
+    assert_eq!(count, 0);
+    assert_eq!(slots, [canary(); 4]);
+    dunlua_generator_free(g_bad);
+    dunlua_generator_free(g);
+}
+
+#[test]
+fn a_null_or_stale_generator_with_a_big_capacity_writes_nothing() {
+    let g = source("deep.lua", LEVELS);
+    let mut map = null_mut();
+    unsafe { assert_eq!(dunlua_generate(g, 1, &mut map), DunluaStatus::Ok) };
+    let freed = source("deep.lua", LEVELS);
+    dunlua_generator_free(freed);
+    for bad in [
+        null_mut(),
+        freed,
+        map as *mut DunluaGenerator,
+        0x1234 as *mut _,
+        usize::MAX as *mut _,
+    ] {
+        let mut one = [canary()];
+        let mut count = 77usize;
+        let status = unsafe { dunlua_generate_levels(bad, 1, one.as_mut_ptr(), 1000, &mut count) };
+        assert_eq!(status, DunluaStatus::BadHandle, "{bad:?}");
+        assert_eq!((one, count), ([canary()], 77), "{bad:?}");
+    }
+    // A live generator with a NULL `out` or `count` writes nothing either.
+    let mut count = 77usize;
+    let status = unsafe { dunlua_generate_levels(g, 1, null_mut(), 1000, &mut count) };
+    assert_eq!((status, count), (DunluaStatus::NullArgument, 77));
+    let mut one = [canary()];
+    let status = unsafe { dunlua_generate_levels(g, 1, one.as_mut_ptr(), 1000, null_mut()) };
+    assert_eq!((status, one), (DunluaStatus::NullArgument, [canary()]));
+    dunlua_map_free(map);
+    dunlua_generator_free(g);
+}
+
+#[test]
+fn generate_writes_its_out_only_once_the_arguments_are_checked() {
+    let mut out = canary();
+    for bad in [null_mut(), 0x20 as *mut DunluaGenerator] {
+        let status = unsafe { dunlua_generate(bad, 1, &mut out) };
+        assert_eq!((status, out), (DunluaStatus::BadHandle, canary()));
+    }
+    // Checked, and then failing: `*out` is NULL.
+    let g = source("broken.lua", "return {");
+    let status = unsafe { dunlua_generate(g, 1, &mut out) };
+    assert_eq!(status, DunluaStatus::Syntax);
+    assert!(out.is_null());
+    dunlua_generator_free(g);
+}
+
+#[test]
+fn map_start_writes_neither_coordinate_when_one_is_null() {
+    let g = source("deep.lua", LEVELS);
+    let mut map = null_mut();
+    unsafe { assert_eq!(dunlua_generate(g, 1, &mut map), DunluaStatus::Ok) };
+    let (mut x, mut y) = (-7, -7);
+    unsafe {
+        assert_eq!(
+            dunlua_map_start(map, &mut x, null_mut()),
+            DunluaStatus::NullArgument
+        );
+        assert_eq!(
+            dunlua_map_start(map, null_mut(), &mut y),
+            DunluaStatus::NullArgument
+        );
+        assert_eq!(
+            dunlua_map_start(g as *const DunluaMap, &mut x, &mut y),
+            DunluaStatus::BadHandle
+        );
+    }
+    assert_eq!((x, y), (-7, -7));
+    unsafe { assert_eq!(dunlua_map_start(map, &mut x, &mut y), DunluaStatus::Ok) };
+    assert_eq!((x, y), (2, 2));
+    dunlua_map_free(map);
+    dunlua_generator_free(g);
 }
 
 /// The module handle the loader was last given.
