@@ -159,6 +159,7 @@ fn expected() -> String {
     );
     let lines = [
         "version 0.1.0".to_string(),
+        "status_names DUNLUA_STATUS_LIMIT unknown unknown".into(),
         format!("hash {}", command_hash(7, &[])),
         "size 80 50".into(),
         format!("start_walkable 1 {}", level.tile_name(sx, sy).unwrap()),
@@ -182,7 +183,7 @@ fn expected() -> String {
         "syntax_generate 5 1".into(),
         format!("limit 8 {}", spin.message),
         format!("levels 3 0 3 {} last 3", deep.join(" ")),
-        "levels_room 4 this script makes 3 levels; out has room for 2".into(),
+        "levels_room 4 3 this script makes 3 levels; out has room for 2".into(),
         "set_levels 0 2".into(),
         format!("props goblin 4 {} past_end 13", props.join(" ")),
         "room_names hall throne (none)".into(),
