@@ -18,6 +18,7 @@ typedef struct { int32_t x, y; const char *name; } DunluaMarker;
 typedef struct { const char *key; int kind; int64_t integer; double number; bool boolean;
                  const char *text; } DunluaProperty;
 const char *dunlua_version(void);
+const char *dunlua_status_name(int32_t status);
 const char *dunlua_last_error(void);
 DunluaGenerator *dunlua_generator_from_file(const char *path);
 DunluaGenerator *dunlua_generator_from_source(const char *name, const char *source,
@@ -91,6 +92,8 @@ local function error_line(what, g, status)
 end
 
 out("version", ffi.string(lib.dunlua_version()))
+out("status_names", ffi.string(lib.dunlua_status_name(8)), ffi.string(lib.dunlua_status_name(15)),
+    ffi.string(lib.dunlua_status_name(-1)))
 local g = lib.dunlua_generator_from_file(arg[2])
 if lib.dunlua_generator_status(g) ~= 0 then
   error("cannot load: " .. ffi.string(lib.dunlua_generator_error(g)))
@@ -167,7 +170,8 @@ words[#words + 1] = "last"
 words[#words + 1] = tostring(lib.dunlua_map_level(levels[tonumber(count[0]) - 1]))
 out(unpack(words))
 for i = 0, tonumber(count[0]) - 1 do lib.dunlua_map_free(levels[i]) end
-error_line("levels_room", g, lib.dunlua_generate_levels(g, 5, levels, 2, count))
+level_status = lib.dunlua_generate_levels(g, 5, levels, 2, count)
+out("levels_room", level_status, tonumber(count[0]), ffi.string(lib.dunlua_generator_error(g)))
 lib.dunlua_generator_set_levels(g, 2)
 level_status = lib.dunlua_generate_levels(g, 5, levels, 4, count)
 out("set_levels", level_status, tonumber(count[0]))

@@ -62,6 +62,7 @@ def bind(path):
     lib = ctypes.CDLL(path)
     sig = {
         "dunlua_version": (c_char_p, []),
+        "dunlua_status_name": (c_char_p, [c_int32]),
         "dunlua_last_error": (c_char_p, []),
         "dunlua_generator_from_file": (c_void_p, [c_char_p]),
         "dunlua_generator_from_source": (c_void_p, [c_char_p, c_char_p, LOADER, c_void_p]),
@@ -105,6 +106,7 @@ def main():
     out = lambda *words: print(*words, flush=True)
     error = lambda what, g, status: out(what, status, lib.dunlua_generator_error(g).decode())
     out("version", lib.dunlua_version().decode())
+    out("status_names", *(lib.dunlua_status_name(s).decode() for s in (8, 15, -1)))
 
     g = lib.dunlua_generator_from_file(sys.argv[2].encode())
     if lib.dunlua_generator_status(g) != 0:
@@ -177,7 +179,8 @@ def main():
         "last", lib.dunlua_map_level(levels[count.value - 1]))
     for i in range(count.value):
         lib.dunlua_map_free(levels[i])
-    error("levels_room", g, lib.dunlua_generate_levels(g, 5, levels, 2, byref(count)))
+    status = lib.dunlua_generate_levels(g, 5, levels, 2, byref(count))
+    out("levels_room", status, count.value, lib.dunlua_generator_error(g).decode())
     lib.dunlua_generator_set_levels(g, 2)
     status = lib.dunlua_generate_levels(g, 5, levels, 4, byref(count))
     out("set_levels", status, count.value)

@@ -5,7 +5,13 @@
  * threads wait for each other); use one generator per thread to generate in
  * parallel. A map is read-only and may be read from any thread.
  * Strings and arrays returned by dunlua stay valid as the function's comment
- * says and are owned by dunlua: never free them. */
+ * says and are owned by dunlua: never free them.
+ *
+ * Wrong values: handles are ids dunlua looks up, never addresses it follows
+ * (NULL, freed or wrong-kind handles are DUNLUA_STATUS_BAD_HANDLE); the
+ * enums are int32_t, and a value that is no status is named "unknown"; no
+ * call writes an out-parameter or array slot before every argument is
+ * checked, and none writes past what it made. */
 
 #ifndef DUNLUA_H
 #define DUNLUA_H
@@ -16,8 +22,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-// What a call did. Every function that can fail returns one.
-typedef enum {
+// What a call did. Every function that can fail returns one (an
+// `int32_t`; `dunlua_status_name` names it).
+enum DunluaStatus
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
   // It worked.
   DUNLUA_STATUS_OK = 0,
   // A required pointer argument was NULL.
@@ -50,10 +61,21 @@ typedef enum {
   DUNLUA_STATUS_OUT_OF_RANGE = 13,
   // dunlua itself failed (a bug): the message says where.
   DUNLUA_STATUS_PANIC = 14,
-} DunluaStatus;
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum DunluaStatus DunluaStatus;
+#else
+typedef int32_t DunluaStatus;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
 
-// What kind of value a marker property holds.
-typedef enum {
+// What kind of value a marker property holds (an `int32_t`).
+enum DunluaValueKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
   // An integer: in `integer` (and, as a double, in `number`).
   DUNLUA_VALUE_KIND_INTEGER = 0,
   // A number with a fraction: in `number`.
@@ -62,7 +84,14 @@ typedef enum {
   DUNLUA_VALUE_KIND_BOOLEAN = 2,
   // Text: in `text`, UTF-8 and NUL-terminated.
   DUNLUA_VALUE_KIND_TEXT = 3,
-} DunluaValueKind;
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum DunluaValueKind DunluaValueKind;
+#else
+typedef int32_t DunluaValueKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
 
 // A compiled script that generates maps seed after seed. Opaque.
 typedef struct DunluaGenerator DunluaGenerator;
@@ -70,8 +99,9 @@ typedef struct DunluaGenerator DunluaGenerator;
 // One generated map. Opaque; read it with the `dunlua_map_*` functions.
 typedef struct DunluaMap DunluaMap;
 
-// Where a module loader puts a module's source. Opaque; valid only during
-// the loader call it is given to.
+// Where a module loader puts a module's source. Opaque; a handle like the
+// others, live only during the loader call it is given to: after it, or
+// given anywhere else, it is `DUNLUA_STATUS_BAD_HANDLE`.
 typedef struct DunluaModule DunluaModule;
 
 // A module loader: called with `relative_path` such as `"lib/doors.lua"`
@@ -133,17 +163,21 @@ extern "C" {
 // dunlua's version, e.g. `"0.1.0"`. Static.
 const char *dunlua_version(void);
 
-// The name of a status, e.g. `"DUNLUA_STATUS_SYNTAX"`. Static.
-const char *dunlua_status_name(DunluaStatus status);
+// The name of a status value, e.g. `"DUNLUA_STATUS_SYNTAX"` for 5, and
+// `"unknown"` for a value that is no status (negative, or past the last).
+// Static.
+const char *dunlua_status_name(int32_t status);
 
 // The message of the last failed call on this thread ("" after a call
 // that worked). Valid until the next dunlua call on this thread.
 const char *dunlua_last_error(void);
 
 // A generator for the script file at `path` (its modules are read from its
-// folder). Always returns a handle, to be freed with
-// `dunlua_generator_free`; when the script cannot be read or compiled,
+// folder). Returns a handle, to be freed with `dunlua_generator_free`,
+// even when the script cannot be read or compiled:
 // `dunlua_generator_status` says why and `dunlua_generate` repeats it.
+// (NULL only in a process that has used up its handles, 2^28 in a 32-bit
+// one: then `dunlua_last_error` says so.)
 //
 // # Safety
 // `path` is NULL or a NUL-terminated string.
@@ -152,8 +186,9 @@ DunluaGenerator *dunlua_generator_from_file(const char *path);
 // A generator for script text the game holds. `name` is the path the
 // script would have as a file (`"mods/cave.lua"`): messages name it and
 // its modules are found relative to its folder, through `loader` (NULL:
-// the script has no modules; `user_data` is passed to it as is). Always
-// returns a handle, like `dunlua_generator_from_file`.
+// the script has no modules; `user_data` is passed to it as is). Returns
+// a handle even when the script does not compile, like
+// `dunlua_generator_from_file`.
 //
 // # Safety
 // `name` and `source` are NULL or NUL-terminated strings; `loader` is NULL
@@ -167,13 +202,16 @@ DunluaGenerator *dunlua_generator_from_source(const char *name,
 // Supplies a module's source from inside a module loader: `length` bytes
 // of UTF-8 at `text` (`length` may be `(size_t)-1` for a NUL-terminated
 // string). The text is copied before it returns. A text that is not UTF-8
-// (or NULL) is refused: this returns the error, and the script's
-// `require` fails with it rather than reporting a missing module. A
-// second call replaces the first.
+// (or NULL, or a `length` above `PTRDIFF_MAX` other than `(size_t)-1`)
+// is refused: this returns the error, and the script's `require` fails
+// with it rather than reporting a missing module. A second call replaces
+// the first. A `module` that is not the live handle of a loader call
+// (NULL, one whose call is over, a generator or map) is
+// `DUNLUA_STATUS_BAD_HANDLE`, and `text` is not read.
 //
 // # Safety
-// `module` is the pointer the loader was given, during that call; `text`
-// points to `length` readable bytes (or a NUL-terminated string).
+// `text` is NULL or points to `length` readable bytes (or, with `length`
+// `(size_t)-1`, to a NUL-terminated string).
 DunluaStatus dunlua_module_set_source(DunluaModule *module, const char *text, size_t length);
 
 // Sets an integer parameter (also accepted for a number parameter).
@@ -188,11 +226,11 @@ DunluaStatus dunlua_generator_set_int(DunluaGenerator *g, const char *name, int6
 // `name` is NULL or a NUL-terminated string.
 DunluaStatus dunlua_generator_set_number(DunluaGenerator *g, const char *name, double value);
 
-// Sets a boolean parameter.
+// Sets a boolean parameter: `value` 0 is false, any other value true.
 //
 // # Safety
 // `name` is NULL or a NUL-terminated string.
-DunluaStatus dunlua_generator_set_bool(DunluaGenerator *g, const char *name, bool value);
+DunluaStatus dunlua_generator_set_bool(DunluaGenerator *g, const char *name, int value);
 
 // Sets a string parameter.
 //
@@ -234,9 +272,10 @@ const char *dunlua_generator_traceback(const DunluaGenerator *g);
 
 // Generates the map of `seed` into `*out` (a new map handle, to be freed
 // with `dunlua_map_free`); on failure `*out` is NULL and the status and
-// `dunlua_generator_error` say why. The same seed and settings give the
-// same map as `dunlua SCRIPT --seed N`, forever. The generator can be used
-// again after a failure.
+// `dunlua_generator_error` say why. A bad handle or a NULL `out` writes
+// nothing. The same seed and settings give the same map as
+// `dunlua SCRIPT --seed N`, forever. The generator can be used again after
+// a failure.
 //
 // # Safety
 // `out` is NULL or valid for writing a pointer.
@@ -253,13 +292,22 @@ DunluaStatus dunlua_generator_set_levels(DunluaGenerator *g, uint32_t levels);
 
 // Generates every level of `seed`'s dungeon (level 1 first, each made
 // knowing the one above, as `dunlua SCRIPT --seed N` makes them) into
-// `out[0..capacity]`: a map handle per level, each to be freed with
-// `dunlua_map_free`, and their number into `*count`. With `capacity` below
-// `dunlua_generator_levels`, nothing is generated and the status is
-// `DUNLUA_STATUS_USAGE`. On failure every `out` slot is NULL.
+// `out`: a map handle per level, each to be freed with `dunlua_map_free`,
+// and their number into `*count`.
+//
+// Every argument is checked before anything is written, and only the
+// slots of levels made are written:
+// - a bad handle, or a NULL `out` or `count`: nothing is written;
+// - `capacity` below `dunlua_generator_levels`: nothing is generated, no
+//   slot is written, the status is `DUNLUA_STATUS_USAGE` and `*count` is
+//   the number of slots needed;
+// - otherwise `*count` is the number of levels made (0 on failure) and
+//   `out[0..*count]` their handles; `out[*count..capacity]` keep what they
+//   held.
 //
 // # Safety
-// `out` is NULL or valid for writing `capacity` pointers; `count` is NULL
+// `out` is NULL or valid for writing `capacity` pointers (dunlua writes at
+// most `dunlua_generator_levels(g)` of them, 32 at most); `count` is NULL
 // or valid for writing a `size_t`.
 DunluaStatus dunlua_generate_levels(DunluaGenerator *g,
                                     uint64_t seed,
@@ -271,7 +319,8 @@ DunluaStatus dunlua_generate_levels(DunluaGenerator *g,
 // 0 for a bad handle.
 uint32_t dunlua_map_level(const DunluaMap *m);
 
-// Frees a generator. NULL, or a handle already freed, does nothing.
+// Frees a generator. NULL, a handle already freed, or a handle that is no
+// generator, does nothing.
 void dunlua_generator_free(DunluaGenerator *g);
 
 // The map's width in cells (0 for a bad handle).
@@ -305,7 +354,8 @@ size_t dunlua_map_room_count(const DunluaMap *m);
 // `out` is NULL or valid for writing a `DunluaRoom`.
 DunluaStatus dunlua_map_room(const DunluaMap *m, size_t index, DunluaRoom *out);
 
-// Writes where the player starts into `*x` and `*y`.
+// Writes where the player starts into `*x` and `*y`; with a bad handle or
+// either of them NULL, writes neither.
 //
 // # Safety
 // `x` and `y` are NULL or valid for writing an `int32_t`.
@@ -353,8 +403,8 @@ uint64_t dunlua_map_seed(const DunluaMap *m);
 // freed. NULL for a bad handle.
 const char *dunlua_map_json(const DunluaMap *m);
 
-// Frees a map (its tiles, strings and JSON with it). NULL, or a handle
-// already freed, does nothing.
+// Frees a map (its tiles, strings and JSON with it). NULL, a handle
+// already freed, or a handle that is no map, does nothing.
 void dunlua_map_free(DunluaMap *m);
 
 #ifdef __cplusplus

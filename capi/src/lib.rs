@@ -3,11 +3,21 @@
 //! run time. `include/dunlua.h` is generated from this file by cbindgen.
 //!
 //! Design, for callers that cannot be trusted to get pointers right:
-//! - **Handles are ids, not addresses.** A `DunluaGenerator *` or
-//!   `DunluaMap *` is a number dunlua looks up in a table of live objects;
-//!   it is never dereferenced. A NULL, freed, made-up or wrong-kind handle
-//!   gives `DUNLUA_STATUS_BAD_HANDLE` (or 0/NULL from a plain getter), not a
-//!   crash, and a double free does nothing.
+//! - **Handles are ids, not addresses.** A `DunluaGenerator *`,
+//!   `DunluaMap *` or `DunluaModule *` is a number dunlua looks up in a
+//!   table of live objects; it is never dereferenced. A NULL, freed,
+//!   made-up or wrong-kind handle gives `DUNLUA_STATUS_BAD_HANDLE` (or
+//!   0/NULL from a plain getter), not a crash, and a double free does
+//!   nothing.
+//! - **Values cross as plain integers.** No parameter is a Rust enum or
+//!   `bool` (types with values a C caller could pass that Rust may not
+//!   hold): a status or a flag comes in as an integer and is mapped, and an
+//!   unknown value is an answer (`"unknown"`) or an error status. The enums
+//!   are `int32_t` in the header, whatever the C compiler's enum size.
+//! - **Nothing is written before every argument is checked**: a call
+//!   refused for a bad handle, a NULL or a wrong capacity leaves the
+//!   caller's out-parameters and arrays as they were, and a call that
+//!   fills an array writes only the slots it fills.
 //! - **No panic crosses the boundary**: every function body runs under
 //!   `catch_unwind`; a panic becomes `DUNLUA_STATUS_PANIC` with its message.
 //! - **Errors are a status plus a message.** The message of a generator's
@@ -18,20 +28,21 @@
 //!   from two threads take turns (so use one generator per thread to
 //!   generate in parallel); maps are immutable and readable anywhere.
 //!
-//! All `unsafe` here is reading the caller's C strings and writing the
-//! caller's out-parameters, each checked for NULL first.
+//! All `unsafe` here is reading the caller's C strings and byte ranges and
+//! writing the caller's out-parameters, each checked for NULL first.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ffi::{c_char, c_void, CStr, CString};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use dunlua::{FailureKind, Generated, Generator, GeneratorBuilder, Limits};
 
-/// What a call did. Every function that can fail returns one.
-#[repr(C)]
+/// What a call did. Every function that can fail returns one (an
+/// `int32_t`; `dunlua_status_name` names it).
+#[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DunluaStatus {
     /// It worked.
@@ -74,8 +85,9 @@ pub struct DunluaGenerator(());
 /// One generated map. Opaque; read it with the `dunlua_map_*` functions.
 pub struct DunluaMap(());
 
-/// Where a module loader puts a module's source. Opaque; valid only during
-/// the loader call it is given to.
+/// Where a module loader puts a module's source. Opaque; a handle like the
+/// others, live only during the loader call it is given to: after it, or
+/// given anywhere else, it is `DUNLUA_STATUS_BAD_HANDLE`.
 pub struct DunluaModule(());
 
 /// A module loader: called with `relative_path` such as `"lib/doors.lua"`
@@ -126,8 +138,8 @@ pub struct DunluaMarker {
     pub name: *const c_char,
 }
 
-/// What kind of value a marker property holds.
-#[repr(C)]
+/// What kind of value a marker property holds (an `int32_t`).
+#[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DunluaValueKind {
     /// An integer: in `integer` (and, as a double, in `number`).
@@ -179,10 +191,25 @@ struct MapState {
     json: OnceLock<CString>,
 }
 
+/// What a module loader supplied through its `DunluaModule *`: the
+/// module's text, or why the text it gave was refused.
+type ModuleSlot = Mutex<Option<Result<String, String>>>;
+
 #[derive(Clone)]
 enum Object {
     Generator(Arc<Mutex<GeneratorState>>),
     Map(Arc<MapState>),
+    Module(Arc<ModuleSlot>),
+}
+
+impl Object {
+    fn kind(&self) -> &'static str {
+        match self {
+            Object::Generator(_) => "generator",
+            Object::Map(_) => "map",
+            Object::Module(_) => "module",
+        }
+    }
 }
 
 /// The live objects by handle id. Ids count up and are never reused, so a
@@ -209,12 +236,24 @@ fn registry() -> MutexGuard<'static, Registry> {
 /// tools that print it; it is never dereferenced.
 const HANDLE_STEP: usize = 16;
 
-fn register(object: Object) -> usize {
+/// A handle for `object`. Ids are never reused, so there is a last one (a
+/// 32-bit process has 2^28 - 1): past it, an error instead of a handle
+/// that wraps round to NULL or to a live object's.
+fn register(object: Object) -> Result<usize, Failure> {
     let mut registry = registry();
     let id = registry.next;
-    registry.next += 1;
+    let handle = id.checked_mul(HANDLE_STEP).ok_or_else(|| {
+        Failure::new(
+            DunluaStatus::Limit,
+            format!(
+                "dunlua has made {} handles, the most this process can tell apart",
+                id - 1
+            ),
+        )
+    })?;
+    registry.next = id + 1;
     registry.live.insert(id, object);
-    id * HANDLE_STEP
+    Ok(handle)
 }
 
 /// The registry key of a handle, if it could be one.
@@ -226,29 +265,51 @@ fn lookup(handle: usize) -> Option<Object> {
     registry().live.get(&key(handle)?).cloned()
 }
 
-fn unregister(handle: usize) -> Option<Object> {
-    registry().live.remove(&key(handle)?)
+/// Removes the object of `handle` if it is a `kind` (a handle of another
+/// kind stays live: looked at and removed under one lock, so no reader of
+/// it ever sees it missing).
+fn unregister(handle: usize, kind: &str) -> Option<Object> {
+    let key = key(handle)?;
+    let mut registry = registry();
+    if registry.live.get(&key)?.kind() != kind {
+        return None;
+    }
+    registry.live.remove(&key)
+}
+
+/// The object of a handle that must be of kind `what`.
+fn object_of(handle: usize, what: &str) -> Result<Object, Failure> {
+    match lookup(handle) {
+        Some(object) if object.kind() == what => Ok(object),
+        Some(object) => Err(Failure::new(
+            DunluaStatus::BadHandle,
+            format!(
+                "a {} handle was given where a {what} was expected",
+                object.kind()
+            ),
+        )),
+        None => Err(bad_handle(what, handle)),
+    }
 }
 
 fn generator_of(g: *const DunluaGenerator) -> Result<Arc<Mutex<GeneratorState>>, Failure> {
-    match lookup(g as usize) {
-        Some(Object::Generator(state)) => Ok(state),
-        Some(Object::Map(_)) => Err(Failure::new(
-            DunluaStatus::BadHandle,
-            "a map handle was given where a generator was expected",
-        )),
-        None => Err(bad_handle("generator", g as usize)),
+    match object_of(g as usize, "generator")? {
+        Object::Generator(state) => Ok(state),
+        _ => unreachable!("object_of checked the kind"),
     }
 }
 
 fn map_of(m: *const DunluaMap) -> Result<Arc<MapState>, Failure> {
-    match lookup(m as usize) {
-        Some(Object::Map(state)) => Ok(state),
-        Some(Object::Generator(_)) => Err(Failure::new(
-            DunluaStatus::BadHandle,
-            "a generator handle was given where a map was expected",
-        )),
-        None => Err(bad_handle("map", m as usize)),
+    match object_of(m as usize, "map")? {
+        Object::Map(state) => Ok(state),
+        _ => unreachable!("object_of checked the kind"),
+    }
+}
+
+fn module_of(module: *mut DunluaModule) -> Result<Arc<ModuleSlot>, Failure> {
+    match object_of(module as usize, "module")? {
+        Object::Module(slot) => Ok(slot),
+        _ => unreachable!("object_of checked the kind"),
     }
 }
 
@@ -261,7 +322,14 @@ fn bad_handle(what: &str, handle: usize) -> Failure {
     } else {
         Failure::new(
             DunluaStatus::BadHandle,
-            format!("{handle:#x} is not a live {what} handle (freed, or never made by dunlua)"),
+            if what == "module" {
+                format!(
+                    "{handle:#x} is not a live module handle (its loader call is over, \
+                     or it never was one)"
+                )
+            } else {
+                format!("{handle:#x} is not a live {what} handle (freed, or never made by dunlua)")
+            },
         )
     }
 }
@@ -472,9 +540,42 @@ pub extern "C" fn dunlua_version() -> *const c_char {
         .as_ptr()
 }
 
-/// The name of a status, e.g. `"DUNLUA_STATUS_SYNTAX"`. Static.
+impl DunluaStatus {
+    /// Every status, in value order.
+    const ALL: [DunluaStatus; 15] = [
+        DunluaStatus::Ok,
+        DunluaStatus::NullArgument,
+        DunluaStatus::BadHandle,
+        DunluaStatus::InvalidText,
+        DunluaStatus::Usage,
+        DunluaStatus::Syntax,
+        DunluaStatus::Runtime,
+        DunluaStatus::Contract,
+        DunluaStatus::Limit,
+        DunluaStatus::TimedOut,
+        DunluaStatus::Cancelled,
+        DunluaStatus::Rejected,
+        DunluaStatus::BadStart,
+        DunluaStatus::OutOfRange,
+        DunluaStatus::Panic,
+    ];
+
+    /// The status whose value is `value`, if there is one: how a status
+    /// that came in as a plain integer is read.
+    pub fn from_i32(value: i32) -> Option<DunluaStatus> {
+        let status = *DunluaStatus::ALL.get(usize::try_from(value).ok()?)?;
+        (status as i32 == value).then_some(status)
+    }
+}
+
+/// The name of a status value, e.g. `"DUNLUA_STATUS_SYNTAX"` for 5, and
+/// `"unknown"` for a value that is no status (negative, or past the last).
+/// Static.
 #[no_mangle]
-pub extern "C" fn dunlua_status_name(status: DunluaStatus) -> *const c_char {
+pub extern "C" fn dunlua_status_name(status: i32) -> *const c_char {
+    let Some(status) = DunluaStatus::from_i32(status) else {
+        return c"unknown".as_ptr();
+    };
     let name: &'static CStr = match status {
         DunluaStatus::Ok => c"DUNLUA_STATUS_OK",
         DunluaStatus::NullArgument => c"DUNLUA_STATUS_NULL_ARGUMENT",
@@ -503,7 +604,8 @@ pub extern "C" fn dunlua_last_error() -> *const c_char {
 }
 
 /// Makes a generator handle for `builder`, built at once; a failed build
-/// still gives a handle, holding the error.
+/// still gives a handle, holding the error. NULL only when no handle can be
+/// made (see `register`).
 fn new_generator(builder: Result<GeneratorBuilder, Failure>) -> *mut DunluaGenerator {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let builder = builder?;
@@ -522,10 +624,20 @@ fn new_generator(builder: Result<GeneratorBuilder, Failure>) -> *mut DunluaGener
         Ok((builder, Err(err))) => failed_state(builder, err.into()),
         Err(failure) => failed_state(Generator::source("", ""), failure),
     };
-    if state.status != DunluaStatus::Ok {
-        remember(&Failure::new(state.status, state.error.to_string_lossy()));
+    let failed = (state.status != DunluaStatus::Ok)
+        .then(|| Failure::new(state.status, state.error.to_string_lossy()));
+    match register(Object::Generator(Arc::new(Mutex::new(state)))) {
+        Ok(handle) => {
+            if let Some(failure) = failed {
+                remember(&failure);
+            }
+            handle as *mut DunluaGenerator
+        }
+        Err(failure) => {
+            remember(&failure);
+            std::ptr::null_mut()
+        }
     }
-    register(Object::Generator(Arc::new(Mutex::new(state)))) as *mut DunluaGenerator
 }
 
 fn failed_state(builder: GeneratorBuilder, failure: Failure) -> GeneratorState {
@@ -539,9 +651,11 @@ fn failed_state(builder: GeneratorBuilder, failure: Failure) -> GeneratorState {
 }
 
 /// A generator for the script file at `path` (its modules are read from its
-/// folder). Always returns a handle, to be freed with
-/// `dunlua_generator_free`; when the script cannot be read or compiled,
+/// folder). Returns a handle, to be freed with `dunlua_generator_free`,
+/// even when the script cannot be read or compiled:
 /// `dunlua_generator_status` says why and `dunlua_generate` repeats it.
+/// (NULL only in a process that has used up its handles, 2^28 in a 32-bit
+/// one: then `dunlua_last_error` says so.)
 ///
 /// # Safety
 /// `path` is NULL or a NUL-terminated string.
@@ -564,35 +678,31 @@ struct CLoader {
 unsafe impl Send for CLoader {}
 unsafe impl Sync for CLoader {}
 
-/// What a loader call supplied, behind a `DunluaModule *`: the module's
-/// text, or why the text it gave was refused.
-struct ModuleSlot {
-    source: Option<Result<String, String>>,
-}
-
 impl CLoader {
+    /// Calls the loader with a module handle that is live for that call
+    /// only, and takes what it supplied.
     fn call(&self, relative_path: &str) -> Result<Option<String>, String> {
         let path = c_text(relative_path);
-        let mut slot = ModuleSlot { source: None };
-        // SAFETY: the function and user data are the caller's; the path and
-        // slot outlive the call, and the slot is only reachable through
-        // `dunlua_module_set_source` during it.
-        unsafe {
-            (self.load)(
-                self.user_data,
-                path.as_ptr(),
-                &mut slot as *mut ModuleSlot as *mut DunluaModule,
-            )
-        };
-        slot.source.transpose()
+        let slot = Arc::new(ModuleSlot::default());
+        let handle = register(Object::Module(slot.clone())).map_err(|f| f.message)?;
+        // SAFETY: the function and user data are the caller's; the path
+        // outlives the call. The module handle is an id, never an address.
+        unsafe { (self.load)(self.user_data, path.as_ptr(), handle as *mut DunluaModule) };
+        unregister(handle, "module");
+        let supplied = slot
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
+        supplied.transpose()
     }
 }
 
 /// A generator for script text the game holds. `name` is the path the
 /// script would have as a file (`"mods/cave.lua"`): messages name it and
 /// its modules are found relative to its folder, through `loader` (NULL:
-/// the script has no modules; `user_data` is passed to it as is). Always
-/// returns a handle, like `dunlua_generator_from_file`.
+/// the script has no modules; `user_data` is passed to it as is). Returns
+/// a handle even when the script does not compile, like
+/// `dunlua_generator_from_file`.
 ///
 /// # Safety
 /// `name` and `source` are NULL or NUL-terminated strings; `loader` is NULL
@@ -624,13 +734,16 @@ pub unsafe extern "C" fn dunlua_generator_from_source(
 /// Supplies a module's source from inside a module loader: `length` bytes
 /// of UTF-8 at `text` (`length` may be `(size_t)-1` for a NUL-terminated
 /// string). The text is copied before it returns. A text that is not UTF-8
-/// (or NULL) is refused: this returns the error, and the script's
-/// `require` fails with it rather than reporting a missing module. A
-/// second call replaces the first.
+/// (or NULL, or a `length` above `PTRDIFF_MAX` other than `(size_t)-1`)
+/// is refused: this returns the error, and the script's `require` fails
+/// with it rather than reporting a missing module. A second call replaces
+/// the first. A `module` that is not the live handle of a loader call
+/// (NULL, one whose call is over, a generator or map) is
+/// `DUNLUA_STATUS_BAD_HANDLE`, and `text` is not read.
 ///
 /// # Safety
-/// `module` is the pointer the loader was given, during that call; `text`
-/// points to `length` readable bytes (or a NUL-terminated string).
+/// `text` is NULL or points to `length` readable bytes (or, with `length`
+/// `(size_t)-1`, to a NUL-terminated string).
 #[no_mangle]
 pub unsafe extern "C" fn dunlua_module_set_source(
     module: *mut DunluaModule,
@@ -638,24 +751,26 @@ pub unsafe extern "C" fn dunlua_module_set_source(
     length: usize,
 ) -> DunluaStatus {
     guarded(|| {
-        if module.is_null() {
-            return Err(Failure::new(DunluaStatus::NullArgument, "module is NULL"));
-        }
+        let slot = module_of(module)?;
         let source = if length == usize::MAX {
             // SAFETY: the caller's contract on `text`.
             unsafe { text_arg(text, "text") }.map(str::to_string)
         } else if text.is_null() {
             Err(Failure::new(DunluaStatus::NullArgument, "text is NULL"))
+        } else if isize::try_from(length).is_err() {
+            // No buffer is that long: a slice of it would be undefined.
+            Err(Failure::new(
+                DunluaStatus::Usage,
+                format!("length {length} is longer than any buffer"),
+            ))
         } else {
-            // SAFETY: `length` readable bytes by the caller's contract.
+            // SAFETY: not NULL, `length` readable bytes by the caller's
+            // contract, and at most isize::MAX.
             let bytes = unsafe { std::slice::from_raw_parts(text as *const u8, length) };
-            String::from_utf8(bytes.to_vec()).map_err(|e| {
+            std::str::from_utf8(bytes).map(str::to_string).map_err(|e| {
                 Failure::new(
                     DunluaStatus::InvalidText,
-                    format!(
-                        "the module text is not UTF-8 (byte {})",
-                        e.utf8_error().valid_up_to()
-                    ),
+                    format!("the module text is not UTF-8 (byte {})", e.valid_up_to()),
                 )
             })
         };
@@ -664,8 +779,7 @@ pub unsafe extern "C" fn dunlua_module_set_source(
             Ok(text) => Ok(text.clone()),
             Err(failure) => Err(format!("dunlua_module_set_source: {}", failure.message)),
         };
-        // SAFETY: `module` is the slot the loader was handed (see CLoader::call).
-        unsafe { (*(module as *mut ModuleSlot)).source = Some(kept) };
+        *slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(kept);
         source.map(drop)
     })
 }
@@ -720,7 +834,7 @@ pub unsafe extern "C" fn dunlua_generator_set_number(
     )
 }
 
-/// Sets a boolean parameter.
+/// Sets a boolean parameter: `value` 0 is false, any other value true.
 ///
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
@@ -728,13 +842,12 @@ pub unsafe extern "C" fn dunlua_generator_set_number(
 pub unsafe extern "C" fn dunlua_generator_set_bool(
     g: *mut DunluaGenerator,
     name: *const c_char,
-    value: bool,
+    value: c_int,
 ) -> DunluaStatus {
     // SAFETY: the caller's contract on `name`.
-    reconfigure(
-        g,
-        |b| Ok(b.param(unsafe { text_arg(name, "name") }?, value)),
-    )
+    reconfigure(g, |b| {
+        Ok(b.param(unsafe { text_arg(name, "name") }?, value != 0))
+    })
 }
 
 /// Sets a string parameter.
@@ -781,12 +894,20 @@ pub extern "C" fn dunlua_generator_set_limits(
                 format!("timeout_seconds must be from 0 to 86400, got {timeout_seconds}"),
             ));
         }
-        if max_memory_mb > 1 << 20 {
-            return Err(Failure::new(
-                DunluaStatus::Usage,
-                format!("max_memory_mb must be at most 1048576, got {max_memory_mb}"),
-            ));
-        }
+        // The bytes must fit a size_t too (a 32-bit process holds 4095 MiB).
+        let max_memory = usize::try_from(max_memory_mb)
+            .ok()
+            .and_then(|mb| mb.checked_mul(1 << 20))
+            .filter(|_| max_memory_mb <= 1 << 20)
+            .ok_or_else(|| {
+                Failure::new(
+                    DunluaStatus::Usage,
+                    format!(
+                        "max_memory_mb must be at most {}, got {max_memory_mb}",
+                        (1u64 << 20).min(usize::MAX as u64 >> 20)
+                    ),
+                )
+            })?;
         let defaults = Limits::default();
         Ok(b.limits(Limits {
             max_instructions: if max_instructions == 0 {
@@ -797,7 +918,7 @@ pub extern "C" fn dunlua_generator_set_limits(
             max_memory: if max_memory_mb == 0 {
                 defaults.max_memory
             } else {
-                (max_memory_mb as usize) << 20
+                max_memory
             },
             timeout: (timeout_seconds > 0.0).then(|| Duration::from_secs_f64(timeout_seconds)),
         }))
@@ -861,11 +982,39 @@ pub extern "C" fn dunlua_generator_traceback(g: *const DunluaGenerator) -> *cons
     }
 }
 
+/// The generator to generate with: a generator that never built fails
+/// the same way again.
+fn built(state: &GeneratorState) -> Result<&Generator, Failure> {
+    state.generator.as_ref().ok_or_else(|| Failure {
+        status: state.status,
+        message: state.error.to_string_lossy().into_owned(),
+        traceback: state.traceback.to_string_lossy().into_owned(),
+    })
+}
+
+/// Gives each map a handle; if one cannot be made, none is kept.
+fn register_maps(maps: Vec<Generated>) -> Result<Vec<usize>, Failure> {
+    let mut handles = Vec::with_capacity(maps.len());
+    for generated in maps {
+        match register(Object::Map(Arc::new(map_state(generated)))) {
+            Ok(handle) => handles.push(handle),
+            Err(failure) => {
+                for handle in handles {
+                    unregister(handle, "map");
+                }
+                return Err(failure);
+            }
+        }
+    }
+    Ok(handles)
+}
+
 /// Generates the map of `seed` into `*out` (a new map handle, to be freed
 /// with `dunlua_map_free`); on failure `*out` is NULL and the status and
-/// `dunlua_generator_error` say why. The same seed and settings give the
-/// same map as `dunlua SCRIPT --seed N`, forever. The generator can be used
-/// again after a failure.
+/// `dunlua_generator_error` say why. A bad handle or a NULL `out` writes
+/// nothing. The same seed and settings give the same map as
+/// `dunlua SCRIPT --seed N`, forever. The generator can be used again after
+/// a failure.
 ///
 /// # Safety
 /// `out` is NULL or valid for writing a pointer.
@@ -875,29 +1024,21 @@ pub unsafe extern "C" fn dunlua_generate(
     seed: u64,
     out: *mut *mut DunluaMap,
 ) -> DunluaStatus {
-    if !out.is_null() {
-        // SAFETY: checked not NULL; writable by the caller's contract.
-        unsafe { out.write(std::ptr::null_mut()) };
-    }
     with_generator(g, |state| {
         if out.is_null() {
             return Err(Failure::new(DunluaStatus::NullArgument, "out is NULL"));
         }
-        let generator = match &state.generator {
-            Some(generator) => generator,
-            // A generator that never built fails the same way again.
-            None => {
-                return Err(Failure {
-                    status: state.status,
-                    message: state.error.to_string_lossy().into_owned(),
-                    traceback: state.traceback.to_string_lossy().into_owned(),
-                })
-            }
-        };
-        let generated = generator.generate(seed)?;
-        let handle = register(Object::Map(Arc::new(map_state(generated))));
-        // SAFETY: checked not NULL above.
-        unsafe { put(out, handle as *mut DunluaMap, "out") }
+        // Every argument is checked: from here `*out` is written whatever
+        // happens, a panic included.
+        let made = catch_unwind(AssertUnwindSafe(|| {
+            let generated = built(state)?.generate(seed)?;
+            register(Object::Map(Arc::new(map_state(generated))))
+        }))
+        .unwrap_or_else(|panic| Err(panicked(&panic)));
+        let map = made.as_ref().map_or(std::ptr::null_mut(), |&h| h as *mut _);
+        // SAFETY: checked not NULL above; writable by the caller's contract.
+        unsafe { out.write(map) };
+        made.map(drop)
     })
 }
 
@@ -928,13 +1069,22 @@ pub extern "C" fn dunlua_generator_set_levels(
 
 /// Generates every level of `seed`'s dungeon (level 1 first, each made
 /// knowing the one above, as `dunlua SCRIPT --seed N` makes them) into
-/// `out[0..capacity]`: a map handle per level, each to be freed with
-/// `dunlua_map_free`, and their number into `*count`. With `capacity` below
-/// `dunlua_generator_levels`, nothing is generated and the status is
-/// `DUNLUA_STATUS_USAGE`. On failure every `out` slot is NULL.
+/// `out`: a map handle per level, each to be freed with `dunlua_map_free`,
+/// and their number into `*count`.
+///
+/// Every argument is checked before anything is written, and only the
+/// slots of levels made are written:
+/// - a bad handle, or a NULL `out` or `count`: nothing is written;
+/// - `capacity` below `dunlua_generator_levels`: nothing is generated, no
+///   slot is written, the status is `DUNLUA_STATUS_USAGE` and `*count` is
+///   the number of slots needed;
+/// - otherwise `*count` is the number of levels made (0 on failure) and
+///   `out[0..*count]` their handles; `out[*count..capacity]` keep what they
+///   held.
 ///
 /// # Safety
-/// `out` is NULL or valid for writing `capacity` pointers; `count` is NULL
+/// `out` is NULL or valid for writing `capacity` pointers (dunlua writes at
+/// most `dunlua_generator_levels(g)` of them, 32 at most); `count` is NULL
 /// or valid for writing a `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn dunlua_generate_levels(
@@ -944,16 +1094,6 @@ pub unsafe extern "C" fn dunlua_generate_levels(
     capacity: usize,
     count: *mut usize,
 ) -> DunluaStatus {
-    if !out.is_null() {
-        for i in 0..capacity {
-            // SAFETY: not NULL; `capacity` slots by the caller's contract.
-            unsafe { out.add(i).write(std::ptr::null_mut()) };
-        }
-    }
-    if !count.is_null() {
-        // SAFETY: not NULL; writable by the caller's contract.
-        unsafe { count.write(0) };
-    }
     with_generator(g, |state| {
         if out.is_null() || count.is_null() {
             return Err(Failure::new(
@@ -961,32 +1101,46 @@ pub unsafe extern "C" fn dunlua_generate_levels(
                 "out or count is NULL",
             ));
         }
-        let generator = match &state.generator {
-            Some(generator) => generator,
-            None => {
-                return Err(Failure {
-                    status: state.status,
-                    message: state.error.to_string_lossy().into_owned(),
-                    traceback: state.traceback.to_string_lossy().into_owned(),
-                })
+        let mut needed = 0;
+        let made = catch_unwind(AssertUnwindSafe(|| {
+            let generator = built(state)?;
+            let wanted = generator.levels() as usize;
+            if capacity < wanted {
+                needed = wanted;
+                return Err(Failure::new(
+                    DunluaStatus::Usage,
+                    format!("this script makes {wanted} levels; out has room for {capacity}"),
+                ));
             }
-        };
-        let wanted = generator.levels() as usize;
-        if capacity < wanted {
-            return Err(Failure::new(
-                DunluaStatus::Usage,
-                format!("this script makes {wanted} levels; out has room for {capacity}"),
-            ));
+            let levels = generator.generate_levels(seed)?;
+            if levels.len() > wanted {
+                return Err(Failure::new(
+                    DunluaStatus::Panic,
+                    format!(
+                        "dunlua failed inside (a bug, please report it): {} levels made, {wanted} announced",
+                        levels.len()
+                    ),
+                ));
+            }
+            register_maps(levels)
+        }))
+        .unwrap_or_else(|panic| Err(panicked(&panic)));
+        match made {
+            Ok(handles) => {
+                for (i, &handle) in handles.iter().enumerate() {
+                    // SAFETY: not NULL; i < handles.len() <= wanted <= capacity.
+                    unsafe { out.add(i).write(handle as *mut DunluaMap) };
+                }
+                // SAFETY: checked not NULL above.
+                unsafe { count.write(handles.len()) };
+                Ok(())
+            }
+            Err(failure) => {
+                // SAFETY: checked not NULL above.
+                unsafe { count.write(needed) };
+                Err(failure)
+            }
         }
-        let levels = generator.generate_levels(seed)?;
-        for (i, generated) in levels.into_iter().enumerate() {
-            let handle = register(Object::Map(Arc::new(map_state(generated))));
-            // SAFETY: i < wanted <= capacity.
-            unsafe { out.add(i).write(handle as *mut DunluaMap) };
-            // SAFETY: checked not NULL above.
-            unsafe { count.write(i + 1) };
-        }
-        Ok(())
     })
 }
 
@@ -997,18 +1151,13 @@ pub extern "C" fn dunlua_map_level(m: *const DunluaMap) -> u32 {
     getter(0, || Ok(map_of(m)?.generated.provenance.level))
 }
 
-/// Frees a generator. NULL, or a handle already freed, does nothing.
+/// Frees a generator. NULL, a handle already freed, or a handle that is no
+/// generator, does nothing.
 #[no_mangle]
 pub extern "C" fn dunlua_generator_free(g: *mut DunluaGenerator) {
-    let _ = catch_unwind(|| {
-        if let Some(Object::Map(map)) = unregister(g as usize) {
-            // A map handle given by mistake: put it back.
-            let mut registry = registry();
-            registry
-                .live
-                .insert(g as usize / HANDLE_STEP, Object::Map(map));
-        }
-    });
+    // The object drops after the registry's lock is released, inside
+    // catch_unwind.
+    let _ = catch_unwind(|| drop(unregister(g as usize, "generator")));
 }
 
 // ------------------------------------------------------------------- maps
@@ -1158,7 +1307,8 @@ pub unsafe extern "C" fn dunlua_map_room(
     })
 }
 
-/// Writes where the player starts into `*x` and `*y`.
+/// Writes where the player starts into `*x` and `*y`; with a bad handle or
+/// either of them NULL, writes neither.
 ///
 /// # Safety
 /// `x` and `y` are NULL or valid for writing an `int32_t`.
@@ -1170,11 +1320,20 @@ pub unsafe extern "C" fn dunlua_map_start(
 ) -> DunluaStatus {
     guarded(|| {
         let (sx, sy) = map_of(m)?.generated.start();
-        // SAFETY: the caller's contract on `x` and `y`.
-        unsafe {
-            put(x, sx, "x")?;
-            put(y, sy, "y")
+        for (p, what) in [(x, "x"), (y, "y")] {
+            if p.is_null() {
+                return Err(Failure::new(
+                    DunluaStatus::NullArgument,
+                    format!("{what} is NULL"),
+                ));
+            }
         }
+        // SAFETY: both checked not NULL; the caller's contract on them.
+        unsafe {
+            x.write(sx);
+            y.write(sy);
+        }
+        Ok(())
     })
 }
 
@@ -1337,17 +1496,11 @@ pub extern "C" fn dunlua_map_json(m: *const DunluaMap) -> *const c_char {
     })
 }
 
-/// Frees a map (its tiles, strings and JSON with it). NULL, or a handle
-/// already freed, does nothing.
+/// Frees a map (its tiles, strings and JSON with it). NULL, a handle
+/// already freed, or a handle that is no map, does nothing.
 #[no_mangle]
 pub extern "C" fn dunlua_map_free(m: *mut DunluaMap) {
-    let _ = catch_unwind(|| {
-        if let Some(Object::Generator(g)) = unregister(m as usize) {
-            // A generator handle given by mistake: put it back.
-            let mut registry = registry();
-            registry
-                .live
-                .insert(m as usize / HANDLE_STEP, Object::Generator(g));
-        }
-    });
+    // The object drops after the registry's lock is released, inside
+    // catch_unwind.
+    let _ = catch_unwind(|| drop(unregister(m as usize, "map")));
 }

@@ -159,6 +159,7 @@ fn expected() -> String {
     );
     let lines = [
         "version 0.1.0".to_string(),
+        "status_names DUNLUA_STATUS_LIMIT unknown unknown".into(),
         format!("hash {}", command_hash(7, &[])),
         "size 80 50".into(),
         format!("start_walkable 1 {}", level.tile_name(sx, sy).unwrap()),
@@ -182,7 +183,7 @@ fn expected() -> String {
         "syntax_generate 5 1".into(),
         format!("limit 8 {}", spin.message),
         format!("levels 3 0 3 {} last 3", deep.join(" ")),
-        "levels_room 4 this script makes 3 levels; out has room for 2".into(),
+        "levels_room 4 3 this script makes 3 levels; out has room for 2".into(),
         "set_levels 0 2".into(),
         format!("props goblin 4 {} past_end 13", props.join(" ")),
         "room_names hall throne (none)".into(),
@@ -330,4 +331,91 @@ fn a_luajit_program_gets_them_through_ffi() {
         &[],
     );
     assert_eq!(printed, expected());
+}
+
+/// `callers/fuzz.c` calls every function of `dunlua.h` with wrong values
+/// (stale, made-up and wrong-kind handles, statuses that are none,
+/// capacities and lengths that are not the buffer's, NULLs) and checks that
+/// dunlua answers with known statuses and writes nothing it should not
+/// (canaries around every out-parameter and array): natively over a few
+/// seeds, then under valgrind memcheck, where any memory error or definite
+/// leak fails. `DUNLUA_FUZZ_CALLS` sets the calls under valgrind (10,000 by
+/// default, under a minute).
+#[test]
+fn a_fuzzing_c_program_breaks_no_promise_under_valgrind() {
+    if !available("cc") || !available("valgrind") {
+        return;
+    }
+    let source = capi_dir().join("callers/fuzz.c");
+    let fuzz_text = std::fs::read_to_string(&source).unwrap();
+    let header = std::fs::read_to_string(capi_dir().join("include/dunlua.h")).unwrap();
+    // The declarations: `dunlua_name(` outside comments.
+    let functions: Vec<&str> = header
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .filter_map(|line| {
+            let start = line.find("dunlua_")?;
+            let name = &line[start..line[start..].find('(')? + start];
+            name.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+                .then_some(name)
+        })
+        .collect();
+    assert!(functions.len() > 30, "{functions:?}");
+    for function in &functions {
+        assert!(
+            fuzz_text.contains(&format!("{function}(")),
+            "callers/fuzz.c never calls {function}"
+        );
+    }
+    let scratch = std::env::temp_dir().join(format!("dunlua-capi-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    build_libraries();
+    let program = scratch.join("fuzz");
+    let dir = built_dir();
+    let output = Command::new("cc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
+        .arg(&source)
+        .arg(format!("-I{}", capi_dir().join("include").display()))
+        .arg(format!("-L{}", dir.display()))
+        .args(["-ldunlua_capi", "-lm"])
+        .arg(format!("-Wl,-rpath,{}", dir.display()))
+        .arg("-o")
+        .arg(&program)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success() && output.stderr.is_empty(),
+        "cc fuzz.c:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let script = Path::new("../../scripts/rooms.lua");
+    for seed in ["1", "2", "3"] {
+        let printed = run(
+            &program,
+            &[Path::new("20000"), Path::new(seed), script],
+            &[],
+        );
+        assert!(printed.ends_with(", 0 promises broken\n"), "{printed}");
+    }
+    let calls = std::env::var("DUNLUA_FUZZ_CALLS").unwrap_or_else(|_| "10000".into());
+    let valgrind = [
+        "--tool=memcheck",
+        "--error-exitcode=99",
+        "--leak-check=full",
+        "--errors-for-leak-kinds=definite",
+        "--show-possibly-lost=no",
+        "-q",
+    ];
+    let mut args: Vec<&Path> = valgrind.iter().map(Path::new).collect();
+    args.extend([
+        program.as_path(),
+        Path::new(&calls),
+        Path::new("0x5eed"),
+        script,
+    ]);
+    let printed = run(Path::new("valgrind"), &args, &[]);
+    assert!(printed.ends_with(", 0 promises broken\n"), "{printed}");
+    eprintln!("under valgrind: {printed}");
+    std::fs::remove_dir_all(&scratch).unwrap();
 }
