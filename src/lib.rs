@@ -36,6 +36,7 @@ macro_rules! note {
 }
 
 // Generation: what every build has (the lean library a game links).
+pub mod files;
 pub mod generated;
 pub mod generator;
 pub mod geom;

@@ -52,7 +52,7 @@ impl UserTileset {
             Some("tsj") | Some("json") => false,
             _ => bail!("--tileset {shown}: expected a Tiled tileset, .tsx or .tsj"),
         };
-        let text = std::fs::read_to_string(path)
+        let text = crate::files::read_text(path, crate::files::TILESET)
             .with_context(|| format!("--tileset {shown}: cannot read it"))?;
         let real = path
             .canonicalize()
