@@ -1,12 +1,15 @@
-//! One reader for every input file: a tileset is read as the script and
-//! its modules are (regular files only, never more than a cap).
+//! One reader for every input file, one rule for every output: a tileset
+//! is read as the script and its modules are (regular files only, never
+//! more than a cap), and no output replaces a file the run read, whatever
+//! name reaches it (symlink, hard link, a level's `-K` file, a Tiled
+//! map's `.tsx` beside it).
 
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{files_in, Run, Scratch};
+use crate::util::{dunlua_in, files_in, Run, Scratch};
 
 /// Not a speed limit: only what tells a hang from a slow machine.
 const HANG_GUARD: Duration = Duration::from_secs(60);
@@ -47,6 +50,19 @@ fn guarded(dir: &Path, args: &[&str]) -> Run {
 const SCRIPT: &str = "return { width = 12, height = 8, generate = function(map)\n\
                       map:fill('floor') map:set_start(1, 1)\n\
                       end }\n";
+
+const MODULE: &str = "return { size = 4 }\n";
+
+/// A script that requires `lib.helper`, in a scratch folder.
+fn with_module(levels: u32) -> Scratch {
+    let scratch = Scratch::new();
+    scratch.write(
+        "x.lua",
+        &format!("local helper = require('lib.helper')\nreturn {{ levels = {levels}, width = 12, height = 8, generate = function(map)\n  map:fill('floor') map:set_start(1, 1)\nend }}\n"),
+    );
+    scratch.write("lib/helper.lua", MODULE);
+    scratch
+}
 
 fn mkfifo(path: &Path) {
     let made = Command::new("mkfifo").arg(path).status().unwrap();
@@ -130,5 +146,175 @@ fn a_tileset_too_big_is_refused() {
     assert_eq!(
         run.stderr,
         "dunlua: --tileset big.tsx: cannot read it: too big: 67108864 bytes is more than the 16 MiB a tileset may have\n"
+    );
+}
+
+/// Runs `x.lua` with `args`, expecting a refusal with `code` that says
+/// `says`, with the module and the folder as they were.
+fn refused(scratch: &Scratch, args: &[&str], code: i32, says: &str) {
+    let before = files_in(scratch.path());
+    let mut all = vec!["x.lua", "--seed", "1"];
+    all.extend_from_slice(args);
+    let run = dunlua_in(scratch.path(), &all);
+    assert_eq!(run.code, code, "{args:?}: {}", run.stderr);
+    assert_eq!(
+        run.stderr.lines().next().unwrap_or(""),
+        format!("dunlua: {says}"),
+        "{args:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(scratch.path().join("lib/helper.lua")).unwrap(),
+        MODULE,
+        "{args:?}: the module is untouched"
+    );
+    assert_eq!(
+        files_in(scratch.path()),
+        before,
+        "{args:?}: nothing written"
+    );
+    assert_eq!(
+        files_in(&scratch.path().join("lib")),
+        ["helper.lua"],
+        "{args:?}: nothing written"
+    );
+}
+
+#[test]
+fn an_output_never_replaces_a_module_the_script_required() {
+    let scratch = with_module(1);
+    refused(
+        &scratch,
+        &["--out", "lib/helper.lua"],
+        1,
+        "--out lib/helper.lua: that is the module lib/helper.lua the script requires; choose another file name",
+    );
+    // Another output beside it changes nothing: all or none.
+    refused(
+        &scratch,
+        &["--out", "m.txt", "--out", "./lib/helper.lua"],
+        1,
+        "--out ./lib/helper.lua: that is the module lib/helper.lua the script requires; choose another file name",
+    );
+    // The same file by another name: a hard link, a symlink.
+    std::fs::hard_link(
+        scratch.path().join("lib/helper.lua"),
+        scratch.path().join("hard.lua"),
+    )
+    .unwrap();
+    refused(
+        &scratch,
+        &["--out", "hard.lua"],
+        1,
+        "--out hard.lua: that is the module lib/helper.lua the script requires; choose another file name",
+    );
+    symlink("lib/helper.lua", scratch.path().join("soft.lua")).unwrap();
+    refused(
+        &scratch,
+        &["--out", "soft.lua"],
+        1,
+        "--out soft.lua: that is the module lib/helper.lua the script requires; choose another file name",
+    );
+    // A Tiled map's .tsx beside it.
+    symlink("lib/helper.lua", scratch.path().join("m.tsx")).unwrap();
+    refused(
+        &scratch,
+        &["--out", "m.tmx"],
+        1,
+        "--out m.tmx (its file m.tsx): that is the module lib/helper.lua the script requires; choose another file name",
+    );
+}
+
+#[test]
+fn a_module_reached_through_a_symlink_is_protected_too() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "x.lua",
+        "local helper = require('lib.helper')\nreturn { width = 12, height = 8, generate = function(map)\n  map:fill('floor') map:set_start(1, 1)\nend }\n",
+    );
+    scratch.write("real.lua", MODULE);
+    std::fs::create_dir(scratch.path().join("lib")).unwrap();
+    symlink("../real.lua", scratch.path().join("lib/helper.lua")).unwrap();
+    let run = dunlua_in(
+        scratch.path(),
+        &["x.lua", "--seed", "1", "--out", "real.lua"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "dunlua: --out real.lua: that is the module lib/helper.lua the script requires; choose another file name\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(scratch.path().join("real.lua")).unwrap(),
+        MODULE
+    );
+}
+
+#[test]
+fn a_level_file_never_replaces_a_module() {
+    let scratch = with_module(2);
+    std::fs::hard_link(
+        scratch.path().join("lib/helper.lua"),
+        scratch.path().join("h-2.lua"),
+    )
+    .unwrap();
+    let says = "--out h.lua (its file h-2.lua): that is the module lib/helper.lua the script requires; choose another file name";
+    refused(&scratch, &["--out", "h.lua"], 1, says);
+    // Without the module in the way, the levels are written.
+    std::fs::remove_file(scratch.path().join("h-2.lua")).unwrap();
+    let run = dunlua_in(scratch.path(), &["x.lua", "--seed", "1", "--out", "h.lua"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        files_in(scratch.path()),
+        [
+            "h-1.lua",
+            "h-1.tiles.png",
+            "h-2.lua",
+            "h-2.tiles.png",
+            "lib",
+            "x.lua"
+        ]
+    );
+}
+
+#[test]
+fn an_output_never_replaces_the_tileset_or_its_image() {
+    let scratch = with_module(1);
+    scratch.write(
+        "art.json",
+        r#"{"name":"art","tilewidth":16,"tileheight":16,"tilecount":2,"columns":2,
+            "image":"art.png","imagewidth":32,"imageheight":16,
+            "tiles":[{"id":0,"type":"wall"},{"id":1,"type":"floor"}]}"#,
+    );
+    scratch.write("art.png", "not really a picture");
+    refused(
+        &scratch,
+        &["--tileset", "art.json", "--out", "art.json"],
+        2,
+        "--out art.json: that is the tileset art.json (--tileset); choose another file name",
+    );
+    refused(
+        &scratch,
+        &[
+            "--tileset",
+            "art.json",
+            "--out",
+            "m.tmj",
+            "--out",
+            "art.png",
+        ],
+        2,
+        &format!(
+            "--out art.png: that is the tileset's image {}; choose another file name",
+            scratch
+                .path()
+                .canonicalize()
+                .unwrap()
+                .join("art.png")
+                .display()
+        ),
+    );
+    assert_eq!(
+        std::fs::read_to_string(scratch.path().join("art.png")).unwrap(),
+        "not really a picture"
     );
 }

@@ -65,10 +65,23 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     }
     for out in &cli.outs {
         export::check_target(out).map_err(|e| Failure::usage(e.to_string()))?;
-        refuse_the_script(out, out, script_path)?;
     }
     // Read before generating: a bad --tileset is a usage error up front.
     let options = cli.export.options()?;
+    // No output may replace a file the run reads: what is known now (the
+    // script, the tileset) is a usage error before generating; the
+    // modules, and the level files of a script that makes several levels,
+    // are known after, and the export refuses them then.
+    let level_count = cli.script_args.levels.unwrap_or(1);
+    let inputs = export::Inputs::before_run(script_path, &options);
+    let files = export::files_for_levels(&cli.outs, level_count, &options)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let outs = cli.outs.iter().map(|out| (out.clone(), out.clone()));
+    for (out, file) in files.into_iter().chain(outs) {
+        inputs
+            .refuse(&out, &file)
+            .map_err(|e| Failure::usage(e.to_string()))?;
+    }
     if let Some(dir) = &cli.save_dir {
         if !dir.is_dir() {
             return Err(Failure::usage(format!(
@@ -99,14 +112,6 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
         report_rejections(generated);
     }
     if !cli.outs.is_empty() {
-        // Several levels write `NAME-K.ext` files: none may be the script.
-        if levels.len() > 1 {
-            for out in &cli.outs {
-                for k in 1..=levels.len() as u32 {
-                    refuse_the_script(out, &export::level_path(out, k), script_path)?;
-                }
-            }
-        }
         let (written, notes) =
             export::write_levels(&cli.outs, &levels, &options).map_err(Failure::run)?;
         for note in notes {
@@ -134,28 +139,6 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
         print_stdout(&levels_text(&levels))?;
     }
     Ok(())
-}
-
-/// `.lua` is an export format too: an output (`file`, written for `--out
-/// out`) is never the script itself.
-fn refuse_the_script(
-    out: &std::path::Path,
-    file: &std::path::Path,
-    script: &std::path::Path,
-) -> Result<(), Failure> {
-    let same = matches!((file.canonicalize(), script.canonicalize()), (Ok(x), Ok(y)) if x == y);
-    if !same {
-        return Ok(());
-    }
-    let what = if file == out {
-        String::new()
-    } else {
-        format!(" (its file {})", file.display())
-    };
-    Err(Failure::usage(format!(
-        "--out {}{what}: that is the script itself; choose another file name",
-        out.display()
-    )))
 }
 
 /// The map as text; several levels each under a `level K of N` line.

@@ -123,6 +123,127 @@ fn folder_of(path: &Path) -> &Path {
     }
 }
 
+/// Every file an output at `path` writes for one map: itself and, for a
+/// Tiled map drawn with dunlua's own tileset, the tileset image
+/// (`NAME.tiles.png`) and a `.tmx`'s `.tsx`. What [`render`] writes.
+pub fn files_of(path: &Path, options: &Options) -> anyhow::Result<Vec<PathBuf>> {
+    let format = Format::for_path(path)?;
+    let mut files = Vec::new();
+    if matches!(format, Format::Tiled | Format::TiledXml | Format::TiledLua)
+        && options.tileset.is_none()
+    {
+        files.push(tiled::tileset_path(path));
+        if format == Format::TiledXml && !options.embed_tileset {
+            files.push(tiled::beside(path, "tsx"));
+        }
+    }
+    files.push(path.to_path_buf());
+    Ok(files)
+}
+
+/// Every file the outputs at `paths` write for a run of `levels` levels:
+/// a one-level run writes each as itself ([`files_of`]); several levels
+/// write one `.json` and a file per level of every other format
+/// (`NAME-K.ext`, see [`level_path`]).
+pub fn files_for_levels(
+    paths: &[PathBuf],
+    levels: u32,
+    options: &Options,
+) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
+    let mut files = Vec::new();
+    for out in paths {
+        if levels <= 1 || Format::for_path(out)? == Format::Json {
+            files.extend(
+                files_of(out, options)?
+                    .into_iter()
+                    .map(|f| (out.clone(), f)),
+            );
+            continue;
+        }
+        for k in 1..=levels {
+            let level = level_path(out, k);
+            files.extend(
+                files_of(&level, options)?
+                    .into_iter()
+                    .map(|f| (out.clone(), f)),
+            );
+        }
+    }
+    Ok(files)
+}
+
+/// The files a run read, which no output may replace: the script, every
+/// module it required, a `--tileset` and the image it names. Compared as
+/// files, not names: through symlinks and hard links (see
+/// [`crate::files::same_file`]).
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    /// Each file and what it is, as a message says it.
+    files: Vec<(PathBuf, String)>,
+}
+
+impl Inputs {
+    /// What is known before the script runs: the script and the tileset.
+    pub fn before_run(script: &Path, options: &Options) -> Inputs {
+        let mut inputs = Inputs::default();
+        inputs.add(script, "the script itself".to_string());
+        if let Some(set) = &options.tileset {
+            inputs.add(
+                &set.path,
+                format!("the tileset {} (--tileset)", set.path.display()),
+            );
+            if let Some(image) = set.image_path() {
+                inputs.add(&image, format!("the tileset's image {}", image.display()));
+            }
+        }
+        inputs
+    }
+
+    /// Everything a run of `levels` read: its script, the tileset and
+    /// every module any level required.
+    pub fn of_run(levels: &[Generated], options: &Options) -> Inputs {
+        let script = levels
+            .first()
+            .map(|g| PathBuf::from(&g.provenance.script))
+            .unwrap_or_default();
+        let mut inputs = Inputs::before_run(&script, options);
+        for module in levels.iter().flat_map(|g| &g.modules) {
+            inputs.add(
+                module,
+                format!("the module {} the script requires", module.display()),
+            );
+        }
+        inputs
+    }
+
+    fn add(&mut self, path: &Path, what: String) {
+        if !path.as_os_str().is_empty() && !self.files.iter().any(|(p, _)| p == path) {
+            self.files.push((path.to_path_buf(), what));
+        }
+    }
+
+    /// An error when `file`, written for the output `out`, is one of the
+    /// files the run read.
+    pub fn refuse(&self, out: &Path, file: &Path) -> anyhow::Result<()> {
+        let Some((_, what)) = self
+            .files
+            .iter()
+            .find(|(input, _)| crate::files::same_file(file, input))
+        else {
+            return Ok(());
+        };
+        let its = if file == out {
+            String::new()
+        } else {
+            format!(" (its file {})", file.display())
+        };
+        bail!(
+            "--out {}{its}: that is {what}; choose another file name",
+            out.display()
+        )
+    }
+}
+
 /// The cell size a PNG of `map` gets: the chosen one if the image stays
 /// under [`MAX_PNG_PIXELS`] (an error naming the largest that fits if not),
 /// or the default shrunk until it does (with a note saying so).
@@ -234,17 +355,19 @@ fn file_name(path: &Path) -> String {
 }
 
 /// Writes the map to every path, each in the format its extension names,
-/// all or nothing; returns every file written and the notes to show.
+/// all or nothing, and none over a file the run read (see [`Inputs`]);
+/// returns every file written and the notes to show.
 pub fn write_all(
     paths: &[PathBuf],
     generated: &Generated,
     options: &Options,
 ) -> anyhow::Result<(Vec<PathBuf>, Vec<String>)> {
+    let inputs = Inputs::of_run(std::slice::from_ref(generated), options);
     let mut files: Vec<FileBytes> = Vec::new();
     let mut notes = Vec::new();
     for path in paths {
         let (rendered, said) = render(path, generated, options)?;
-        gather(&mut files, rendered, path)?;
+        gather(&mut files, rendered, path, &inputs)?;
         notes.extend(said);
     }
     let written = commit(files)?;
@@ -252,9 +375,16 @@ pub fn write_all(
 }
 
 /// Adds one output's files to those to write; files two outputs share
-/// (maps in several Tiled formats share one tileset image) must agree.
-fn gather(files: &mut Vec<FileBytes>, rendered: Vec<FileBytes>, out: &Path) -> anyhow::Result<()> {
+/// (maps in several Tiled formats share one tileset image) must agree,
+/// and none may be a file the run read.
+fn gather(
+    files: &mut Vec<FileBytes>,
+    rendered: Vec<FileBytes>,
+    out: &Path,
+    inputs: &Inputs,
+) -> anyhow::Result<()> {
     for (file, bytes) in rendered {
+        inputs.refuse(out, &file)?;
         match files.iter().find(|(f, _)| *f == file) {
             Some((_, same)) if *same == bytes => continue,
             Some(_) => bail!(
@@ -297,17 +427,23 @@ pub fn write_levels(
             return write_all(paths, one, options);
         }
     }
+    let inputs = Inputs::of_run(levels, options);
     let mut files: Vec<FileBytes> = Vec::new();
     let mut notes = Vec::new();
     for path in paths {
         if Format::for_path(path)? == Format::Json {
             let text = json::levels_to_string(levels);
-            gather(&mut files, vec![(path.clone(), text.into_bytes())], path)?;
+            gather(
+                &mut files,
+                vec![(path.clone(), text.into_bytes())],
+                path,
+                &inputs,
+            )?;
             continue;
         }
         for g in levels {
             let (rendered, said) = render(&level_path(path, g.provenance.level), g, options)?;
-            gather(&mut files, rendered, path)?;
+            gather(&mut files, rendered, path, &inputs)?;
             notes.extend(said);
         }
     }
