@@ -2,9 +2,10 @@
 //! is read as the script and its modules are (regular files only, never
 //! more than a cap), and no output replaces a file the run read, whatever
 //! name reaches it (symlink, hard link, a level's `-K` file, a Tiled
-//! map's `.tsx` beside it).
+//! map's `.tsx` beside it). An output is written as a new file, even
+//! where a symlink stood.
 
-use std::os::unix::fs::symlink;
+use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -317,4 +318,64 @@ fn an_output_never_replaces_the_tileset_or_its_image() {
         std::fs::read_to_string(scratch.path().join("art.png")).unwrap(),
         "not really a picture"
     );
+}
+
+/// The mode a new file gets here (0666 less the umask).
+fn fresh_mode(dir: &Path) -> u32 {
+    let probe = dir.join("probe");
+    std::fs::write(&probe, "").unwrap();
+    let mode = std::fs::metadata(&probe).unwrap().permissions().mode() & 0o7777;
+    std::fs::remove_file(probe).unwrap();
+    mode
+}
+
+#[test]
+fn an_output_that_is_a_symlink_is_replaced_not_written_through() {
+    let scratch = Scratch::new();
+    scratch.write("x.lua", SCRIPT);
+    let fresh = fresh_mode(scratch.path());
+    for (i, mode) in [0o600, 0o777].into_iter().enumerate() {
+        let target = scratch.write(&format!("target{i}.txt"), "someone else's file\n");
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(mode)).unwrap();
+        let out = scratch.path().join(format!("out{i}.txt"));
+        symlink(&target, &out).unwrap();
+        let name = format!("out{i}.txt");
+        let run = dunlua_in(scratch.path(), &["x.lua", "--seed", "1", "--out", &name]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let meta = std::fs::symlink_metadata(&out).unwrap();
+        assert!(meta.file_type().is_file(), "the link is replaced by a file");
+        assert_eq!(
+            meta.permissions().mode() & 0o7777,
+            fresh,
+            "a new file's mode, not the link target's {mode:o}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap().lines().count(),
+            8,
+            "the map"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&target).unwrap(),
+            "someone else's file\n",
+            "the target is untouched"
+        );
+        let target_mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(target_mode, mode);
+    }
+}
+
+#[test]
+fn a_replaced_output_gets_a_new_files_mode() {
+    let scratch = Scratch::new();
+    scratch.write("x.lua", SCRIPT);
+    let fresh = fresh_mode(scratch.path());
+    let old = scratch.write("map.txt", "old\n");
+    std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = dunlua_in(
+        scratch.path(),
+        &["x.lua", "--seed", "1", "--out", "map.txt"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mode = std::fs::metadata(&old).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, fresh);
 }

@@ -499,25 +499,36 @@ pub fn commit(files: Vec<FileBytes>) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files.into_iter().map(|(path, _)| path).collect())
 }
 
-/// `bytes` in a synced temporary file beside `path`, with the permissions
-/// the target should get.
+/// `bytes` in a synced temporary file beside `path`, made as any new file
+/// is (mode 0666 less the umask, not a temporary file's private 0600):
+/// renamed over `path`, it replaces the name, and a file there or a
+/// symlink's target lends it nothing, neither bytes nor permissions.
 fn stage(path: &Path, bytes: &[u8]) -> anyhow::Result<tempfile::NamedTempFile> {
-    let mut file = tempfile::Builder::new()
-        .prefix(".dunlua-")
-        .suffix(".tmp")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".dunlua-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut file = builder
         .tempfile_in(folder_of(path))
         .with_context(|| format!("cannot write {}", path.display()))?;
     file.write_all(bytes)
         .and_then(|()| file.as_file().sync_all())
-        .and_then(|()| keep_permissions(file.path(), path))
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(file)
 }
 
-/// A temporary path holding the target's current content (removed when
-/// dropped), or `None` if there is no target yet.
+/// A temporary path holding what is at `path` now (removed when dropped),
+/// or `None` if there is nothing to put back. A symlink is kept as the
+/// link itself, not its target.
 fn back_up(path: &Path) -> anyhow::Result<Option<tempfile::TempPath>> {
-    if !path.is_file() {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(None);
+    };
+    let kind = meta.file_type();
+    if !kind.is_file() && !kind.is_symlink() {
         return Ok(None);
     }
     let backup = tempfile::Builder::new()
@@ -525,13 +536,28 @@ fn back_up(path: &Path) -> anyhow::Result<Option<tempfile::TempPath>> {
         .tempfile_in(folder_of(path))
         .with_context(|| format!("cannot write {}", path.display()))?
         .into_temp_path();
-    // A hard link costs nothing; a copy where links are not supported.
+    // A hard link costs nothing (of the link itself, for a symlink); a
+    // copy where links are not supported.
     std::fs::remove_file(&backup).ok();
     if std::fs::hard_link(path, &backup).is_err() {
-        std::fs::copy(path, &backup)
-            .with_context(|| format!("cannot keep a copy of {}", path.display()))?;
+        let copied = if kind.is_symlink() {
+            copy_link(path, &backup)
+        } else {
+            std::fs::copy(path, &backup).map(drop)
+        };
+        copied.with_context(|| format!("cannot keep a copy of {}", path.display()))?;
     }
     Ok(Some(backup))
+}
+
+#[cfg(unix)]
+fn copy_link(link: &Path, to: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(std::fs::read_link(link)?, to)
+}
+
+#[cfg(not(unix))]
+fn copy_link(link: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::copy(link, to).map(drop)
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over
@@ -542,26 +568,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .map_err(|e| e.error)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
-}
-
-/// Temporary files are private (0600); give the new file the old file's
-/// permissions, or the usual 0644 for a new one.
-fn keep_permissions(temp: &Path, target: &Path) -> std::io::Result<()> {
-    let permissions = match std::fs::metadata(target) {
-        Ok(meta) => meta.permissions(),
-        Err(_) => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::Permissions::from_mode(0o644)
-            }
-            #[cfg(not(unix))]
-            {
-                return Ok(());
-            }
-        }
-    };
-    std::fs::set_permissions(temp, permissions)
 }
 
 #[cfg(test)]
@@ -615,8 +621,11 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(&target).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o644, "readable like any new file");
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+            let fresh = dir.path().join("fresh");
+            std::fs::write(&fresh, "").unwrap();
+            assert_eq!(mode(&target), mode(&fresh), "made like any new file");
+            std::fs::remove_file(&fresh).unwrap();
         }
         let bad = dir.path().join("missing").join("map.txt");
         assert!(write_atomically(&bad, b"x").is_err());
