@@ -1,7 +1,6 @@
 //! `dunlua SCRIPT ...`: one map, to the window, stdout or files, with a
 //! watchdog behind the run's own deadline.
 
-use std::io::Write;
 use std::time::Duration;
 
 use super::flags::RunArgs;
@@ -29,8 +28,7 @@ fn with_watchdog<T>(request: &Request, generate: impl FnOnce() -> T) -> T {
         if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
             wait.recv_timeout(timeout + WATCHDOG_GRACE)
         {
-            let _ = writeln!(
-                std::io::stderr(),
+            note!(
                 "dunlua: {script}: timed out after {} s (--timeout), stuck where the budget could not stop it",
                 timeout.as_secs_f64()
             );
@@ -196,10 +194,10 @@ fn show(
             note!("dunlua: no window ({why}); printed the map as text. Use --out map.png for a picture, --ascii to skip the window");
             Ok(())
         }
-        Err(ViewError::NoWindow(why)) => Err(Failure {
-            code: EXIT_SCRIPT,
-            message: format!("cannot open a window: {why}"),
-        }),
+        Err(ViewError::NoWindow(why)) => Err(Failure::new(
+            EXIT_SCRIPT,
+            format!("cannot open a window: {why}"),
+        )),
         Err(ViewError::Other(e)) => Err(Failure::run(e)),
     }
 }
@@ -213,10 +211,10 @@ fn show(
     _request: Request,
     _options: export::Options,
 ) -> Result<(), Failure> {
-    Err(Failure {
-        code: EXIT_SCRIPT,
-        message: "cannot open a window: this dunlua was built without the `window` feature".into(),
-    })
+    Err(Failure::new(
+        EXIT_SCRIPT,
+        "cannot open a window: this dunlua was built without the `window` feature",
+    ))
 }
 
 /// Says on stderr which attempt was accepted and why earlier ones were not.
