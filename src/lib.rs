@@ -26,22 +26,26 @@
 #![deny(unsafe_code)]
 
 /// `eprintln!` that never panics: a closed or broken stderr is no reason to
-/// stop (or to lose the outputs being written).
+/// stop (or to lose the outputs being written); and one line, whatever a
+/// file name or a script's message holds (see [`one_line`]).
 #[macro_export]
 macro_rules! note {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let line = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", $crate::one_line::one_line(&line));
     }};
 }
 
 // Generation: what every build has (the lean library a game links).
+pub mod files;
 pub mod generated;
 pub mod generator;
 pub mod geom;
 pub mod glyphs;
 pub mod json;
 pub mod map;
+pub mod one_line;
 pub mod ops;
 pub mod params;
 pub mod replay;

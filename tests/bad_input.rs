@@ -307,6 +307,119 @@ fn a_lua_error_call_keeps_its_location() {
 }
 
 #[test]
+fn an_error_message_is_one_line_before_its_traceback() {
+    let err = binary_fails(&script_with(r#"error("two\nlines\r\t\27[31m")"#), &[], 1);
+    let mut lines = err.lines();
+    assert_eq!(
+        lines.next(),
+        Some(r"dunlua: x.lua:2: two\nlines\r\t\x1b[31m")
+    );
+    assert_eq!(lines.next(), Some("stack traceback:"));
+    assert_eq!(lines.next(), Some("\tx.lua:2: in function <x.lua:1>"));
+    assert_eq!(lines.next(), None);
+    // A fake traceback in the message stays in the message.
+    let err = binary_fails(
+        &script_with(r#"error("a\nstack traceback:\n\tfake.lua:1: in x")"#),
+        &[],
+        1,
+    );
+    assert_eq!(
+        err.lines().next(),
+        Some(r"dunlua: x.lua:2: a\nstack traceback:\n\tfake.lua:1: in x")
+    );
+}
+
+#[test]
+fn an_error_object_is_named_without_its_address() {
+    let err = binary_fails(&script_with("error({})"), &[], 1);
+    assert_eq!(
+        err.lines().next(),
+        Some("dunlua: x.lua:2: (error object is a table value)")
+    );
+    for (body, shown) in [
+        (r#"error(setmetatable({}, { __name = "room" }))"#, "room"),
+        ("error(function() end)", "function"),
+        ("error(coroutine.create(print))", "thread"),
+    ] {
+        let err = binary_fails(&script_with(body), &[], 1);
+        assert!(!err.contains("0x"), "{body}: {err}");
+        assert_eq!(
+            err.lines().next().unwrap(),
+            format!("dunlua: x.lua:2: (error object is a {shown} value)"),
+            "{body}"
+        );
+    }
+    // Its own __tostring, if it has one, one line and cut short.
+    let err = binary_fails(
+        &script_with(
+            r#"error(setmetatable({}, { __tostring = function() return "a\n" .. ("b"):rep(100000) end }))"#,
+        ),
+        &[],
+        1,
+    );
+    let first = err.lines().next().unwrap();
+    assert!(first.starts_with(r"dunlua: x.lua:2: a\nbbbb"), "{first}");
+    assert!(first.ends_with("... (100002 bytes in all)"), "{first}");
+    assert!(first.len() < 2100, "{}", first.len());
+}
+
+#[test]
+fn an_error_in_a_module_names_the_module_and_its_line() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "x.lua",
+        "local helper = require('lib.helper')\nreturn { generate = function(map)\n  helper.dig(map)\nend }\n",
+    );
+    scratch.write(
+        "lib/helper.lua",
+        "local M = {}\nfunction M.dig(map)\n  error('no\\nroom')\nend\nreturn M\n",
+    );
+    let run = dunlua_in(scratch.path(), &["x.lua", "--seed", "1"]);
+    assert_eq!(run.code, 1);
+    let mut lines = run.stderr.lines();
+    assert_eq!(lines.next(), Some(r"dunlua: lib/helper.lua:3: no\nroom"));
+    assert_eq!(lines.next(), Some("stack traceback:"));
+    assert_eq!(lines.next(), Some("\tlib/helper.lua:3: in field 'dig'"));
+    assert_eq!(lines.next(), Some("\tx.lua:3: in function <x.lua:2>"));
+}
+
+#[test]
+fn a_newline_in_a_file_name_is_escaped() {
+    let scratch = Scratch::new();
+    scratch.write("a\nb.lua", &script_with(r#"error("boom")"#));
+    let run = dunlua_in(scratch.path(), &["a\nb.lua", "--seed", "1"]);
+    assert_eq!(run.code, 1);
+    let mut lines = run.stderr.lines();
+    assert_eq!(lines.next(), Some(r"dunlua: a\nb.lua:2: boom"));
+    assert_eq!(lines.next(), Some("stack traceback:"));
+    assert_eq!(
+        lines.next(),
+        Some("\ta\\nb.lua:2: in function <a\\nb.lua:1>")
+    );
+    assert_eq!(lines.next(), None);
+    // Every other message too: a usage error, a note.
+    let run = dunlua_in(scratch.path(), &["no\nsuch.lua", "--seed", "1"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with(r"dunlua: cannot read script no\nsuch.lua: "),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    scratch.write(
+        "ok.lua",
+        &script_with("map:fill('floor') map:set_start(1, 1)"),
+    );
+    let run = dunlua_in(
+        scratch.path(),
+        &["ok.lua", "--seed", "1", "--out", "m\n.txt"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr, "dunlua: wrote m\\n.txt\n");
+}
+
+#[test]
 fn a_runaway_loop_hits_the_budget() {
     let err = binary_fails(
         &script_with("while true do end"),

@@ -288,25 +288,28 @@ fn bad_levels_are_clear_errors() {
         "{}",
         run.stderr
     );
-    // A level's file may not be the script (`--out d.lua` writes d-2.lua).
+    // A level's file may not be the script (`--out d.lua` writes d-2.lua):
+    // known only once the script said it makes two levels (exit 1), or
+    // before generating with --levels (exit 2).
     let script = "return { levels = 2, generate = function(map) map:fill('floor') map:set_start(1, 1) end }\n";
     scratch.write("d-2.lua", script);
-    let run = dunlua_in(
-        scratch.path(),
-        &["d-2.lua", "--seed", "1", "--out", "d.lua"],
-    );
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("--out d.lua (its file d-2.lua): that is the script itself"),
-        "{}",
-        run.stderr
-    );
-    assert_eq!(
-        std::fs::read_to_string(scratch.path().join("d-2.lua")).unwrap(),
-        script
-    );
-    assert!(!scratch.path().join("d-1.lua").exists(), "nothing written");
+    for (flags, code) in [(&[][..], 1), (&["--levels", "2"][..], 2)] {
+        let mut args = vec!["d-2.lua", "--seed", "1", "--out", "d.lua"];
+        args.extend_from_slice(flags);
+        let run = dunlua_in(scratch.path(), &args);
+        assert_eq!(run.code, code, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("--out d.lua (its file d-2.lua): that is the script itself"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(
+            std::fs::read_to_string(scratch.path().join("d-2.lua")).unwrap(),
+            script
+        );
+        assert!(!scratch.path().join("d-1.lua").exists(), "nothing written");
+    }
     // The level above's reader checks its arguments like the map's.
     scratch.write(
         "outside.lua",

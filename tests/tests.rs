@@ -8,6 +8,7 @@ mod check_html;
 mod cli;
 mod equivalence;
 mod exports;
+mod files;
 mod fuzz;
 mod game;
 mod golden;

@@ -62,10 +62,10 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
         report.total as f64 / elapsed.max(1e-9)
     );
     if report.failed > 0 {
-        return Err(Failure {
-            code: EXIT_SCRIPT,
-            message: format!("{} of {} seeds failed", report.failed, report.total),
-        });
+        return Err(Failure::new(
+            EXIT_SCRIPT,
+            format!("{} of {} seeds failed", report.failed, report.total),
+        ));
     }
     Ok(())
 }
@@ -76,15 +76,14 @@ pub(super) fn new(args: &NewArgs) -> Result<(), Failure> {
     if path.extension().is_none_or(|e| e != "lua") {
         path.set_extension("lua");
     }
-    let written =
-        crate::templates::write_new(&path, args.from.as_deref()).map_err(|e| Failure {
-            code: if e.to_string().contains("already exists") {
-                EXIT_USAGE
-            } else {
-                EXIT_SCRIPT
-            },
-            message: format!("{e:#}"),
-        })?;
+    let written = crate::templates::write_new(&path, args.from.as_deref()).map_err(|e| {
+        let code = if e.to_string().contains("already exists") {
+            EXIT_USAGE
+        } else {
+            EXIT_SCRIPT
+        };
+        Failure::new(code, format!("{e:#}"))
+    })?;
     for file in written {
         note!("dunlua: wrote {}", file.display());
     }
@@ -105,7 +104,8 @@ pub(super) fn bench(args: &BenchArgs) -> Result<(), Failure> {
     let started = std::time::Instant::now();
     let totals = session.bench(args.count).map_err(|(seed, e)| Failure {
         code: EXIT_SCRIPT,
-        message: format!("seed {seed}: {e}"),
+        message: format!("seed {seed}: {}", e.message),
+        traceback: e.traceback,
     })?;
     let elapsed = started.elapsed().as_secs_f64();
     print_stdout(&format!(

@@ -25,27 +25,34 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_SCRIPT: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 
-/// A failure to report: the text after `dunlua: ` and the exit code.
+/// A failure to report: the text after `dunlua: ` (printed as one line,
+/// see [`report`]), a script error's traceback, and the exit code.
 #[derive(Debug)]
 pub struct Failure {
     pub code: i32,
     pub message: String,
+    /// A script error's Lua frames, innermost first (printed under the
+    /// message).
+    pub traceback: Vec<String>,
 }
 
 impl Failure {
-    pub(crate) fn usage(message: impl Into<String>) -> Failure {
+    /// A failure with no traceback.
+    pub(crate) fn new(code: i32, message: impl Into<String>) -> Failure {
         Failure {
-            code: EXIT_USAGE,
+            code,
             message: message.into(),
+            traceback: Vec::new(),
         }
+    }
+
+    pub(crate) fn usage(message: impl Into<String>) -> Failure {
+        Failure::new(EXIT_USAGE, message)
     }
 
     /// A failure of the run itself (exit 1), with the whole error chain.
     pub(crate) fn run(err: impl Into<anyhow::Error>) -> Failure {
-        Failure {
-            code: EXIT_SCRIPT,
-            message: format!("{:#}", err.into()),
-        }
+        Failure::new(EXIT_SCRIPT, format!("{:#}", err.into()))
     }
 }
 
@@ -53,9 +60,27 @@ impl From<ScriptError> for Failure {
     fn from(err: ScriptError) -> Failure {
         Failure {
             code: err.exit_code(),
-            message: err.to_string(),
+            message: err.message,
+            traceback: err.traceback,
         }
     }
+}
+
+/// Prints `dunlua: MESSAGE` on stderr as one line (a newline or other
+/// control character in it is escaped), then a script error's traceback
+/// under it, a frame a line, as Lua prints one.
+pub fn report(message: &str, traceback: &[String]) {
+    note!("dunlua: {message}");
+    if traceback.is_empty() {
+        return;
+    }
+    let mut text = String::from("stack traceback:\n");
+    for frame in traceback {
+        text.push('\t');
+        text.push_str(&crate::one_line::one_line(frame));
+        text.push('\n');
+    }
+    let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
 /// Runs the parsed command line.
@@ -80,10 +105,10 @@ pub(crate) fn print_stdout(text: &str) -> Result<(), Failure> {
         Ok(()) => Ok(()),
         // A closed pipe (`dunlua ... | head`) is the reader's choice, not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure {
-            code: EXIT_SCRIPT,
-            message: format!("cannot write to stdout: {e}"),
-        }),
+        Err(e) => Err(Failure::new(
+            EXIT_SCRIPT,
+            format!("cannot write to stdout: {e}"),
+        )),
     }
 }
 
@@ -125,7 +150,7 @@ pub fn main() -> i32 {
     match run(&cli) {
         Ok(()) => EXIT_OK,
         Err(failure) => {
-            note!("dunlua: {}", failure.message);
+            report(&failure.message, &failure.traceback);
             failure.code
         }
     }

@@ -1,7 +1,6 @@
 //! `dunlua SCRIPT ...`: one map, to the window, stdout or files, with a
 //! watchdog behind the run's own deadline.
 
-use std::io::Write;
 use std::time::Duration;
 
 use super::flags::RunArgs;
@@ -29,8 +28,7 @@ fn with_watchdog<T>(request: &Request, generate: impl FnOnce() -> T) -> T {
         if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
             wait.recv_timeout(timeout + WATCHDOG_GRACE)
         {
-            let _ = writeln!(
-                std::io::stderr(),
+            note!(
                 "dunlua: {script}: timed out after {} s (--timeout), stuck where the budget could not stop it",
                 timeout.as_secs_f64()
             );
@@ -65,10 +63,23 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     }
     for out in &cli.outs {
         export::check_target(out).map_err(|e| Failure::usage(e.to_string()))?;
-        refuse_the_script(out, out, script_path)?;
     }
     // Read before generating: a bad --tileset is a usage error up front.
     let options = cli.export.options()?;
+    // No output may replace a file the run reads: what is known now (the
+    // script, the tileset) is a usage error before generating; the
+    // modules, and the level files of a script that makes several levels,
+    // are known after, and the export refuses them then.
+    let level_count = cli.script_args.levels.unwrap_or(1);
+    let inputs = export::Inputs::before_run(script_path, &options);
+    let files = export::files_for_levels(&cli.outs, level_count, &options)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let outs = cli.outs.iter().map(|out| (out.clone(), out.clone()));
+    for (out, file) in files.into_iter().chain(outs) {
+        inputs
+            .refuse(&out, &file)
+            .map_err(|e| Failure::usage(e.to_string()))?;
+    }
     if let Some(dir) = &cli.save_dir {
         if !dir.is_dir() {
             return Err(Failure::usage(format!(
@@ -99,14 +110,6 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
         report_rejections(generated);
     }
     if !cli.outs.is_empty() {
-        // Several levels write `NAME-K.ext` files: none may be the script.
-        if levels.len() > 1 {
-            for out in &cli.outs {
-                for k in 1..=levels.len() as u32 {
-                    refuse_the_script(out, &export::level_path(out, k), script_path)?;
-                }
-            }
-        }
         let (written, notes) =
             export::write_levels(&cli.outs, &levels, &options).map_err(Failure::run)?;
         for note in notes {
@@ -134,28 +137,6 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
         print_stdout(&levels_text(&levels))?;
     }
     Ok(())
-}
-
-/// `.lua` is an export format too: an output (`file`, written for `--out
-/// out`) is never the script itself.
-fn refuse_the_script(
-    out: &std::path::Path,
-    file: &std::path::Path,
-    script: &std::path::Path,
-) -> Result<(), Failure> {
-    let same = matches!((file.canonicalize(), script.canonicalize()), (Ok(x), Ok(y)) if x == y);
-    if !same {
-        return Ok(());
-    }
-    let what = if file == out {
-        String::new()
-    } else {
-        format!(" (its file {})", file.display())
-    };
-    Err(Failure::usage(format!(
-        "--out {}{what}: that is the script itself; choose another file name",
-        out.display()
-    )))
 }
 
 /// The map as text; several levels each under a `level K of N` line.
@@ -213,10 +194,10 @@ fn show(
             note!("dunlua: no window ({why}); printed the map as text. Use --out map.png for a picture, --ascii to skip the window");
             Ok(())
         }
-        Err(ViewError::NoWindow(why)) => Err(Failure {
-            code: EXIT_SCRIPT,
-            message: format!("cannot open a window: {why}"),
-        }),
+        Err(ViewError::NoWindow(why)) => Err(Failure::new(
+            EXIT_SCRIPT,
+            format!("cannot open a window: {why}"),
+        )),
         Err(ViewError::Other(e)) => Err(Failure::run(e)),
     }
 }
@@ -230,10 +211,10 @@ fn show(
     _request: Request,
     _options: export::Options,
 ) -> Result<(), Failure> {
-    Err(Failure {
-        code: EXIT_SCRIPT,
-        message: "cannot open a window: this dunlua was built without the `window` feature".into(),
-    })
+    Err(Failure::new(
+        EXIT_SCRIPT,
+        "cannot open a window: this dunlua was built without the `window` feature",
+    ))
 }
 
 /// Says on stderr which attempt was accepted and why earlier ones were not.

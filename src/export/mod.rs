@@ -123,6 +123,127 @@ fn folder_of(path: &Path) -> &Path {
     }
 }
 
+/// Every file an output at `path` writes for one map: itself and, for a
+/// Tiled map drawn with dunlua's own tileset, the tileset image
+/// (`NAME.tiles.png`) and a `.tmx`'s `.tsx`. What [`render`] writes.
+pub fn files_of(path: &Path, options: &Options) -> anyhow::Result<Vec<PathBuf>> {
+    let format = Format::for_path(path)?;
+    let mut files = Vec::new();
+    if matches!(format, Format::Tiled | Format::TiledXml | Format::TiledLua)
+        && options.tileset.is_none()
+    {
+        files.push(tiled::tileset_path(path));
+        if format == Format::TiledXml && !options.embed_tileset {
+            files.push(tiled::beside(path, "tsx"));
+        }
+    }
+    files.push(path.to_path_buf());
+    Ok(files)
+}
+
+/// Every file the outputs at `paths` write for a run of `levels` levels:
+/// a one-level run writes each as itself ([`files_of`]); several levels
+/// write one `.json` and a file per level of every other format
+/// (`NAME-K.ext`, see [`level_path`]).
+pub fn files_for_levels(
+    paths: &[PathBuf],
+    levels: u32,
+    options: &Options,
+) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
+    let mut files = Vec::new();
+    for out in paths {
+        if levels <= 1 || Format::for_path(out)? == Format::Json {
+            files.extend(
+                files_of(out, options)?
+                    .into_iter()
+                    .map(|f| (out.clone(), f)),
+            );
+            continue;
+        }
+        for k in 1..=levels {
+            let level = level_path(out, k);
+            files.extend(
+                files_of(&level, options)?
+                    .into_iter()
+                    .map(|f| (out.clone(), f)),
+            );
+        }
+    }
+    Ok(files)
+}
+
+/// The files a run read, which no output may replace: the script, every
+/// module it required, a `--tileset` and the image it names. Compared as
+/// files, not names: through symlinks and hard links (see
+/// [`crate::files::same_file`]).
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    /// Each file and what it is, as a message says it.
+    files: Vec<(PathBuf, String)>,
+}
+
+impl Inputs {
+    /// What is known before the script runs: the script and the tileset.
+    pub fn before_run(script: &Path, options: &Options) -> Inputs {
+        let mut inputs = Inputs::default();
+        inputs.add(script, "the script itself".to_string());
+        if let Some(set) = &options.tileset {
+            inputs.add(
+                &set.path,
+                format!("the tileset {} (--tileset)", set.path.display()),
+            );
+            if let Some(image) = set.image_path() {
+                inputs.add(&image, format!("the tileset's image {}", image.display()));
+            }
+        }
+        inputs
+    }
+
+    /// Everything a run of `levels` read: its script, the tileset and
+    /// every module any level required.
+    pub fn of_run(levels: &[Generated], options: &Options) -> Inputs {
+        let script = levels
+            .first()
+            .map(|g| PathBuf::from(&g.provenance.script))
+            .unwrap_or_default();
+        let mut inputs = Inputs::before_run(&script, options);
+        for module in levels.iter().flat_map(|g| &g.modules) {
+            inputs.add(
+                module,
+                format!("the module {} the script requires", module.display()),
+            );
+        }
+        inputs
+    }
+
+    fn add(&mut self, path: &Path, what: String) {
+        if !path.as_os_str().is_empty() && !self.files.iter().any(|(p, _)| p == path) {
+            self.files.push((path.to_path_buf(), what));
+        }
+    }
+
+    /// An error when `file`, written for the output `out`, is one of the
+    /// files the run read.
+    pub fn refuse(&self, out: &Path, file: &Path) -> anyhow::Result<()> {
+        let Some((_, what)) = self
+            .files
+            .iter()
+            .find(|(input, _)| crate::files::same_file(file, input))
+        else {
+            return Ok(());
+        };
+        let its = if file == out {
+            String::new()
+        } else {
+            format!(" (its file {})", file.display())
+        };
+        bail!(
+            "--out {}{its}: that is {what}; choose another file name",
+            out.display()
+        )
+    }
+}
+
 /// The cell size a PNG of `map` gets: the chosen one if the image stays
 /// under [`MAX_PNG_PIXELS`] (an error naming the largest that fits if not),
 /// or the default shrunk until it does (with a note saying so).
@@ -234,17 +355,19 @@ fn file_name(path: &Path) -> String {
 }
 
 /// Writes the map to every path, each in the format its extension names,
-/// all or nothing; returns every file written and the notes to show.
+/// all or nothing, and none over a file the run read (see [`Inputs`]);
+/// returns every file written and the notes to show.
 pub fn write_all(
     paths: &[PathBuf],
     generated: &Generated,
     options: &Options,
 ) -> anyhow::Result<(Vec<PathBuf>, Vec<String>)> {
+    let inputs = Inputs::of_run(std::slice::from_ref(generated), options);
     let mut files: Vec<FileBytes> = Vec::new();
     let mut notes = Vec::new();
     for path in paths {
         let (rendered, said) = render(path, generated, options)?;
-        gather(&mut files, rendered, path)?;
+        gather(&mut files, rendered, path, &inputs)?;
         notes.extend(said);
     }
     let written = commit(files)?;
@@ -252,9 +375,16 @@ pub fn write_all(
 }
 
 /// Adds one output's files to those to write; files two outputs share
-/// (maps in several Tiled formats share one tileset image) must agree.
-fn gather(files: &mut Vec<FileBytes>, rendered: Vec<FileBytes>, out: &Path) -> anyhow::Result<()> {
+/// (maps in several Tiled formats share one tileset image) must agree,
+/// and none may be a file the run read.
+fn gather(
+    files: &mut Vec<FileBytes>,
+    rendered: Vec<FileBytes>,
+    out: &Path,
+    inputs: &Inputs,
+) -> anyhow::Result<()> {
     for (file, bytes) in rendered {
+        inputs.refuse(out, &file)?;
         match files.iter().find(|(f, _)| *f == file) {
             Some((_, same)) if *same == bytes => continue,
             Some(_) => bail!(
@@ -297,17 +427,23 @@ pub fn write_levels(
             return write_all(paths, one, options);
         }
     }
+    let inputs = Inputs::of_run(levels, options);
     let mut files: Vec<FileBytes> = Vec::new();
     let mut notes = Vec::new();
     for path in paths {
         if Format::for_path(path)? == Format::Json {
             let text = json::levels_to_string(levels);
-            gather(&mut files, vec![(path.clone(), text.into_bytes())], path)?;
+            gather(
+                &mut files,
+                vec![(path.clone(), text.into_bytes())],
+                path,
+                &inputs,
+            )?;
             continue;
         }
         for g in levels {
             let (rendered, said) = render(&level_path(path, g.provenance.level), g, options)?;
-            gather(&mut files, rendered, path)?;
+            gather(&mut files, rendered, path, &inputs)?;
             notes.extend(said);
         }
     }
@@ -363,25 +499,36 @@ pub fn commit(files: Vec<FileBytes>) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files.into_iter().map(|(path, _)| path).collect())
 }
 
-/// `bytes` in a synced temporary file beside `path`, with the permissions
-/// the target should get.
+/// `bytes` in a synced temporary file beside `path`, made as any new file
+/// is (mode 0666 less the umask, not a temporary file's private 0600):
+/// renamed over `path`, it replaces the name, and a file there or a
+/// symlink's target lends it nothing, neither bytes nor permissions.
 fn stage(path: &Path, bytes: &[u8]) -> anyhow::Result<tempfile::NamedTempFile> {
-    let mut file = tempfile::Builder::new()
-        .prefix(".dunlua-")
-        .suffix(".tmp")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".dunlua-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut file = builder
         .tempfile_in(folder_of(path))
         .with_context(|| format!("cannot write {}", path.display()))?;
     file.write_all(bytes)
         .and_then(|()| file.as_file().sync_all())
-        .and_then(|()| keep_permissions(file.path(), path))
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(file)
 }
 
-/// A temporary path holding the target's current content (removed when
-/// dropped), or `None` if there is no target yet.
+/// A temporary path holding what is at `path` now (removed when dropped),
+/// or `None` if there is nothing to put back. A symlink is kept as the
+/// link itself, not its target.
 fn back_up(path: &Path) -> anyhow::Result<Option<tempfile::TempPath>> {
-    if !path.is_file() {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(None);
+    };
+    let kind = meta.file_type();
+    if !kind.is_file() && !kind.is_symlink() {
         return Ok(None);
     }
     let backup = tempfile::Builder::new()
@@ -389,13 +536,28 @@ fn back_up(path: &Path) -> anyhow::Result<Option<tempfile::TempPath>> {
         .tempfile_in(folder_of(path))
         .with_context(|| format!("cannot write {}", path.display()))?
         .into_temp_path();
-    // A hard link costs nothing; a copy where links are not supported.
+    // A hard link costs nothing (of the link itself, for a symlink); a
+    // copy where links are not supported.
     std::fs::remove_file(&backup).ok();
     if std::fs::hard_link(path, &backup).is_err() {
-        std::fs::copy(path, &backup)
-            .with_context(|| format!("cannot keep a copy of {}", path.display()))?;
+        let copied = if kind.is_symlink() {
+            copy_link(path, &backup)
+        } else {
+            std::fs::copy(path, &backup).map(drop)
+        };
+        copied.with_context(|| format!("cannot keep a copy of {}", path.display()))?;
     }
     Ok(Some(backup))
+}
+
+#[cfg(unix)]
+fn copy_link(link: &Path, to: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(std::fs::read_link(link)?, to)
+}
+
+#[cfg(not(unix))]
+fn copy_link(link: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::copy(link, to).map(drop)
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over
@@ -406,26 +568,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .map_err(|e| e.error)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
-}
-
-/// Temporary files are private (0600); give the new file the old file's
-/// permissions, or the usual 0644 for a new one.
-fn keep_permissions(temp: &Path, target: &Path) -> std::io::Result<()> {
-    let permissions = match std::fs::metadata(target) {
-        Ok(meta) => meta.permissions(),
-        Err(_) => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::Permissions::from_mode(0o644)
-            }
-            #[cfg(not(unix))]
-            {
-                return Ok(());
-            }
-        }
-    };
-    std::fs::set_permissions(temp, permissions)
 }
 
 #[cfg(test)]
@@ -479,8 +621,11 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(&target).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o644, "readable like any new file");
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+            let fresh = dir.path().join("fresh");
+            std::fs::write(&fresh, "").unwrap();
+            assert_eq!(mode(&target), mode(&fresh), "made like any new file");
+            std::fs::remove_file(&fresh).unwrap();
         }
         let bad = dir.path().join("missing").join("map.txt");
         assert!(write_atomically(&bad, b"x").is_err());

@@ -6,6 +6,8 @@ use std::fmt::Display;
 
 use mlua::Lua;
 
+use crate::one_line::one_line;
+
 /// The `file:line` of the nearest Lua frame that called into the host.
 pub(crate) fn script_location(lua: &Lua) -> Option<String> {
     let at = |files_only: bool| {
@@ -69,10 +71,13 @@ pub struct ScriptError {
 }
 
 impl ScriptError {
+    /// A failure whose message is `message` made one line (see
+    /// [`one_line`]).
     pub fn new(kind: FailureKind, message: impl Into<String>) -> ScriptError {
+        let message = message.into();
         ScriptError {
             kind,
-            message: message.into(),
+            message: one_line(&message).into_owned(),
             traceback: Vec::new(),
         }
     }
@@ -110,31 +115,39 @@ impl ScriptError {
         }
     }
 
-    /// Converts an mlua error, keeping the innermost message and the
-    /// traceback's Lua frames.
+    /// Converts an mlua error, keeping the innermost message (whole, made
+    /// one line) and the traceback's Lua frames.
     pub(crate) fn from_lua(err: &mlua::Error) -> ScriptError {
         let (text, traceback) = innermost(err);
-        let mut lines = text.lines();
-        let mut message = lines.next().unwrap_or("").to_string();
+        // Lua's traceback follows the message after a line of its own; the
+        // message itself may hold newlines (`error("a\nb")`).
+        let (raw, own_frames) = match text.rfind(TRACEBACK) {
+            Some(at) => (&text[..at], &text[at..]),
+            None => (text.as_str(), ""),
+        };
         let mut frames: Vec<String> = Vec::new();
-        for line in lines.chain(traceback.lines()) {
-            let frame = line.trim();
+        // Each frame starts a line with a tab, so a file name with a
+        // newline in it stays one frame.
+        for frame in own_frames.split("\n\t").chain(traceback.split("\n\t")) {
+            let frame = frame.trim();
             // Lua's C functions, the host's own Lua ("=sandbox") and mlua's
             // helper chunks (`__mlua_index`) are not the script's lines.
             if frame.is_empty()
-                || frame == "stack traceback:"
+                || frame.starts_with(TRACEBACK.trim())
                 || frame.starts_with("[C]")
                 || frame.starts_with("sandbox:")
                 || frame.starts_with("__mlua")
             {
                 continue;
             }
-            if !frames.iter().any(|f| f == frame) {
-                frames.push(frame.to_string());
+            // `...\t(skipping N levels)`: a tab is no frame's business.
+            let frame = one_line(&frame.replace('\t', " ")).into_owned();
+            if !frames.contains(&frame) {
+                frames.push(frame);
             }
         }
         frames.truncate(8);
-        message = api_words(&message);
+        let mut message = api_words(&error_object(raw));
         if message.len() > MAX_MESSAGE {
             let mut end = MAX_MESSAGE;
             while !message.is_char_boundary(end) {
@@ -142,13 +155,10 @@ impl ScriptError {
             }
             message = format!("{}... ({} bytes in all)", &message[..end], message.len());
         }
-        if message.starts_with("table: 0x") || message.starts_with("userdata: 0x") {
-            // The address changes every run; say what happened instead.
-            message = "error raised with a non-string value; use error(\"message\")".to_string();
-        }
+        let mut message = one_line(&message).into_owned();
         if !has_location(&message) {
-            // error("...", 0), error(nil) and friends: point at the frame
-            // that raised it, so every script error names a line.
+            // error("...", 0), error(nil), error({}) and friends: point at
+            // the frame that raised it, so every script error names a line.
             if let Some(at) = frames.first().and_then(|f| f.split(": in ").next()) {
                 if has_location(&format!("{at}: ")) {
                     message = format!("{at}: {message}");
@@ -170,6 +180,27 @@ impl ScriptError {
 
 /// The longest first line shown (a script may raise a huge string).
 const MAX_MESSAGE: usize = 2000;
+
+/// What Lua's `luaL_traceback` puts between a message and its frames.
+const TRACEBACK: &str = "\nstack traceback:";
+
+/// The message of an error raised with a value that is not a string, as
+/// Lua's own `lua` prints it: a table, function, coroutine or userdata
+/// with no `__tostring` becomes `(error object is a table value)` (Lua
+/// would name it by its address, which differs every run); any other
+/// message is kept. Such a value never has a location (`error` adds one
+/// to strings only): the caller adds the raising frame's.
+fn error_object(raw: &str) -> String {
+    match super::object_names::without_address(raw.as_bytes()) {
+        Some(name) if !name.is_empty() && !has_location(raw) => {
+            format!(
+                "(error object is a {} value)",
+                String::from_utf8_lossy(name)
+            )
+        }
+        _ => raw.to_string(),
+    }
+}
 
 /// Whether a message starts with `file:line: `.
 fn has_location(message: &str) -> bool {
@@ -310,7 +341,47 @@ mod tests {
         );
         assert_eq!(
             ScriptError::from_lua(&table).message,
-            "x.lua:3: error raised with a non-string value; use error(\"message\")"
+            "x.lua:3: (error object is a table value)"
         );
+    }
+
+    #[test]
+    fn a_message_and_its_frames_are_one_line_each() {
+        let err = mlua::Error::RuntimeError(
+            "x.lua:2: two\nlines\x1b[0m\nstack traceback:\n\t[C]: in function 'error'\n\tx\ny.lua:2: in function <x\ny.lua:1>\n\t...\t(skipping 3 levels)"
+                .into(),
+        );
+        let failure = ScriptError::from_lua(&err);
+        assert_eq!(failure.message, "x.lua:2: two\\nlines\\x1b[0m");
+        assert_eq!(
+            failure.traceback,
+            [
+                "x\\ny.lua:2: in function <x\\ny.lua:1>",
+                "... (skipping 3 levels)"
+            ]
+        );
+        assert_eq!(
+            ScriptError::usage("cannot read script a\nb.lua").message,
+            "cannot read script a\\nb.lua"
+        );
+    }
+
+    #[test]
+    fn error_objects_are_named_without_their_address() {
+        assert_eq!(
+            error_object("table: 0x55d1"),
+            "(error object is a table value)"
+        );
+        assert_eq!(
+            error_object("thread: 0xabc"),
+            "(error object is a thread value)"
+        );
+        assert_eq!(
+            error_object("x.lua:1: function: 0x55d1"),
+            "x.lua:1: function: 0x55d1",
+            "a string the script raised is its own"
+        );
+        assert_eq!(error_object("x.lua:1: room: big"), "x.lua:1: room: big");
+        assert_eq!(error_object("12"), "12");
     }
 }

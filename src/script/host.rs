@@ -713,28 +713,19 @@ fn install_reject(lua: &Lua) -> mlua::Result<()> {
     lua.globals().set("reject", reject)
 }
 
-/// The largest script or module file dunlua reads.
-pub(crate) const MAX_SOURCE_BYTES: u64 = 16 << 20;
 
 /// Reads a script or module source: a regular file of at most
-/// [`MAX_SOURCE_BYTES`] (not a FIFO or a device that would block or never end).
-/// The error says why, without naming the file (the caller does).
+/// [`files::SOURCE`](crate::files::SOURCE)'s cap, as every input file is
+/// read (see [`crate::files`]). The error says why, without naming the
+/// file (the caller does).
 pub(crate) fn read_source(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err("not a regular file".into());
-    }
-    check_source_size(meta.len())?;
-    std::fs::read_to_string(path).map_err(|e| e.to_string())
+    crate::files::read_text(path, crate::files::SOURCE).map_err(|e| e.to_string())
 }
 
-/// A script or module of `bytes` is refused when larger than [`MAX_SOURCE_BYTES`].
+/// A script or module of `bytes` is refused when larger than
+/// [`files::SOURCE`](crate::files::SOURCE)'s cap.
 pub(crate) fn check_source_size(bytes: u64) -> Result<(), String> {
-    if bytes > MAX_SOURCE_BYTES {
-        return Err(format!(
-            "{bytes} bytes is more than the {} MiB a script may have",
-            MAX_SOURCE_BYTES >> 20
-        ));
-    }
-    Ok(())
+    crate::files::SOURCE
+        .check_size(bytes)
+        .map_err(|e| e.to_string())
 }

@@ -79,7 +79,7 @@ fn number_of(lua: &Lua, value: Value) -> mlua::Result<u64> {
 
 /// `name` of a `name: ADDRESS` as Lua's `%p` prints an address (`0x`
 /// and hex digits, or bare hex digits on Windows), if `shown` is one.
-fn without_address(shown: &[u8]) -> Option<&[u8]> {
+pub(super) fn without_address(shown: &[u8]) -> Option<&[u8]> {
     let cut = shown.windows(2).rposition(|w| w == b": ")?;
     let address = &shown[cut + 2..];
     let digits = address.strip_prefix(b"0x").unwrap_or(address);

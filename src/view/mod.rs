@@ -451,7 +451,10 @@ pub fn run(
                     last_input = Instant::now();
                 }
                 Err(err) => {
-                    note!("dunlua: reload failed, keeping the last good map: {err}");
+                    crate::cli::report(
+                        &format!("reload failed, keeping the last good map: {}", err.message),
+                        &err.traceback,
+                    );
                     state.notice = None;
                     state.generating = false;
                     state.error = Some(err.to_string());

@@ -52,7 +52,7 @@ impl UserTileset {
             Some("tsj") | Some("json") => false,
             _ => bail!("--tileset {shown}: expected a Tiled tileset, .tsx or .tsj"),
         };
-        let text = std::fs::read_to_string(path)
+        let text = crate::files::read_text(path, crate::files::TILESET)
             .with_context(|| format!("--tileset {shown}: cannot read it"))?;
         let real = path
             .canonicalize()
@@ -109,12 +109,18 @@ impl UserTileset {
 
     /// The image's path as a map in `map_folder` refers to it.
     pub fn image_from(&self, map_folder: &Path) -> Option<String> {
-        let (image, _, _) = self.image.as_ref()?;
-        let beside = self.real.parent().unwrap_or(Path::new("/")).join(image);
+        let beside = self.image_path()?;
         let folder = map_folder
             .canonicalize()
             .unwrap_or_else(|_| map_folder.to_path_buf());
         Some(relative(&beside, &folder))
+    }
+
+    /// Where the image the tileset names is (beside the tileset's real
+    /// file): not read, but no output may replace it.
+    pub fn image_path(&self) -> Option<PathBuf> {
+        let (image, _, _) = self.image.as_ref()?;
+        Some(self.real.parent().unwrap_or(Path::new("/")).join(image))
     }
 
     /// The names tiles answer to, with their ids.

@@ -1,0 +1,57 @@
+//! Messages are one line: a control character inside one (a newline or an
+//! escape sequence in a script's `error("...")`, a file name with a newline
+//! in it) is written escaped, `\n`, `\t`, `\x1b`, so it can neither break
+//! the line nor drive the terminal.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// `text` with every control character escaped: `\n`, `\r`, `\t`, `\xNN`
+/// for the other C0 controls and DEL, `\u{NN}` for the C1 controls, the
+/// Unicode line and paragraph separators and the bidirectional overrides
+/// (which reorder what a terminal shows). A backslash is left as it is.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if needs_escape(c) && (c as u32) < 0x80 => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if needs_escape(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(one_line("plain: text"), "plain: text");
+        assert!(matches!(one_line("plain"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(one_line("two\nlines"), "two\\nlines");
+        assert_eq!(one_line("a\r\tb"), "a\\r\\tb");
+        assert_eq!(one_line("\x1b[31mred\x7f"), "\\x1b[31mred\\x7f");
+        assert_eq!(
+            one_line("\u{85}\u{2028}\u{202e}é"),
+            "\\u{85}\\u{2028}\\u{202e}é"
+        );
+        assert_eq!(one_line("C:\\maps\\a.lua"), "C:\\maps\\a.lua");
+    }
+}
