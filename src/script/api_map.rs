@@ -6,7 +6,7 @@ use std::cell::{Cell, Ref, RefCell, RefMut};
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::api_selection::{LuaDistance, LuaNoise, LuaSelection};
-use super::args::{show, Args, Six};
+use super::args::{show, tile_named, Args, Six, MAX_NAME, MAX_TEXT};
 use super::budget::{self, Reservation};
 use super::cost::{self, area, rect_cells, span};
 use super::error::located;
@@ -24,12 +24,14 @@ const MARKER_BYTES: usize = 48;
 fn opt_tile(a: &Args, map: &Map, opts: &Table, key: &str, default: Tile) -> mlua::Result<Tile> {
     match opts.get::<Value>(key)? {
         Value::Nil => Ok(default),
-        Value::String(s) => map
-            .tiles()
-            .resolve(&s.to_string_lossy())
-            .map_err(|e| a.fail(e)),
+        Value::String(s) => tile_named(&s, map.tiles()).map_err(|e| a.fail(e)),
         other => Err(a.fail(format!("{key} must be a tile name, got {}", show(&other)))),
     }
+}
+
+/// Whether a script's string is `text` (compared in place, not copied).
+fn is(s: &mlua::LuaString, text: &str) -> bool {
+    s.as_bytes().as_ref() == text.as_bytes()
 }
 
 /// A prefab's rows: a list of strings.
@@ -46,7 +48,7 @@ fn read_rotate(a: &Args, opts: &Table, any_ok: bool) -> mlua::Result<Option<u32>
     match opts.get::<Value>("rotate")? {
         Value::Nil => Ok(Some(0)),
         Value::Integer(r @ (0 | 90 | 180 | 270)) => Ok(Some(r as u32)),
-        Value::String(s) if any_ok && s.to_string_lossy() == "any" => Ok(None),
+        Value::String(s) if any_ok && is(&s, "any") => Ok(None),
         other => Err(a.fail(format!(
             "rotate must be 0, 90, 180 or 270{}, got {}",
             if any_ok { " or \"any\"" } else { "" },
@@ -59,15 +61,11 @@ fn read_rotate(a: &Args, opts: &Table, any_ok: bool) -> mlua::Result<Option<u32>
 fn read_mirror(a: &Args, opts: &Table, any_ok: bool) -> mlua::Result<ops::MirrorChoice> {
     use ops::{Mirror, MirrorChoice};
     let value = opts.get::<Value>("mirror")?;
-    let text = match &value {
-        Value::Nil => return Ok(MirrorChoice::Fixed(None)),
-        Value::String(s) => s.to_string_lossy(),
-        _ => String::new(),
-    };
-    match text.as_str() {
-        "x" => Ok(MirrorChoice::Fixed(Some(Mirror::X))),
-        "y" => Ok(MirrorChoice::Fixed(Some(Mirror::Y))),
-        "any" if any_ok => Ok(MirrorChoice::Any),
+    match &value {
+        Value::Nil => Ok(MirrorChoice::Fixed(None)),
+        Value::String(s) if is(s, "x") => Ok(MirrorChoice::Fixed(Some(Mirror::X))),
+        Value::String(s) if is(s, "y") => Ok(MirrorChoice::Fixed(Some(Mirror::Y))),
+        Value::String(s) if any_ok && is(s, "any") => Ok(MirrorChoice::Any),
         _ => Err(a.fail(format!(
             "mirror must be \"x\", \"y\"{} or nil, got {}",
             if any_ok { ", \"any\"" } else { "" },
@@ -115,10 +113,12 @@ fn path_costs(a: &Args, map: &Map, i: usize) -> mlua::Result<ops::PathCosts> {
     for pair in opts.pairs::<Value, Value>() {
         let (key, value) = pair?;
         let name = match &key {
-            Value::String(s) => Some(s.to_string_lossy()),
+            Value::String(s) => ["diagonal", "cost", "field", "weight"]
+                .into_iter()
+                .find(|k| is(s, k)),
             _ => None,
         };
-        match (name.as_deref(), value) {
+        match (name, value) {
             (Some("diagonal"), Value::Boolean(b)) => costs.diagonal = b,
             (Some("diagonal"), Value::Nil) => {}
             (Some("cost"), Value::Table(table)) => {
@@ -129,25 +129,23 @@ fn path_costs(a: &Args, map: &Map, i: usize) -> mlua::Result<ops::PathCosts> {
                             a.fail(format!("cost keys must be tile names, got {}", show(&name)))
                         );
                     };
-                    let tile = map
-                        .tiles()
-                        .resolve(&name.to_string_lossy())
-                        .map_err(|e| a.fail(format!("cost: {e}")))?;
+                    let tile =
+                        tile_named(&name, map.tiles()).map_err(|e| a.fail(format!("cost: {e}")))?;
+                    let name = &map.tiles().kind(tile).name;
                     let cost = match cost {
                         Value::Boolean(false) => None,
                         Value::Integer(c) => Some(c as f64),
                         Value::Number(c) => Some(c),
                         other => {
                             return Err(a.fail(format!(
-                                "cost.{} must be a positive number or false, got {}",
-                                name.to_string_lossy(),
+                                "cost.{name} must be a positive number or false, got {}",
                                 show(&other)
                             )))
                         }
                     };
                     costs
                         .set(tile, cost)
-                        .map_err(|e| a.fail(format!("cost.{}: {e}", name.to_string_lossy())))?;
+                        .map_err(|e| a.fail(format!("cost.{name}: {e}")))?;
                 }
             }
             (Some("field"), Value::UserData(ud)) if ud.is::<LuaNoise>() => {
@@ -241,7 +239,7 @@ fn marker_props(a: &Args, i: usize) -> mlua::Result<(Vec<(String, ParamValue)>, 
             )));
         }
         let key = match key {
-            Value::String(s) if !s.as_bytes().is_empty() => s.to_str()?.to_string(),
+            Value::String(s) if !s.as_bytes().is_empty() => a.utf8_of(&s, MAX_NAME, "props key")?,
             other => {
                 return Err(a.fail(format!(
                     "props keys must be non-empty strings, got {}",
@@ -253,7 +251,9 @@ fn marker_props(a: &Args, i: usize) -> mlua::Result<(Vec<(String, ParamValue)>, 
             Value::Integer(v) => ParamValue::Integer(v),
             Value::Number(v) if v.is_finite() => ParamValue::Number(v),
             Value::Boolean(v) => ParamValue::Boolean(v),
-            Value::String(s) => ParamValue::Text(s.to_str()?.to_string()),
+            Value::String(s) => {
+                ParamValue::Text(a.utf8_of(&s, MAX_TEXT, &format!("props.{key}"))?)
+            }
             other => {
                 return Err(a.fail(format!(
                     "props.{key} must be a string, a finite number or a boolean, got {}",
@@ -284,11 +284,7 @@ fn read_legend(a: &Args, map: &Map, legend: &Table) -> mlua::Result<Vec<(char, S
         };
         let cell = match value {
             Value::String(s) => StampCell {
-                tile: Some(
-                    map.tiles()
-                        .resolve(&s.to_string_lossy())
-                        .map_err(|e| a.fail(e))?,
-                ),
+                tile: Some(tile_named(&s, map.tiles()).map_err(|e| a.fail(e))?),
                 mark: None,
             },
             Value::Table(t) => StampCell {
@@ -298,7 +294,7 @@ fn read_legend(a: &Args, map: &Map, legend: &Table) -> mlua::Result<Vec<(char, S
                 },
                 mark: match t.get::<Value>("mark")? {
                     Value::Nil => None,
-                    Value::String(s) => Some(s.to_string_lossy()),
+                    Value::String(s) => Some(a.name_of(&s, &format!("legend '{c}': mark"))?),
                     other => {
                         return Err(a.fail(format!(
                             "legend '{c}': mark must be a name, got {}",
@@ -573,7 +569,7 @@ impl UserData for LuaMap {
                 for (key, slot) in [("name", &mut name), ("kind", &mut kind)] {
                     *slot = match opts.get::<Value>(key)? {
                         Value::Nil => None,
-                        Value::String(s) => Some(s.to_str()?.to_string()),
+                        Value::String(s) => Some(a.utf8_of(&s, MAX_NAME, key)?),
                         other => {
                             return Err(
                                 a.fail(format!("{key} must be a string, got {}", show(&other)))
@@ -628,7 +624,7 @@ impl UserData for LuaMap {
         methods.add_method("mark", |lua, this, values: Six| {
             let a = this.args(lua, "map:mark", values)?;
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
-            let name = a.string(2, "name")?;
+            let name = a.name(2, "name")?;
             let (props, bytes) = marker_props(&a, 3)?;
             this.map_mut(lua)?
                 .mark_with(x, y, &name, props)
@@ -640,7 +636,7 @@ impl UserData for LuaMap {
             let a = this.args(lua, "map:unmark", values)?;
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
             let name = if a.is_given(2) {
-                Some(a.string(2, "name")?)
+                Some(a.name(2, "name")?)
             } else {
                 None
             };
@@ -682,11 +678,9 @@ impl UserData for LuaMap {
                                 return Err(a.fail("at most 256 tile names"));
                             }
                             match name? {
-                                Value::String(s) => kinds.push(
-                                    map.tiles()
-                                        .resolve(&s.to_string_lossy())
-                                        .map_err(|e| a.fail(e))?,
-                                ),
+                                Value::String(s) => {
+                                    kinds.push(tile_named(&s, map.tiles()).map_err(|e| a.fail(e))?)
+                                }
                                 other => {
                                     return Err(a.fail(format!(
                                         "kinds[{}] must be a tile name, got {}",
@@ -824,7 +818,7 @@ impl UserData for LuaMap {
                     }
                 }
                 tile = match opts.get::<Value>("tile")? {
-                    Value::String(s) if s.to_string_lossy() == crate::map::SECRET_DOOR => {
+                    Value::String(s) if is(&s, crate::map::SECRET_DOOR) => {
                         map.tiles_mut().secret_door().map_err(|e| a.fail(e))?
                     }
                     _ => opt_tile(&a, map, &opts, "tile", Tile::DOOR)?,
@@ -942,9 +936,7 @@ impl UserData for LuaMap {
                     how.on = match opts.get::<Value>("on")? {
                         Value::Nil => None,
                         Value::String(s) => {
-                            let tile = map
-                                .tiles()
-                                .resolve(&s.to_string_lossy())
+                            let tile = tile_named(&s, map.tiles())
                                 .map_err(|e| a.fail(format!("on: {e}")))?;
                             a.charge(cost::visited(area(map)))?;
                             Some(ops::Selection::of_tile(map, tile))
@@ -1148,7 +1140,7 @@ impl UserData for LuaMap {
             map.fill_selection(&sel, tile).map_err(|e| a.map_failed(e))
         });
         methods.add_method("snapshot", |lua, this, values: Six| {
-            let label = this.args(lua, "map:snapshot", values)?.string(0, "label")?;
+            let label = this.args(lua, "map:snapshot", values)?.name(0, "label")?;
             let a = this.args(lua, "map:snapshot", Six::default())?;
             let recording = match this.journal.borrow_mut().as_mut() {
                 Some(journal) => {

@@ -475,7 +475,9 @@ fn install_reject(lua: &Lua) -> mlua::Result<()> {
     let reject = lua.create_function(|lua, why: Value| -> mlua::Result<()> {
         let why = match why {
             Value::Nil => "rejected".to_string(),
-            Value::String(s) => s.to_string_lossy(),
+            // Kept and shown at most MAX_QUOTED bytes of it (only those are
+            // read): a reason is a sentence, not a payload.
+            Value::String(s) => super::args::cut(&s),
             other => {
                 return Err(located(
                     lua,
