@@ -7,7 +7,13 @@
 //! - `-- expect: TEXT` a part of the first line of stderr;
 //! - `-- line: N` the script line the message must name;
 //! - `-- setup: file PATH TEXT` / `symlink PATH TARGET` / `fifo PATH`
-//!   things to make beside the copied script.
+//!   things to make beside the copied script;
+//! - `-- quoted: N` no character repeated more than N times in a row on
+//!   stderr (a message quotes at most a short prefix of a long argument);
+//! - `-- ulimit: yes` run under `ulimit -v` of the memory limit plus 1 GiB,
+//!   so a copy the limit did not count aborts the process (and fails);
+//! - `-- located: no` the message names no script line of its own (a
+//!   rejection: the line is inside it).
 //!
 //! Every failing run must exit with its code (never 101 or a signal), say
 //! `dunlua: FILE.lua:LINE: ...` on its first line, and write no output
@@ -32,6 +38,9 @@ struct Case {
     expect: Vec<String>,
     line: Option<u32>,
     setup: Vec<String>,
+    quoted: Option<usize>,
+    ulimit: bool,
+    located: bool,
 }
 
 fn hostile_dir() -> PathBuf {
@@ -54,6 +63,9 @@ fn cases() -> Vec<Case> {
             expect: Vec::new(),
             line: None,
             setup: Vec::new(),
+            quoted: None,
+            ulimit: false,
+            located: true,
         };
         for line in source.lines().take_while(|l| l.starts_with("-- ")) {
             let (key, value) = line[3..].split_once(": ").unwrap_or((&line[3..], ""));
@@ -63,6 +75,9 @@ fn cases() -> Vec<Case> {
                 "expect" => case.expect.push(value.to_string()),
                 "line" => case.line = Some(value.parse().unwrap()),
                 "setup" => case.setup.push(value.to_string()),
+                "quoted" => case.quoted = Some(value.parse().unwrap()),
+                "ulimit" => case.ulimit = value == "yes",
+                "located" => case.located = value != "no",
                 _ => {}
             }
         }
@@ -109,7 +124,24 @@ fn check_case(case: &Case) -> Result<(), String> {
         args.extend(["--timeout".to_string(), "120".to_string()]);
     }
     let errors = tempfile::NamedTempFile::new().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dunlua"))
+    let mut command = if case.ulimit {
+        // Address space for the memory limit and 1 GiB more (the binary,
+        // its threads' stacks, the allocator's arenas): what the limit
+        // did not count can only fit in what is left.
+        let limit_mb = args
+            .windows(2)
+            .find(|w| w[0] == "--max-memory")
+            .map_or(512, |w| w[1].parse::<u64>().unwrap());
+        let kib = (limit_mb + 1024) << 10;
+        let mut sh = Command::new("sh");
+        sh.arg("-c")
+            .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+            .arg(env!("CARGO_BIN_EXE_dunlua"));
+        sh
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_dunlua"))
+    };
+    let mut child = command
         .args([script.as_str(), "--seed", "1", "--out", "out.json"])
         .args(&args)
         .current_dir(scratch.path())
@@ -132,6 +164,22 @@ fn check_case(case: &Case) -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(20));
     };
     let stderr = String::from_utf8_lossy(&std::fs::read(errors.path()).unwrap()).into_owned();
+    if let Some(most) = case.quoted {
+        let mut run = (None, 0);
+        for c in stderr.chars() {
+            run = if run.0 == Some(c) {
+                (run.0, run.1 + 1)
+            } else {
+                (Some(c), 1)
+            };
+            if run.1 > most {
+                return Err(format!(
+                    "{c:?} more than {most} times in a row: a long argument quoted whole ({} bytes of stderr)",
+                    stderr.len()
+                ));
+            }
+        }
+    }
     // A script's own print lines come first; dunlua's message is the first
     // line that is dunlua's.
     let first = stderr
@@ -170,7 +218,7 @@ fn check_case(case: &Case) -> Result<(), String> {
         .and_then(|rest| rest.split_once(": "))
         .and_then(|(at, _)| at.rsplit_once(':'))
         .is_some_and(|(file, line)| file.ends_with(".lua") && line.parse::<u32>().is_ok());
-    if !located {
+    if case.located && !located {
         return Err(format!("not `dunlua: FILE.lua:LINE: ...`: {first}"));
     }
     if let Some(line) = case.line {

@@ -97,6 +97,18 @@ impl Map {
         rows: &[String],
         legend: &[(char, StampCell)],
     ) -> Result<(), MapError> {
+        // Each character is looked up in a sorted copy of the legend (the
+        // first entry of a key wins, as in the legend): a long legend costs
+        // a few steps a cell, not a scan of it.
+        let mut sorted: Vec<(char, &StampCell)> = legend.iter().map(|(c, s)| (*c, s)).collect();
+        sorted.sort_by_key(|(c, _)| *c);
+        sorted.dedup_by_key(|(c, _)| *c);
+        let lookup = |c: char| {
+            sorted
+                .binary_search_by_key(&c, |(k, _)| *k)
+                .ok()
+                .map(|i| sorted[i].1)
+        };
         let width = rows.first().map_or(0, |r| r.chars().count());
         for (i, row) in rows.iter().enumerate() {
             let len = row.chars().count();
@@ -106,10 +118,7 @@ impl Map {
                     i + 1
                 )));
             }
-            if let Some(c) = row
-                .chars()
-                .find(|&c| c != ' ' && !legend.iter().any(|(l, _)| *l == c))
-            {
+            if let Some(c) = row.chars().find(|&c| c != ' ' && lookup(c).is_none()) {
                 return Err(MapError::Invalid(format!(
                     "stamp row {} uses '{c}', which the legend does not define",
                     i + 1
@@ -129,7 +138,7 @@ impl Map {
         }
         for (dy, row) in rows.iter().enumerate() {
             for (dx, c) in row.chars().enumerate() {
-                let Some((_, cell)) = legend.iter().find(|(l, _)| *l == c) else {
+                let Some(cell) = lookup(c) else {
                     continue;
                 };
                 let (cx, cy) = (x + dx as i64, y + dy as i64);

@@ -85,7 +85,11 @@ impl UserData for LevelView {
         });
         // Anything else (a map writer, a typo) is refused by name.
         methods.add_meta_method(MetaMethod::Index, |lua, _, key: Value| {
-            let key = key.to_string().unwrap_or_else(|_| "?".into());
+            // A string key as written, cut short; anything else as shown.
+            let key = match &key {
+                Value::String(s) => super::args::cut(s),
+                other => super::args::show(other),
+            };
             Err::<(), _>(located(
                 lua,
                 format!("ctx.above has no {key}: the level above is finished and read-only; it offers {OFFERS}"),

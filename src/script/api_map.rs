@@ -6,7 +6,7 @@ use std::cell::{Cell, Ref, RefCell, RefMut};
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::api_selection::{LuaDistance, LuaNoise, LuaSelection};
-use super::args::{show, Args, Six};
+use super::args::{show, tile_named, Args, Six, MAX_NAME, MAX_TEXT};
 use super::budget::{self, Reservation};
 use super::cost::{self, area, rect_cells, span};
 use super::error::located;
@@ -24,20 +24,73 @@ const MARKER_BYTES: usize = 48;
 fn opt_tile(a: &Args, map: &Map, opts: &Table, key: &str, default: Tile) -> mlua::Result<Tile> {
     match opts.get::<Value>(key)? {
         Value::Nil => Ok(default),
-        Value::String(s) => map
-            .tiles()
-            .resolve(&s.to_string_lossy())
-            .map_err(|e| a.fail(e)),
+        Value::String(s) => tile_named(&s, map.tiles()).map_err(|e| a.fail(e)),
         other => Err(a.fail(format!("{key} must be a tile name, got {}", show(&other)))),
     }
 }
 
-/// A prefab's rows: a list of strings.
-fn read_rows(a: &Args, i: usize) -> mlua::Result<Vec<String>> {
-    a.table(i, "rows")?
-        .sequence_values::<String>()
-        .collect::<mlua::Result<_>>()
-        .map_err(|_| a.fail("rows must be a list of strings"))
+/// Whether a script's string is `text` (compared in place, not copied).
+fn is(s: &mlua::LuaString, text: &str) -> bool {
+    s.as_bytes().as_ref() == text.as_bytes()
+}
+
+/// The most bytes a character takes in UTF-8.
+const MAX_CHAR_BYTES: usize = 4;
+
+/// A prefab's rows: a list of strings, none longer than the map's longest
+/// side and no more of them (no turn of a bigger prefab fits), all of them
+/// no more characters than the map has cells. Every bound is checked on
+/// the strings' lengths before a byte is copied; then the copy is paid
+/// for, and held, while the call lasts.
+fn read_rows(a: &Args, i: usize, map: &Map) -> mlua::Result<(Vec<String>, Reservation)> {
+    let list = a.table(i, "rows")?;
+    let side = map.width().max(map.height()) as usize;
+    let count = list.raw_len();
+    if count > side {
+        return Err(a.fail(format!(
+            "rows has {count} rows, more than the map's longest side ({side})"
+        )));
+    }
+    let mut total = 0usize;
+    for k in 1..=count {
+        let len = match list.raw_get::<Value>(k)? {
+            Value::String(s) => s.as_bytes().len(),
+            other => {
+                return Err(a.fail(format!(
+                    "rows must be a list of strings; rows[{k}] is {}",
+                    show(&other)
+                )))
+            }
+        };
+        if len > side * MAX_CHAR_BYTES {
+            return Err(a.fail(format!(
+                "rows[{k}] is {len} bytes, longer than the map's longest side ({side} characters)"
+            )));
+        }
+        total += len;
+    }
+    if total > area(map) as usize * MAX_CHAR_BYTES {
+        return Err(a.fail(format!(
+            "rows hold {total} bytes, more characters than the map has cells"
+        )));
+    }
+    a.charge(cost::text(total as u64))?;
+    let held = a.reserve(total + count * std::mem::size_of::<String>())?;
+    let mut rows = Vec::with_capacity(count);
+    for k in 1..=count {
+        let Value::String(s) = list.raw_get::<Value>(k)? else {
+            return Err(a.fail("rows changed while being read"));
+        };
+        let row = String::from_utf8_lossy(&s.as_bytes()).into_owned();
+        let chars = row.chars().count();
+        if chars > side {
+            return Err(a.fail(format!(
+                "rows[{k}] has {chars} characters, more than the map's longest side ({side})"
+            )));
+        }
+        rows.push(row);
+    }
+    Ok((rows, held))
 }
 
 /// `rotate` of a stamp's options: 0, 90, 180, 270, or `"any"` where
@@ -46,7 +99,7 @@ fn read_rotate(a: &Args, opts: &Table, any_ok: bool) -> mlua::Result<Option<u32>
     match opts.get::<Value>("rotate")? {
         Value::Nil => Ok(Some(0)),
         Value::Integer(r @ (0 | 90 | 180 | 270)) => Ok(Some(r as u32)),
-        Value::String(s) if any_ok && s.to_string_lossy() == "any" => Ok(None),
+        Value::String(s) if any_ok && is(&s, "any") => Ok(None),
         other => Err(a.fail(format!(
             "rotate must be 0, 90, 180 or 270{}, got {}",
             if any_ok { " or \"any\"" } else { "" },
@@ -59,15 +112,11 @@ fn read_rotate(a: &Args, opts: &Table, any_ok: bool) -> mlua::Result<Option<u32>
 fn read_mirror(a: &Args, opts: &Table, any_ok: bool) -> mlua::Result<ops::MirrorChoice> {
     use ops::{Mirror, MirrorChoice};
     let value = opts.get::<Value>("mirror")?;
-    let text = match &value {
-        Value::Nil => return Ok(MirrorChoice::Fixed(None)),
-        Value::String(s) => s.to_string_lossy(),
-        _ => String::new(),
-    };
-    match text.as_str() {
-        "x" => Ok(MirrorChoice::Fixed(Some(Mirror::X))),
-        "y" => Ok(MirrorChoice::Fixed(Some(Mirror::Y))),
-        "any" if any_ok => Ok(MirrorChoice::Any),
+    match &value {
+        Value::Nil => Ok(MirrorChoice::Fixed(None)),
+        Value::String(s) if is(s, "x") => Ok(MirrorChoice::Fixed(Some(Mirror::X))),
+        Value::String(s) if is(s, "y") => Ok(MirrorChoice::Fixed(Some(Mirror::Y))),
+        Value::String(s) if any_ok && is(s, "any") => Ok(MirrorChoice::Any),
         _ => Err(a.fail(format!(
             "mirror must be \"x\", \"y\"{} or nil, got {}",
             if any_ok { ", \"any\"" } else { "" },
@@ -115,10 +164,12 @@ fn path_costs(a: &Args, map: &Map, i: usize) -> mlua::Result<ops::PathCosts> {
     for pair in opts.pairs::<Value, Value>() {
         let (key, value) = pair?;
         let name = match &key {
-            Value::String(s) => Some(s.to_string_lossy()),
+            Value::String(s) => ["diagonal", "cost", "field", "weight"]
+                .into_iter()
+                .find(|k| is(s, k)),
             _ => None,
         };
-        match (name.as_deref(), value) {
+        match (name, value) {
             (Some("diagonal"), Value::Boolean(b)) => costs.diagonal = b,
             (Some("diagonal"), Value::Nil) => {}
             (Some("cost"), Value::Table(table)) => {
@@ -129,25 +180,23 @@ fn path_costs(a: &Args, map: &Map, i: usize) -> mlua::Result<ops::PathCosts> {
                             a.fail(format!("cost keys must be tile names, got {}", show(&name)))
                         );
                     };
-                    let tile = map
-                        .tiles()
-                        .resolve(&name.to_string_lossy())
-                        .map_err(|e| a.fail(format!("cost: {e}")))?;
+                    let tile =
+                        tile_named(&name, map.tiles()).map_err(|e| a.fail(format!("cost: {e}")))?;
+                    let name = &map.tiles().kind(tile).name;
                     let cost = match cost {
                         Value::Boolean(false) => None,
                         Value::Integer(c) => Some(c as f64),
                         Value::Number(c) => Some(c),
                         other => {
                             return Err(a.fail(format!(
-                                "cost.{} must be a positive number or false, got {}",
-                                name.to_string_lossy(),
+                                "cost.{name} must be a positive number or false, got {}",
                                 show(&other)
                             )))
                         }
                     };
                     costs
                         .set(tile, cost)
-                        .map_err(|e| a.fail(format!("cost.{}: {e}", name.to_string_lossy())))?;
+                        .map_err(|e| a.fail(format!("cost.{name}: {e}")))?;
                 }
             }
             (Some("field"), Value::UserData(ud)) if ud.is::<LuaNoise>() => {
@@ -225,11 +274,14 @@ fn read_points(a: &Args) -> mlua::Result<Vec<(i64, i64)>> {
 /// The most properties one marker may carry.
 const MAX_MARKER_PROPS: usize = 64;
 
-/// A marker's data from `map:mark`'s 4th argument: string keys to strings,
-/// numbers or booleans; with the bytes it holds.
-fn marker_props(a: &Args, i: usize) -> mlua::Result<(Vec<(String, ParamValue)>, usize)> {
+/// A marker's data from `map:mark`'s 4th argument: string keys (names) to
+/// strings (at most [`MAX_TEXT`] bytes), numbers or booleans; with the
+/// reservation of the bytes it holds, made before each key and value is
+/// copied.
+fn marker_props(a: &Args, i: usize) -> mlua::Result<(Vec<(String, ParamValue)>, Reservation)> {
+    let mut held = a.reserve(0)?;
     if !a.is_given(i) {
-        return Ok((Vec::new(), 0));
+        return Ok((Vec::new(), held));
     }
     let table = a.table(i, "props")?;
     let (mut props, mut bytes) = (Vec::new(), 0);
@@ -241,7 +293,14 @@ fn marker_props(a: &Args, i: usize) -> mlua::Result<(Vec<(String, ParamValue)>, 
             )));
         }
         let key = match key {
-            Value::String(s) if !s.as_bytes().is_empty() => s.to_str()?.to_string(),
+            Value::String(s) if !s.as_bytes().is_empty() => {
+                let len = s.as_bytes().len();
+                if len <= MAX_NAME {
+                    bytes += len + 32;
+                    a.resize(&mut held, bytes)?;
+                }
+                a.utf8_of(&s, MAX_NAME, "props key")?
+            }
             other => {
                 return Err(a.fail(format!(
                     "props keys must be non-empty strings, got {}",
@@ -253,7 +312,14 @@ fn marker_props(a: &Args, i: usize) -> mlua::Result<(Vec<(String, ParamValue)>, 
             Value::Integer(v) => ParamValue::Integer(v),
             Value::Number(v) if v.is_finite() => ParamValue::Number(v),
             Value::Boolean(v) => ParamValue::Boolean(v),
-            Value::String(s) => ParamValue::Text(s.to_str()?.to_string()),
+            Value::String(s) => {
+                let len = s.as_bytes().len();
+                if len <= MAX_TEXT {
+                    bytes += len;
+                    a.resize(&mut held, bytes)?;
+                }
+                ParamValue::Text(a.utf8_of(&s, MAX_TEXT, &format!("props.{key}"))?)
+            }
             other => {
                 return Err(a.fail(format!(
                     "props.{key} must be a string, a finite number or a boolean, got {}",
@@ -261,34 +327,57 @@ fn marker_props(a: &Args, i: usize) -> mlua::Result<(Vec<(String, ParamValue)>, 
                 )))
             }
         };
-        bytes += key.len()
-            + 32
-            + if let ParamValue::Text(t) = &value {
-                t.len()
-            } else {
-                0
-            };
         props.push((key, value));
     }
-    Ok((props, bytes))
+    Ok((props, held))
 }
 
-/// A stamp legend: one-character keys to a tile name or `{tile =, mark =}`.
-fn read_legend(a: &Args, map: &Map, legend: &Table) -> mlua::Result<Vec<(char, StampCell)>> {
+/// The most entries a stamp legend may have.
+const MAX_LEGEND: usize = 1024;
+
+/// What one legend entry holds besides its mark's name.
+const LEGEND_ENTRY_BYTES: usize = std::mem::size_of::<(char, StampCell)>();
+
+/// A stamp legend: one-character keys to a tile name or `{tile =, mark =}`,
+/// sorted by key; with the bytes it holds, reserved as it is read.
+fn read_legend(
+    a: &Args,
+    map: &Map,
+    legend: &Table,
+) -> mlua::Result<(Vec<(char, StampCell)>, Reservation)> {
     let mut out = Vec::new();
-    for pair in legend.pairs::<String, Value>() {
-        let (key, value) = pair.map_err(|_| a.fail("legend keys must be one-character strings"))?;
-        let mut chars = key.chars();
-        let (Some(c), None) = (chars.next(), chars.next()) else {
-            return Err(a.fail(format!("legend key {key:?} must be one character")));
+    let mut held = a.reserve(0)?;
+    let mut bytes = 0;
+    for pair in legend.pairs::<Value, Value>() {
+        let (key, value) = pair?;
+        if out.len() == MAX_LEGEND {
+            return Err(a.fail(format!("legend has more than {MAX_LEGEND} entries")));
+        }
+        a.charge(cost::CALL_UNITS)?;
+        // One character is at most 4 bytes: a longer key is not read.
+        let c = match &key {
+            Value::String(s) if s.as_bytes().len() <= MAX_CHAR_BYTES => {
+                let bytes = s.as_bytes();
+                let mut chars = std::str::from_utf8(&bytes).ok().map(|t| t.chars());
+                match chars.as_mut().map(|c| (c.next(), c.next())) {
+                    Some((Some(c), None)) => Some(c),
+                    _ => None,
+                }
+            }
+            // A digit key (`[1] = "wall"`) reads as that character, as Lua
+            // would turn it into a string.
+            Value::Integer(n @ 0..=9) => char::from_digit(*n as u32, 10),
+            _ => None,
+        };
+        let Some(c) = c else {
+            return Err(a.fail(format!(
+                "legend keys must be one-character strings, got {}",
+                show(&key)
+            )));
         };
         let cell = match value {
             Value::String(s) => StampCell {
-                tile: Some(
-                    map.tiles()
-                        .resolve(&s.to_string_lossy())
-                        .map_err(|e| a.fail(e))?,
-                ),
+                tile: Some(tile_named(&s, map.tiles()).map_err(|e| a.fail(e))?),
                 mark: None,
             },
             Value::Table(t) => StampCell {
@@ -298,7 +387,7 @@ fn read_legend(a: &Args, map: &Map, legend: &Table) -> mlua::Result<Vec<(char, S
                 },
                 mark: match t.get::<Value>("mark")? {
                     Value::Nil => None,
-                    Value::String(s) => Some(s.to_string_lossy()),
+                    Value::String(s) => Some(a.name_of(&s, &format!("legend '{c}': mark"))?),
                     other => {
                         return Err(a.fail(format!(
                             "legend '{c}': mark must be a name, got {}",
@@ -314,11 +403,45 @@ fn read_legend(a: &Args, map: &Map, legend: &Table) -> mlua::Result<Vec<(char, S
                 )))
             }
         };
+        bytes += LEGEND_ENTRY_BYTES + cell.mark.as_ref().map_or(0, String::len);
+        a.resize(&mut held, bytes)?;
         out.push((c, cell));
     }
     // Lua's pairs order is unspecified; sort so nothing depends on it.
     out.sort_by_key(|(c, _)| *c);
-    Ok(out)
+    Ok((out, held))
+}
+
+/// The most bytes the markers a stamp of `rows` puts down can hold (on a
+/// copy of the prefab and on the map: twice), worked out before stamping
+/// so they are reserved first. `legend` is sorted by key.
+fn stamp_marker_bytes(rows: &[String], legend: &[(char, StampCell)]) -> usize {
+    let per_char = |c: char| -> usize {
+        match legend.binary_search_by_key(&c, |(k, _)| *k) {
+            Ok(i) => legend[i]
+                .1
+                .mark
+                .as_ref()
+                .map_or(0, |name| MARKER_BYTES + 2 * name.len()),
+            Err(_) => 0,
+        }
+    };
+    if legend.iter().all(|(_, cell)| cell.mark.is_none()) {
+        return 0;
+    }
+    2 * rows
+        .iter()
+        .flat_map(|row| row.chars())
+        .map(per_char)
+        .sum::<usize>()
+}
+
+/// The bytes the markers from `first` on hold (those a stamp added).
+fn marker_bytes_from(map: &Map, first: usize) -> usize {
+    map.markers()[first.min(map.markers().len())..]
+        .iter()
+        .map(|m| MARKER_BYTES + 2 * m.name.len())
+        .sum()
 }
 
 /// The map lent to Lua for one `generate` call; taken back afterwards.
@@ -573,7 +696,7 @@ impl UserData for LuaMap {
                 for (key, slot) in [("name", &mut name), ("kind", &mut kind)] {
                     *slot = match opts.get::<Value>(key)? {
                         Value::Nil => None,
-                        Value::String(s) => Some(s.to_str()?.to_string()),
+                        Value::String(s) => Some(a.utf8_of(&s, MAX_NAME, key)?),
                         other => {
                             return Err(
                                 a.fail(format!("{key} must be a string, got {}", show(&other)))
@@ -628,19 +751,22 @@ impl UserData for LuaMap {
         methods.add_method("mark", |lua, this, values: Six| {
             let a = this.args(lua, "map:mark", values)?;
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
-            let name = a.string(2, "name")?;
-            let (props, bytes) = marker_props(&a, 3)?;
+            let name = a.name(2, "name")?;
+            let (props, props_held) = marker_props(&a, 3)?;
             this.map_mut(lua)?
                 .mark_with(x, y, &name, props)
                 .map_err(|e| a.map_failed(e))?;
+            // The props' bytes move from their own reservation to the map's.
             // The name is kept twice: in the marker and in the map's index.
+            let bytes = props_held.bytes();
+            drop(props_held);
             this.hold(&a, MARKER_BYTES + 2 * name.len() + bytes)
         });
         methods.add_method("unmark", |lua, this, values: Six| {
             let a = this.args(lua, "map:unmark", values)?;
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
             let name = if a.is_given(2) {
-                Some(a.string(2, "name")?)
+                Some(a.name(2, "name")?)
             } else {
                 None
             };
@@ -682,11 +808,9 @@ impl UserData for LuaMap {
                                 return Err(a.fail("at most 256 tile names"));
                             }
                             match name? {
-                                Value::String(s) => kinds.push(
-                                    map.tiles()
-                                        .resolve(&s.to_string_lossy())
-                                        .map_err(|e| a.fail(e))?,
-                                ),
+                                Value::String(s) => {
+                                    kinds.push(tile_named(&s, map.tiles()).map_err(|e| a.fail(e))?)
+                                }
                                 other => {
                                     return Err(a.fail(format!(
                                         "kinds[{}] must be a tile name, got {}",
@@ -824,7 +948,7 @@ impl UserData for LuaMap {
                     }
                 }
                 tile = match opts.get::<Value>("tile")? {
-                    Value::String(s) if s.to_string_lossy() == crate::map::SECRET_DOOR => {
+                    Value::String(s) if is(&s, crate::map::SECRET_DOOR) => {
                         map.tiles_mut().secret_door().map_err(|e| a.fail(e))?
                     }
                     _ => opt_tile(&a, map, &opts, "tile", Tile::DOOR)?,
@@ -896,38 +1020,59 @@ impl UserData for LuaMap {
             a.charge(cost::visited(ring))?;
             Ok(map.add_doors(tile))
         });
-        writer!(methods, "stamp", |map, a| {
-            let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
-            let rows = read_rows(&a, 2)?;
-            let legend = read_legend(&a, map, &a.table(3, "legend")?)?;
-            let cells: usize = rows.iter().map(|r| r.len()).sum();
-            a.charge(cost::visited(cells as u64).saturating_mul(2))?;
-            // Turning builds the prefab again as a grid of chars.
-            let _turned = a.reserve(cells * 8)?;
-            let (rotate, mirror) = match a.options(4)? {
-                Some(opts) => {
-                    a.only_options(&opts, &["rotate", "mirror"])?;
-                    (
-                        read_rotate(&a, &opts, false)?.unwrap_or(0),
-                        match read_mirror(&a, &opts, false)? {
-                            ops::MirrorChoice::Fixed(m) => m,
-                            ops::MirrorChoice::Any => None,
-                        },
-                    )
-                }
-                None => (0, None),
-            };
-            let rows = ops::orient(&rows, rotate, mirror).map_err(|e| a.map_failed(e))?;
-            map.stamp(x, y, &rows, &legend).map_err(|e| a.map_failed(e))
+        // Written out (not `writer!`): the markers a stamp puts down are
+        // held against the memory limit like `map:mark`'s.
+        methods.add_method("stamp", |lua, this, values: Six| {
+            let a = this.args(lua, "map:stamp", values)?;
+            let mut guard = this.map_mut(lua)?;
+            let done = (|| -> mlua::Result<(mlua::Result<()>, usize)> {
+                let map = &mut *guard;
+                let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
+                let (rows, _rows) = read_rows(&a, 2, map)?;
+                let (legend, _legend) = read_legend(&a, map, &a.table(3, "legend")?)?;
+                let cells: usize = rows.iter().map(|r| r.len()).sum();
+                a.charge(cost::visited(cells as u64).saturating_mul(2))?;
+                // Turning builds the prefab again as a grid of chars.
+                let _turned = a.reserve(cells * 8)?;
+                let (rotate, mirror) = match a.options(4)? {
+                    Some(opts) => {
+                        a.only_options(&opts, &["rotate", "mirror"])?;
+                        (
+                            read_rotate(&a, &opts, false)?.unwrap_or(0),
+                            match read_mirror(&a, &opts, false)? {
+                                ops::MirrorChoice::Fixed(m) => m,
+                                ops::MirrorChoice::Any => None,
+                            },
+                        )
+                    }
+                    None => (0, None),
+                };
+                let _markers = a.reserve(stamp_marker_bytes(&rows, &legend))?;
+                let rows = ops::orient(&rows, rotate, mirror).map_err(|e| a.map_failed(e))?;
+                let before = map.markers().len();
+                let stamped = map.stamp(x, y, &rows, &legend);
+                // Markers put down before a failure stay, as tiles do.
+                Ok((
+                    stamped.map_err(|e| a.map_failed(e)),
+                    marker_bytes_from(map, before),
+                ))
+            })();
+            if let Some(journal) = this.journal.borrow_mut().as_mut() {
+                journal.capture(&mut guard, "stamp", false);
+            }
+            drop(guard);
+            let (stamped, added) = done?;
+            this.hold(&a, added)?;
+            stamped
         });
         methods.add_method("place_prefab", |lua, this, values: Six| {
             let a = this.args(lua, "map:place_prefab", values)?;
-            let rows = read_rows(&a, 0)?;
             let rng = a.rng(2)?;
-            let placed = {
+            let (placed, added) = {
                 let mut guard = this.map_mut(lua)?;
                 let map = &mut *guard;
-                let legend = read_legend(&a, map, &a.table(1, "legend")?)?;
+                let (rows, _rows) = read_rows(&a, 0, map)?;
+                let (legend, _legend) = read_legend(&a, map, &a.table(1, "legend")?)?;
                 let mut how = ops::Placement {
                     rotate: Some(0),
                     mirror: ops::MirrorChoice::Fixed(None),
@@ -942,9 +1087,7 @@ impl UserData for LuaMap {
                     how.on = match opts.get::<Value>("on")? {
                         Value::Nil => None,
                         Value::String(s) => {
-                            let tile = map
-                                .tiles()
-                                .resolve(&s.to_string_lossy())
+                            let tile = tile_named(&s, map.tiles())
                                 .map_err(|e| a.fail(format!("on: {e}")))?;
                             a.charge(cost::visited(area(map)))?;
                             Some(ops::Selection::of_tile(map, tile))
@@ -973,23 +1116,24 @@ impl UserData for LuaMap {
                 }
                 let cells: usize = rows.iter().map(|r| r.len()).sum();
                 a.charge(cost::visited(cells as u64).saturating_mul(how.tries as u64 + 1))?;
-                let _copy = a.reserve(cells * 8)?;
+                // The turned copy, and the copy of the map the size of the
+                // prefab that checks its rows and legend.
+                let probe = rows.len() * rows.iter().map(|r| r.len()).max().unwrap_or(0);
+                let _copy = a.reserve(cells * 8 + probe)?;
+                let _markers = a.reserve(stamp_marker_bytes(&rows, &legend))?;
+                let before = map.markers().len();
                 let placed = map
                     .place_prefab(&rows, &legend, &mut rng.borrow_mut(), &how)
                     .map_err(|e| a.map_failed(e))?;
-                let recording = match this.journal.borrow_mut().as_mut() {
-                    Some(journal) if placed.is_some() => {
+                if let Some(journal) = this.journal.borrow_mut().as_mut() {
+                    if placed.is_some() {
                         journal.capture(map, "place_prefab", false);
-                        true
                     }
-                    _ => false,
-                };
-                drop(guard);
-                if recording {
-                    this.hold(&a, 0)?;
                 }
-                placed
+                (placed, marker_bytes_from(map, before))
             };
+            // The markers it put down, and whatever the journal holds now.
+            this.hold(&a, added)?;
             Ok(match placed {
                 Some((x, y, rotate, mirror)) => (
                     Some(x),
@@ -1148,7 +1292,7 @@ impl UserData for LuaMap {
             map.fill_selection(&sel, tile).map_err(|e| a.map_failed(e))
         });
         methods.add_method("snapshot", |lua, this, values: Six| {
-            let label = this.args(lua, "map:snapshot", values)?.string(0, "label")?;
+            let label = this.args(lua, "map:snapshot", values)?.name(0, "label")?;
             let a = this.args(lua, "map:snapshot", Six::default())?;
             let recording = match this.journal.borrow_mut().as_mut() {
                 Some(journal) => {

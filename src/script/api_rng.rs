@@ -112,7 +112,11 @@ impl UserData for LuaRng {
             Ok(list)
         });
         methods.add_method("fork", |lua, r, args: Six| {
-            let name = Args::new(lua, "rng:fork", args).string(0, "name")?;
+            let args = Args::new(lua, "rng:fork", args);
+            // Refused by its length before it is read; then the copy and
+            // the hash are paid for.
+            let name = args.name(0, "name")?;
+            args.charge(cost::text(name.len() as u64))?;
             Ok(LuaRng::new(r.0.borrow().fork(&name)))
         });
         methods.add_meta_method(mlua::MetaMethod::ToString, |_, r, ()| {

@@ -4,7 +4,7 @@
 
 use std::fmt::Display;
 
-use mlua::{Lua, MultiValue, Value};
+use mlua::{Lua, LuaString, MultiValue, Value};
 
 use crate::geom::Rect;
 use crate::map::{MapError, Tile, TileSet};
@@ -28,7 +28,100 @@ pub(crate) fn type_name(value: &Value) -> String {
     }
 }
 
-/// How a value reads in an error message.
+/// The longest name a script may give (a tile kind, a marker, a property
+/// key, an rng fork, a room, a snapshot): longer ones are refused before
+/// a byte of them is copied.
+pub(crate) const MAX_NAME: usize = 256;
+
+/// The longest string value a script may keep in the map (a marker
+/// property's text).
+pub(crate) const MAX_TEXT: usize = 64 << 10;
+
+/// The most bytes of a script's string an error message quotes.
+pub(crate) const MAX_QUOTED: usize = 200;
+
+/// The first `max` bytes of `bytes` or fewer, cut on a character boundary
+/// (a UTF-8 sequence the cut would split is left out whole).
+pub(crate) fn prefix(bytes: &[u8], max: usize) -> &[u8] {
+    if bytes.len() <= max {
+        return bytes;
+    }
+    let head = &bytes[..max];
+    match std::str::from_utf8(head) {
+        // Cut inside a character: up to where it starts.
+        Err(e) if e.error_len().is_none() => &head[..e.valid_up_to()],
+        _ => head,
+    }
+}
+
+/// A script's string as an error message quotes it: at most
+/// [`MAX_QUOTED`] bytes of it (only those are read), then `…` and its
+/// length when it was longer.
+pub(crate) fn quote(s: &LuaString) -> String {
+    let bytes = s.as_bytes();
+    let head = prefix(&bytes, MAX_QUOTED);
+    let shown = format!("{:?}", String::from_utf8_lossy(head));
+    if head.len() == bytes.len() {
+        return shown;
+    }
+    // `"head…"`: the ellipsis inside the quotes, before the closing one.
+    format!("{}…\" ({} bytes)", &shown[..shown.len() - 1], bytes.len())
+}
+
+/// A script's string without quotes, cut short like [`quote`] (for a name
+/// a message already sets apart, `ctx.above has no foo`).
+pub(crate) fn cut(s: &LuaString) -> String {
+    let bytes = s.as_bytes();
+    let head = prefix(&bytes, MAX_QUOTED);
+    let shown = String::from_utf8_lossy(head).into_owned();
+    if head.len() == bytes.len() {
+        shown
+    } else {
+        format!("{shown}… ({} bytes)", bytes.len())
+    }
+}
+
+/// The text of a script's string, copied into Rust only when it is at
+/// most `max` bytes; otherwise a message naming `what`, its length and
+/// the limit (the caller adds where). Bytes that are not UTF-8 become
+/// U+FFFD, as `to_string_lossy` makes them.
+pub(crate) fn bounded_text(s: &LuaString, max: usize, what: &str) -> Result<String, String> {
+    let bytes = s.as_bytes();
+    if bytes.len() > max {
+        return Err(too_long(what, bytes.len(), max));
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Like [`bounded_text`], but bytes that are not UTF-8 are refused.
+pub(crate) fn bounded_utf8(s: &LuaString, max: usize, what: &str) -> Result<String, String> {
+    let bytes = s.as_bytes();
+    if bytes.len() > max {
+        return Err(too_long(what, bytes.len(), max));
+    }
+    match std::str::from_utf8(&bytes) {
+        Ok(text) => Ok(text.to_string()),
+        Err(_) => Err(format!("{what} {} is not UTF-8 text", quote(s))),
+    }
+}
+
+fn too_long(what: &str, len: usize, max: usize) -> String {
+    format!("{what} is {len} bytes; at most {max}")
+}
+
+/// The tile `s` names in `tiles`; a name longer than any tile's is refused
+/// by its length, without reading it.
+pub(crate) fn tile_named(s: &LuaString, tiles: &TileSet) -> Result<Tile, String> {
+    let bytes = s.as_bytes();
+    if bytes.len() > MAX_NAME {
+        return Err(too_long("tile name", bytes.len(), MAX_NAME));
+    }
+    // Never longer than MAX_NAME bytes here.
+    let name = String::from_utf8_lossy(&bytes);
+    tiles.resolve(&name).map_err(|e| e.to_string())
+}
+
+/// How a value reads in an error message (a string cut short: see [`quote`]).
 pub(crate) fn show(value: &Value) -> String {
     match value {
         Value::Nil => "nil".into(),
@@ -36,7 +129,7 @@ pub(crate) fn show(value: &Value) -> String {
         Value::Integer(i) => i.to_string(),
         Value::Number(n) if n.is_nan() => "nan".into(),
         Value::Number(n) => format!("{n:?}"),
-        Value::String(s) => format!("{:?}", s.to_string_lossy()),
+        Value::String(s) => quote(s),
         Value::Table(_) => "a table".into(),
         Value::Function(_) => "a function".into(),
         // A rect shows its corners (its `__tostring`, the only one that
@@ -184,11 +277,23 @@ impl<'lua> Args<'lua> {
         }
     }
 
-    pub fn string(&self, i: usize, what: &str) -> mlua::Result<String> {
+    /// A name: a string of at most [`MAX_NAME`] bytes, copied only once
+    /// its length is checked.
+    pub fn name(&self, i: usize, what: &str) -> mlua::Result<String> {
         match self.value(i) {
-            Value::String(s) => Ok(s.to_string_lossy()),
+            Value::String(s) => self.name_of(s, what),
             _ => Err(self.bad(what, "a string", i)),
         }
+    }
+
+    /// The text of `s` as a name (see [`Args::name`]).
+    pub fn name_of(&self, s: &LuaString, what: &str) -> mlua::Result<String> {
+        bounded_text(s, MAX_NAME, what).map_err(|e| self.fail(e))
+    }
+
+    /// The text of `s`, which must be UTF-8 of at most `max` bytes.
+    pub fn utf8_of(&self, s: &LuaString, max: usize, what: &str) -> mlua::Result<String> {
+        bounded_utf8(s, max, what).map_err(|e| self.fail(e))
     }
 
     pub fn table(&self, i: usize, what: &str) -> mlua::Result<mlua::Table> {
@@ -200,11 +305,10 @@ impl<'lua> Args<'lua> {
 
     /// A tile given by name, resolved in `tiles`.
     pub fn tile(&self, i: usize, tiles: &TileSet) -> mlua::Result<Tile> {
-        let name = match self.value(i) {
-            Value::String(s) => s.to_string_lossy(),
-            _ => return Err(self.bad("tile", "a tile name (string)", i)),
-        };
-        tiles.resolve(&name).map_err(|e| self.fail(e))
+        match self.value(i) {
+            Value::String(s) => tile_named(s, tiles).map_err(|e| self.fail(e)),
+            _ => Err(self.bad("tile", "a tile name (string)", i)),
+        }
     }
 
     /// A tile name, or `default` when the argument is absent.
@@ -276,8 +380,7 @@ impl<'lua> Args<'lua> {
     pub fn only_options(&self, opts: &mlua::Table, known: &[&str]) -> mlua::Result<()> {
         for pair in opts.pairs::<Value, Value>() {
             let (key, _) = pair?;
-            let ok =
-                matches!(&key, Value::String(s) if known.contains(&s.to_string_lossy().as_str()));
+            let ok = matches!(&key, Value::String(s) if known.iter().any(|k| k.as_bytes() == s.as_bytes().as_ref()));
             if !ok {
                 return Err(self.fail(format!(
                     "unknown option {}; it takes {}",
@@ -304,5 +407,52 @@ impl<'lua> Args<'lua> {
             Some(r) => Ok(r),
             None => Err(self.bad(what, "a Rect (from Rect.new)", i)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_strings_are_cut_on_a_character_boundary() {
+        let lua = Lua::new();
+        let short = lua.create_string("a\"b").unwrap();
+        assert_eq!(quote(&short), r#""a\"b""#);
+        assert_eq!(cut(&short), "a\"b");
+        // 300 bytes of two-byte characters: 200 bytes is 100 of them.
+        let even = lua.create_string("é".repeat(150)).unwrap();
+        assert_eq!(
+            quote(&even),
+            format!("\"{}…\" (300 bytes)", "é".repeat(100))
+        );
+        // One byte more in front: byte 200 would split an é, which is left out.
+        let odd = lua.create_string(format!("a{}", "é".repeat(150))).unwrap();
+        assert_eq!(quote(&odd), format!("\"a{}…\" (301 bytes)", "é".repeat(99)));
+        assert_eq!(cut(&odd), format!("a{}… (301 bytes)", "é".repeat(99)));
+        // Bytes that are not UTF-8 are cut where asked and shown as U+FFFD.
+        let bad = lua.create_string(vec![0xff; 300]).unwrap();
+        assert_eq!(
+            quote(&bad),
+            format!("\"{}…\" (300 bytes)", "\u{fffd}".repeat(200))
+        );
+    }
+
+    #[test]
+    fn bounded_text_refuses_a_long_string_unread() {
+        let lua = Lua::new();
+        let long = lua.create_string("x".repeat(MAX_NAME + 1)).unwrap();
+        assert_eq!(
+            bounded_text(&long, MAX_NAME, "name"),
+            Err("name is 257 bytes; at most 256".to_string())
+        );
+        let name = lua.create_string("x".repeat(MAX_NAME)).unwrap();
+        assert_eq!(bounded_text(&name, MAX_NAME, "name").unwrap().len(), 256);
+        let bad = lua.create_string(b"a\xffb").unwrap();
+        assert_eq!(bounded_text(&bad, 10, "name").unwrap(), "a\u{fffd}b");
+        assert_eq!(
+            bounded_utf8(&bad, 10, "props key"),
+            Err("props key \"a\u{fffd}b\" is not UTF-8 text".to_string())
+        );
     }
 }

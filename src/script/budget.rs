@@ -60,6 +60,11 @@ impl Reservation {
         }
     }
 
+    /// The bytes it holds.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
     /// Grows the reservation to `bytes` (the holder grew).
     pub(crate) fn resize(&mut self, lua: &Lua, what: &str, bytes: usize) -> mlua::Result<()> {
         if bytes > self.bytes {

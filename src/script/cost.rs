@@ -27,6 +27,12 @@ pub fn compiled(bytes: u64) -> u64 {
     bytes.saturating_mul(4)
 }
 
+/// Units for one pass over `bytes` of a script's text (hashing, comparing,
+/// checking or copying it): about a nanosecond a byte.
+pub fn text(bytes: u64) -> u64 {
+    bytes / 8 + 1
+}
+
 /// Units for writing `cells` cells.
 pub fn written(cells: u64) -> u64 {
     cells / CELLS_PER_UNIT_WRITTEN + 1

@@ -637,25 +637,43 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
     lua.globals().set(
         "print",
         lua.create_function(|lua, values: MultiValue| {
-            let mut parts = Vec::with_capacity(values.len());
+            // The line's length is worked out from the arguments in place
+            // and charged before a byte of it is copied; a line past what
+            // the run may print is never copied at all.
+            let mut parts = Vec::with_capacity(values.len().min(256));
+            let mut len = values.len().saturating_sub(1);
             for v in values {
-                parts.push(match lua.coerce_string(v.clone())? {
-                    Some(s) => s.to_string_lossy(),
-                    None => super::args::show(&v),
+                let part = match lua.coerce_string(v.clone())? {
+                    Some(s) => Ok(s),
+                    None => Err(super::args::show(&v)),
+                };
+                len = len.saturating_add(match &part {
+                    Ok(s) => s.as_bytes().len(),
+                    Err(shown) => shown.len(),
                 });
+                parts.push(part);
             }
-            let line = parts.join("\t");
-            super::budget::charge(lua, "print", line.len() as u64)?;
+            super::budget::charge(lua, "print", len as u64)?;
             // A run prints at most MAX_PRINTED bytes: a print loop must not
             // fill a disk with its log before the budget stops it.
             let before = lua.app_data_mut::<HostState>().map_or(0, |mut s| {
                 let before = s.printed;
-                s.printed = s.printed.saturating_add(line.len() + 1);
+                s.printed = s.printed.saturating_add(len.saturating_add(1));
                 before
             });
             let mut err = std::io::stderr().lock();
             // A closed stderr is no reason to stop the script.
-            if before + line.len() < MAX_PRINTED {
+            if before.saturating_add(len) < MAX_PRINTED {
+                let mut line = String::with_capacity(len);
+                for (i, part) in parts.iter().enumerate() {
+                    if i > 0 {
+                        line.push('\t');
+                    }
+                    match part {
+                        Ok(s) => line.push_str(&String::from_utf8_lossy(&s.as_bytes())),
+                        Err(shown) => line.push_str(shown),
+                    }
+                }
                 let _ = writeln!(err, "{line}");
             } else if before < MAX_PRINTED {
                 let _ = writeln!(
@@ -691,7 +709,9 @@ fn install_reject(lua: &Lua) -> mlua::Result<()> {
     let reject = lua.create_function(|lua, why: Value| -> mlua::Result<()> {
         let why = match why {
             Value::Nil => "rejected".to_string(),
-            Value::String(s) => s.to_string_lossy(),
+            // Kept and shown at most MAX_QUOTED bytes of it (only those are
+            // read): a reason is a sentence, not a payload.
+            Value::String(s) => super::args::cut(&s),
             other => {
                 return Err(located(
                     lua,

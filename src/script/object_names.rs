@@ -19,15 +19,18 @@ pub(crate) const REGISTRY_KEY: &str = "dunlua.tostring";
 
 /// Lua's own `tostring` first (so `__tostring` and `__name` work as
 /// always), then the address replaced for the four kinds that have one.
+/// The name is cut from the shown text by Lua's own (charged) `string.sub`:
+/// a `__tostring` may return a long text, which is never copied into Rust.
 const WRAPPER: &str = r##"
-local raw_tostring, type, name_of = tostring, type, ...
+local raw_tostring, type, sub, name_of = tostring, type, string.sub, ...
 return function(...)
   if select("#", ...) == 0 then error("bad argument #1 to 'tostring' (value expected)", 2) end
   local value = ...
   local shown = raw_tostring(value)
   local kind = type(value)
   if kind == "table" or kind == "function" or kind == "userdata" or kind == "thread" then
-    return name_of(value, shown)
+    local cut, number = name_of(value, shown)
+    if cut then return sub(shown, 1, cut) .. ": #" .. number end
   end
   return shown
 end
@@ -35,14 +38,14 @@ end
 
 /// Replaces the global `tostring` and registers it for `string.format`.
 pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
+    // Where the name ends and the object's number, when `shown` ends in
+    // an address; nothing otherwise.
     let name_of = lua.create_function(|lua, (value, shown): (Value, LuaString)| {
         let bytes = shown.as_bytes();
         let Some(prefix) = without_address(&bytes) else {
-            return Ok(shown.clone());
+            return Ok((None, None));
         };
-        let mut named = prefix.to_vec();
-        named.extend_from_slice(format!(": #{}", number_of(lua, value)?).as_bytes());
-        lua.create_string(named)
+        Ok((Some(prefix.len()), Some(number_of(lua, value)?)))
     })?;
     let tostring: Function = lua.load(WRAPPER).set_name("=tostring").call(name_of)?;
     lua.globals().set("tostring", tostring.clone())?;
@@ -77,10 +80,17 @@ fn number_of(lua: &Lua, value: Value) -> mlua::Result<u64> {
     Ok(next)
 }
 
+/// How far from its end [`without_address`] looks for `: ` (an address
+/// and its separator, with room to spare).
+const ADDRESS_TAIL: usize = 32;
+
 /// `name` of a `name: ADDRESS` as Lua's `%p` prints an address (`0x`
 /// and hex digits, or bare hex digits on Windows), if `shown` is one.
 pub(super) fn without_address(shown: &[u8]) -> Option<&[u8]> {
-    let cut = shown.windows(2).rposition(|w| w == b": ")?;
+    // An address is at most 18 characters (`0x` and 16 digits): only the
+    // end of a long text is searched.
+    let from = shown.len().saturating_sub(ADDRESS_TAIL);
+    let cut = from + shown[from..].windows(2).rposition(|w| w == b": ")?;
     let address = &shown[cut + 2..];
     let digits = address.strip_prefix(b"0x").unwrap_or(address);
     (!digits.is_empty() && digits.iter().all(u8::is_ascii_hexdigit)).then_some(&shown[..cut])
@@ -101,5 +111,9 @@ mod tests {
         assert_eq!(without_address(b"Rect(1, 2, 3, 4)"), None);
         assert_eq!(without_address(b"table: "), None);
         assert_eq!(without_address(b"room: big"), None);
+        let long = [b"x".repeat(1000), b": 0x1f".to_vec()].concat();
+        assert_eq!(without_address(&long), Some(&long[..1000]));
+        let far = [b"a: ".to_vec(), b"f".repeat(40)].concat();
+        assert_eq!(without_address(&far), None, "too long for an address");
     }
 }

@@ -3,6 +3,6 @@
 return { generate = function(map, rng)
   map:fill("floor")
   map:set_start(1, 1)
-  local name = string.rep("x", 1000)
+  local name = string.rep("x", 250)
   while true do map:mark(1, 1, name) end
 end }

@@ -130,6 +130,10 @@ unsafe fn tile_arg(state: *mut lua_State, idx: c_int, map: &Map) -> Option<Tile>
     }
     let mut len = 0usize;
     let ptr = ffi::lua_tolstring(state, idx, &mut len);
+    // Longer than any tile's name: not read (the ordinary binding says so).
+    if len > crate::script::args::MAX_NAME {
+        return None;
+    }
     let bytes = std::slice::from_raw_parts(ptr as *const u8, len);
     map.tiles().by_name(std::str::from_utf8(bytes).ok()?)
 }

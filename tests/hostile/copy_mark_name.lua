@@ -1,0 +1,11 @@
+-- expect: map:mark: name is 134217728 bytes; at most 256
+-- line: 9
+-- quoted: 300
+-- ulimit: yes
+return { generate = function(map, rng)
+  map:fill("floor")
+  map:set_start(1, 1)
+  local name, kept = ("n"):rep(2^27), {}
+  for i = 1, 40 do kept[i] = select(2, pcall(map.mark, map, 2, 2, name)) end
+  error(kept[40], 0)
+end }
