@@ -36,7 +36,8 @@ pub struct Generated {
     pub modules: Vec<PathBuf>,
     /// The generation step by step, when it was recorded.
     pub replay: Option<Replay>,
-    /// The attempts the script rejected before this one, and why.
+    /// The attempts the script rejected before this one, and why: the
+    /// first 31 and the last (each reason at most about 200 bytes).
     pub rejections: Vec<(u32, String)>,
     /// The budget units the whole run used (Lua instructions plus charged
     /// native work, over every attempt), out of `--max-instructions`.

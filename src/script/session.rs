@@ -228,7 +228,16 @@ impl Session {
                     generated.native_work = native_work + self.vm.guard.native();
                     return Ok(*generated);
                 }
-                Attempt::Rejected(why) => rejections.push((k, why)),
+                // Kept: the first reasons and the last (each already cut
+                // short by reject()), however many attempts are allowed.
+                Attempt::Rejected(why) if rejections.len() < KEPT_REJECTIONS => {
+                    rejections.push((k, why))
+                }
+                Attempt::Rejected(why) => {
+                    if let Some(last) = rejections.last_mut() {
+                        *last = (k, why);
+                    }
+                }
             }
         }
         let last = rejections.last().map(|(_, why)| why.as_str()).unwrap_or("");
@@ -254,7 +263,9 @@ fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
-        Value::String(s) => s.to_string_lossy(),
+        Value::String(s) => {
+            args::bounded_text(&s, args::MAX_NAME, "name").map_err(|e| format!("{shown}: {e}"))?
+        }
         other => {
             return Err(format!(
                 "{shown}: name must be a string, got {}",
@@ -286,8 +297,8 @@ fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
     };
     let stairs = match field("stairs")? {
         Value::Nil => Stairs::Free,
-        Value::String(s) if s.to_string_lossy() == "aligned" => Stairs::Aligned,
-        Value::String(s) if s.to_string_lossy() == "free" => Stairs::Free,
+        Value::String(s) if s.as_bytes().as_ref() == b"aligned" => Stairs::Aligned,
+        Value::String(s) if s.as_bytes().as_ref() == b"free" => Stairs::Free,
         other => {
             return Err(format!(
                 "{shown}: stairs must be \"aligned\" (each level's stairs_up under the stairs_down above) or \"free\", got {}",
@@ -315,22 +326,37 @@ fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
     })
 }
 
+/// How many rejection reasons a run keeps (the first ones and the last).
+const KEPT_REJECTIONS: usize = 32;
+
+/// The most parameters a script may declare.
+const MAX_PARAMS: usize = 1024;
+
 fn read_params(table: &Table, shown: &str) -> Result<Params, String> {
     let mut entries = Vec::new();
     for pair in table.pairs::<Value, Value>() {
         let (key, value) = pair.map_err(|e| format!("{shown}: params: {e}"))?;
+        if entries.len() == MAX_PARAMS {
+            return Err(format!(
+                "{shown}: params declares more than {MAX_PARAMS} parameters"
+            ));
+        }
         let Value::String(key) = key else {
             return Err(format!(
                 "{shown}: params keys must be names, got {}",
                 args::show(&key)
             ));
         };
-        let key = key.to_string_lossy();
+        let key = args::bounded_text(&key, args::MAX_NAME, "params key")
+            .map_err(|e| format!("{shown}: {e}"))?;
         let value = match value {
             Value::Integer(v) => ParamValue::Integer(v),
             Value::Number(v) => ParamValue::Number(v),
             Value::Boolean(v) => ParamValue::Boolean(v),
-            Value::String(v) => ParamValue::Text(v.to_string_lossy()),
+            Value::String(v) => ParamValue::Text(
+                args::bounded_text(&v, args::MAX_TEXT, &format!("params.{key}"))
+                    .map_err(|e| format!("{shown}: {e}"))?,
+            ),
             other => {
                 return Err(format!(
                     "{shown}: params.{key} must default to an integer, number, boolean or string, got {}",
