@@ -110,7 +110,7 @@ fn statement(rng: &mut Rng) -> String {
 }
 
 /// A whole random script.
-fn script(rng: &mut Rng) -> String {
+pub(crate) fn script(rng: &mut Rng) -> String {
     let size = match rng.int(6) {
         0 => "width = 1, height = 1,",
         1 => "width = 600, height = 600,",

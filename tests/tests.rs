@@ -6,6 +6,8 @@ mod bad_input;
 mod check;
 mod check_html;
 mod cli;
+mod deadline;
+mod differential;
 mod equivalence;
 mod exports;
 mod files;

@@ -1,9 +1,10 @@
 //! Sinks for a finished map, chosen by the output file's extension. Writes
 //! are all-or-nothing: every file of a run (several `--out`, a `.tmj`'s
-//! tileset image) is rendered and written to a temporary file beside its
-//! target first, then all are renamed into place, and a rename that fails
-//! puts back what the others replaced; so a failure never leaves a
-//! half-written, clobbered or half-updated set of files.
+//! tileset image) is rendered straight into a temporary file beside its
+//! target first (one at a time, so outputs never pile up in memory), then
+//! all are renamed into place, and a rename that fails puts back what the
+//! others replaced; so a failure never leaves a half-written, clobbered or
+//! half-updated set of files.
 
 pub mod png;
 pub mod text;
@@ -284,33 +285,150 @@ pub fn png_cell_size(
     Ok((largest, Some(note)))
 }
 
-/// A file to write and its content.
-pub type FileBytes = (PathBuf, Vec<u8>);
+/// The files of a run's outputs, each written to a synced temporary file
+/// beside its target as soon as it is rendered (straight from the writer
+/// where the format streams), so at most one output's bytes are held in
+/// memory at a time, however many outputs or levels a run writes. Files
+/// two outputs share (maps in several Tiled formats share one tileset
+/// image) must agree; none may be a file the run read.
+pub struct Staging<'a> {
+    inputs: &'a Inputs,
+    staged: Vec<Staged>,
+}
 
-/// What one output renders to: every file it needs (a Tiled map brings its
-/// tileset image) with its bytes, and notes for the user.
+struct Staged {
+    path: PathBuf,
+    temp: tempfile::NamedTempFile,
+    /// Length and a hash of the bytes, to compare a shared file's copies.
+    digest: (u64, u64),
+}
+
+/// A writer that counts and hashes what passes through it.
+struct Digesting<W: Write> {
+    inner: W,
+    len: u64,
+    hash: u64,
+}
+
+impl<W: Write> Write for Digesting<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        for &b in &buf[..n] {
+            // FNV-1a: the same bytes give the same digest in every run.
+            self.hash = (self.hash ^ b as u64).wrapping_mul(0x100000001b3);
+        }
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<'a> Staging<'a> {
+    pub fn new(inputs: &'a Inputs) -> Staging<'a> {
+        Staging {
+            inputs,
+            staged: Vec::new(),
+        }
+    }
+
+    /// Stages `file` (of the output `out`) with what `write` writes.
+    pub fn file(
+        &mut self,
+        out: &Path,
+        file: PathBuf,
+        write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        self.inputs.refuse(out, &file)?;
+        let mut temp = new_temp(&file)?;
+        let digest = {
+            let mut sink = Digesting {
+                inner: std::io::BufWriter::new(temp.as_file_mut()),
+                len: 0,
+                hash: 0xcbf29ce484222325,
+            };
+            write(&mut sink)
+                .and_then(|()| sink.flush().map_err(anyhow::Error::from))
+                .with_context(|| format!("cannot write {}", file.display()))?;
+            (sink.len, sink.hash)
+        };
+        temp.as_file()
+            .sync_all()
+            .with_context(|| format!("cannot write {}", file.display()))?;
+        match self.staged.iter().find(|s| s.path == file) {
+            // The temporary copy is removed as it drops.
+            Some(same) if same.digest == digest => Ok(()),
+            Some(_) => bail!(
+                "--out {}: two outputs would write {} differently",
+                out.display(),
+                file.display()
+            ),
+            None => {
+                self.staged.push(Staged {
+                    path: file,
+                    temp,
+                    digest,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// Stages `file` holding `bytes`.
+    fn bytes(&mut self, out: &Path, file: PathBuf, bytes: &[u8]) -> anyhow::Result<()> {
+        self.file(out, file, |w| w.write_all(bytes).map_err(Into::into))
+    }
+
+    /// Puts every staged file in place, or none (see [`commit`]).
+    pub fn commit(self) -> anyhow::Result<Vec<PathBuf>> {
+        commit(self.staged.into_iter().map(|s| (s.path, s.temp)).collect())
+    }
+}
+
+/// Renders one output (every file it needs: a Tiled map brings its
+/// tileset image) into `staging`; returns notes for the user.
 pub fn render(
     path: &Path,
     generated: &Generated,
     options: &Options,
-) -> anyhow::Result<(Vec<FileBytes>, Vec<String>)> {
+    staging: &mut Staging,
+) -> anyhow::Result<Vec<String>> {
+    render_to(path, path, generated, options, staging)
+}
+
+/// [`render`] of `generated` to `path`, one of the files of the output
+/// `out` (a level's file of a multi-level output).
+fn render_to(
+    out: &Path,
+    path: &Path,
+    generated: &Generated,
+    options: &Options,
+    staging: &mut Staging,
+) -> anyhow::Result<Vec<String>> {
     let format = Format::for_path(path)?;
-    let mut files = Vec::new();
     let mut notes = Vec::new();
-    let mut bytes = Vec::new();
+    let target = path.to_path_buf();
     match format {
-        Format::Text => text::write(&generated.map, &mut bytes)?,
-        Format::Json => json::write(generated, &mut bytes)?,
+        Format::Text => staging.file(out, target, |w| {
+            text::write(&generated.map, &mut &mut *w).map_err(Into::into)
+        })?,
+        Format::Json => staging.file(out, target, |w| {
+            json::write(generated, &mut &mut *w).map_err(Into::into)
+        })?,
         Format::Png => {
             let (cell, note) = png_cell_size(path, &generated.map, options)?;
             notes.extend(note);
-            png::write(
-                &generated.map,
-                options.png_style,
-                options.png_rock,
-                cell,
-                &mut bytes,
-            )?
+            staging.file(out, target, |mut w| {
+                png::write(
+                    &generated.map,
+                    options.png_style,
+                    options.png_rock,
+                    cell,
+                    &mut w,
+                )
+            })?
         }
         Format::Tiled | Format::TiledXml | Format::TiledLua => {
             let doc = match &options.tileset {
@@ -318,34 +436,35 @@ pub fn render(
                 None => {
                     let image_path = tiled::tileset_path(path);
                     let cell = options.cell_size.max(super::render::GLYPH);
-                    let mut image = Vec::new();
-                    png::write_frame(&tiled::tileset_image(generated, cell), &mut image)?;
-                    files.push((image_path.clone(), image));
+                    let frame = tiled::tileset_image(generated, cell);
+                    staging.file(out, image_path.clone(), |mut w| {
+                        png::write_frame(&frame, &mut w)
+                    })?;
                     tiled::doc(generated, &file_name(&image_path), cell)
                 }
             };
             match format {
                 Format::TiledXml if options.embed_tileset => {
-                    bytes = tiled::tmx::tmx(&doc, None).into_bytes();
+                    staging.bytes(out, target, tiled::tmx::tmx(&doc, None).as_bytes())?;
                 }
                 Format::TiledXml => {
                     let tsx_path = tiled::beside(path, "tsx");
                     if let tiled::Tileset::Generated(set) = &doc.tileset {
-                        files.push((tsx_path.clone(), tiled::tmx::tsx(set).into_bytes()));
+                        staging.bytes(out, tsx_path.clone(), tiled::tmx::tsx(set).as_bytes())?;
                     }
-                    bytes = tiled::tmx::tmx(&doc, Some(&file_name(&tsx_path))).into_bytes();
+                    let tmx = tiled::tmx::tmx(&doc, Some(&file_name(&tsx_path)));
+                    staging.bytes(out, target, tmx.as_bytes())?;
                 }
-                Format::TiledLua => bytes = tiled::lua::lua(&doc).into_bytes(),
-                _ => {
+                Format::TiledLua => staging.bytes(out, target, tiled::lua::lua(&doc).as_bytes())?,
+                _ => staging.file(out, target, |w| {
                     // Compact: the tile layer holds one number per cell.
-                    serde_json::to_writer(&mut bytes, &tiled::tmj::to_tmj(&doc))?;
-                    bytes.push(b'\n');
-                }
+                    serde_json::to_writer(&mut *w, &tiled::tmj::to_tmj(&doc))?;
+                    w.write_all(b"\n").map_err(Into::into)
+                })?,
             }
         }
     }
-    files.push((path.to_path_buf(), bytes));
-    Ok((files, notes))
+    Ok(notes)
 }
 
 fn file_name(path: &Path) -> String {
@@ -363,39 +482,13 @@ pub fn write_all(
     options: &Options,
 ) -> anyhow::Result<(Vec<PathBuf>, Vec<String>)> {
     let inputs = Inputs::of_run(std::slice::from_ref(generated), options);
-    let mut files: Vec<FileBytes> = Vec::new();
+    let mut staging = Staging::new(&inputs);
     let mut notes = Vec::new();
     for path in paths {
-        let (rendered, said) = render(path, generated, options)?;
-        gather(&mut files, rendered, path, &inputs)?;
-        notes.extend(said);
+        notes.extend(render(path, generated, options, &mut staging)?);
     }
-    let written = commit(files)?;
+    let written = staging.commit()?;
     Ok((written, notes))
-}
-
-/// Adds one output's files to those to write; files two outputs share
-/// (maps in several Tiled formats share one tileset image) must agree,
-/// and none may be a file the run read.
-fn gather(
-    files: &mut Vec<FileBytes>,
-    rendered: Vec<FileBytes>,
-    out: &Path,
-    inputs: &Inputs,
-) -> anyhow::Result<()> {
-    for (file, bytes) in rendered {
-        inputs.refuse(out, &file)?;
-        match files.iter().find(|(f, _)| *f == file) {
-            Some((_, same)) if *same == bytes => continue,
-            Some(_) => bail!(
-                "--out {}: two outputs would write {} differently",
-                out.display(),
-                file.display()
-            ),
-            None => files.push((file, bytes)),
-        }
-    }
-    Ok(())
 }
 
 /// Where level `level` of an output goes: `dungeon.tmj` → `dungeon-2.tmj`.
@@ -428,26 +521,20 @@ pub fn write_levels(
         }
     }
     let inputs = Inputs::of_run(levels, options);
-    let mut files: Vec<FileBytes> = Vec::new();
+    let mut staging = Staging::new(&inputs);
     let mut notes = Vec::new();
     for path in paths {
         if Format::for_path(path)? == Format::Json {
             let text = json::levels_to_string(levels);
-            gather(
-                &mut files,
-                vec![(path.clone(), text.into_bytes())],
-                path,
-                &inputs,
-            )?;
+            staging.bytes(path, path.clone(), text.as_bytes())?;
             continue;
         }
         for g in levels {
-            let (rendered, said) = render(&level_path(path, g.provenance.level), g, options)?;
-            gather(&mut files, rendered, path, &inputs)?;
-            notes.extend(said);
+            let file = level_path(path, g.provenance.level);
+            notes.extend(render_to(path, &file, g, options, &mut staging)?);
         }
     }
-    let written = commit(files)?;
+    let written = staging.commit()?;
     Ok((written, notes))
 }
 
@@ -461,17 +548,14 @@ pub fn write(
     write_all(&[path.to_path_buf()], generated, options).map(|(written, _)| written)
 }
 
-/// Puts every file in place or none: each is written and synced to a
-/// temporary file beside its target; then each existing target is kept
-/// as a backup (a hard link, or a copy) and the temporaries are renamed
-/// over the targets. If a rename fails, the targets already replaced get
-/// their backups back (or are removed if they were new), so the folder is
-/// as it was. The backups are removed once all are in place.
-pub fn commit(files: Vec<FileBytes>) -> anyhow::Result<Vec<PathBuf>> {
-    let mut staged = Vec::with_capacity(files.len());
-    for (path, bytes) in &files {
-        staged.push((path.clone(), stage(path, bytes)?));
-    }
+/// Puts every staged file in place or none: each was written and synced to
+/// a temporary file beside its target; each existing target is kept as a
+/// backup (a hard link, or a copy) and the temporaries are renamed over
+/// the targets. If a rename fails, the targets already replaced get their
+/// backups back (or are removed if they were new), so the folder is as it
+/// was. The backups are removed once all are in place.
+fn commit(staged: Vec<(PathBuf, tempfile::NamedTempFile)>) -> anyhow::Result<Vec<PathBuf>> {
+    let paths: Vec<PathBuf> = staged.iter().map(|(p, _)| p.clone()).collect();
     let mut backups: Vec<(PathBuf, Option<tempfile::TempPath>)> = Vec::new();
     for (path, _) in &staged {
         backups.push((path.clone(), back_up(path)?));
@@ -496,14 +580,14 @@ pub fn commit(files: Vec<FileBytes>) -> anyhow::Result<Vec<PathBuf>> {
     }
     // Dropping the backups' temporary paths removes them.
     drop(backups);
-    Ok(files.into_iter().map(|(path, _)| path).collect())
+    Ok(paths)
 }
 
-/// `bytes` in a synced temporary file beside `path`, made as any new file
-/// is (mode 0666 less the umask, not a temporary file's private 0600):
-/// renamed over `path`, it replaces the name, and a file there or a
-/// symlink's target lends it nothing, neither bytes nor permissions.
-fn stage(path: &Path, bytes: &[u8]) -> anyhow::Result<tempfile::NamedTempFile> {
+/// A temporary file beside `path`, made as any new file is (mode 0666 less
+/// the umask, not a temporary file's private 0600): renamed over `path`,
+/// it replaces the name, and a file there or a symlink's target lends it
+/// nothing, neither bytes nor permissions.
+fn new_temp(path: &Path) -> anyhow::Result<tempfile::NamedTempFile> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(".dunlua-").suffix(".tmp");
     #[cfg(unix)]
@@ -511,9 +595,14 @@ fn stage(path: &Path, bytes: &[u8]) -> anyhow::Result<tempfile::NamedTempFile> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let mut file = builder
+    builder
         .tempfile_in(folder_of(path))
-        .with_context(|| format!("cannot write {}", path.display()))?;
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `bytes` in a synced temporary file beside `path` (see [`new_temp`]).
+fn stage(path: &Path, bytes: &[u8]) -> anyhow::Result<tempfile::NamedTempFile> {
+    let mut file = new_temp(path)?;
     file.write_all(bytes)
         .and_then(|()| file.as_file().sync_all())
         .with_context(|| format!("cannot write {}", path.display()))?;

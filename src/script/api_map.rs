@@ -1,6 +1,8 @@
 //! The `map` object a script's `generate` receives: thin bindings from Lua
 //! calls to the plain-Rust primitives on [`Map`], with checked arguments.
 
+use super::api_rng::RngArg;
+use super::api_selection::SelectionArg;
 use std::cell::{Cell, Ref, RefCell, RefMut};
 
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};

@@ -174,3 +174,21 @@ pub(crate) fn install_math_random(lua: &Lua) -> mlua::Result<MathStream> {
     )?;
     Ok(current)
 }
+
+/// Reading the rng object from a call's arguments; here, beside the type,
+/// so `args` knows no API object (no module cycle).
+pub(crate) trait RngArg {
+    /// The `rng` object (or a fork of it).
+    fn rng(&self, i: usize) -> mlua::Result<Rc<RefCell<Rng>>>;
+}
+
+impl RngArg for Args<'_> {
+    fn rng(&self, i: usize) -> mlua::Result<Rc<RefCell<Rng>>> {
+        if let Value::UserData(ud) = self.value(i) {
+            if let Ok(r) = ud.borrow::<LuaRng>() {
+                return Ok(r.0.clone());
+            }
+        }
+        Err(self.bad("rng", "the rng object", i))
+    }
+}

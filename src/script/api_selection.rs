@@ -3,6 +3,7 @@
 
 use mlua::{MetaMethod, MultiValue, UserData, UserDataMethods};
 
+use super::api_rng::RngArg;
 use super::args::Args;
 use super::budget::{self, Reservation};
 use super::cost;
@@ -174,5 +175,62 @@ impl UserData for LuaNoise {
         methods.add_meta_method(MetaMethod::ToString, |_, f, ()| {
             Ok(format!("noise field ({}x{})", f.0.width(), f.0.height()))
         });
+    }
+}
+
+/// Reading selections from a call's arguments; here, beside the type, so
+/// `args` knows no API object (no module cycle).
+pub(crate) trait SelectionArg {
+    /// A selection made by `map:select`, `map:flood`, ...
+    fn selection(&self, i: usize, what: &str) -> mlua::Result<Selection>;
+    /// A selection in an options table (`{avoid = sel}`), if given; it must
+    /// be of a map this size. Its copy is charged as cells visited.
+    fn opt_selection(
+        &self,
+        opts: &mlua::Table,
+        key: &str,
+        size: (i32, i32),
+    ) -> mlua::Result<Option<Selection>>;
+}
+
+impl SelectionArg for Args<'_> {
+    fn selection(&self, i: usize, what: &str) -> mlua::Result<Selection> {
+        if let mlua::Value::UserData(ud) = self.value(i) {
+            if let Ok(s) = ud.borrow::<LuaSelection>() {
+                return Ok(s.0.clone());
+            }
+        }
+        Err(self.bad(what, "a selection (from map:select)", i))
+    }
+
+    fn opt_selection(
+        &self,
+        opts: &mlua::Table,
+        key: &str,
+        size: (i32, i32),
+    ) -> mlua::Result<Option<Selection>> {
+        let value: mlua::Value = opts.get(key)?;
+        let sel = match &value {
+            mlua::Value::Nil => return Ok(None),
+            mlua::Value::UserData(ud) => ud.borrow::<LuaSelection>().ok().map(|s| s.0.clone()),
+            _ => None,
+        };
+        let Some(sel) = sel else {
+            return Err(self.fail(format!(
+                "{key} must be a selection (from map:select), got {}",
+                super::args::show(&value)
+            )));
+        };
+        self.charge(cost::visited(sel.count() as u64))?;
+        if (sel.width(), sel.height()) != size {
+            return Err(self.fail(format!(
+                "{key} is a selection of a {}x{} map, not of this {}x{} one",
+                sel.width(),
+                sel.height(),
+                size.0,
+                size.1
+            )));
+        }
+        Ok(Some(sel))
     }
 }

@@ -8,7 +8,7 @@ use mlua::{Lua, MultiValue, Table, Value};
 use super::api_map::LuaMap;
 use super::args::Args;
 use super::cost;
-use super::host::HostState;
+use super::run_state::HostState;
 use crate::map::{Rgb, TileKind};
 
 const SPEC_KEYS: [&str; 5] = ["glyph", "color", "bg", "walkable", "transparent"];

@@ -233,7 +233,7 @@ impl<'lua> Args<'lua> {
         located(self.lua, format!("{}: {err}", self.name))
     }
 
-    fn bad(&self, what: &str, must: &str, i: usize) -> mlua::Error {
+    pub(crate) fn bad(&self, what: &str, must: &str, i: usize) -> mlua::Error {
         self.fail(format!(
             "{what} must be {must}, got {}",
             show(self.value(i))
@@ -318,62 +318,6 @@ impl<'lua> Args<'lua> {
         } else {
             Ok(default)
         }
-    }
-
-    /// The `rng` object (or a fork of it).
-    pub fn rng(&self, i: usize) -> mlua::Result<std::rc::Rc<std::cell::RefCell<crate::rng::Rng>>> {
-        if let Value::UserData(ud) = self.value(i) {
-            if let Ok(r) = ud.borrow::<super::api_rng::LuaRng>() {
-                return Ok(r.0.clone());
-            }
-        }
-        Err(self.bad("rng", "the rng object", i))
-    }
-
-    /// A selection made by `map:select`, `map:flood`, ...
-    pub fn selection(&self, i: usize, what: &str) -> mlua::Result<crate::ops::Selection> {
-        if let Value::UserData(ud) = self.value(i) {
-            if let Ok(s) = ud.borrow::<super::api_selection::LuaSelection>() {
-                return Ok(s.0.clone());
-            }
-        }
-        Err(self.bad(what, "a selection (from map:select)", i))
-    }
-
-    /// A selection in an options table (`{avoid = sel}`), if given; it must
-    /// be of a map this size. Its copy is charged as cells visited.
-    pub fn opt_selection(
-        &self,
-        opts: &mlua::Table,
-        key: &str,
-        size: (i32, i32),
-    ) -> mlua::Result<Option<crate::ops::Selection>> {
-        let value: Value = opts.get(key)?;
-        let sel = match &value {
-            Value::Nil => return Ok(None),
-            Value::UserData(ud) => ud
-                .borrow::<super::api_selection::LuaSelection>()
-                .ok()
-                .map(|s| s.0.clone()),
-            _ => None,
-        };
-        let Some(sel) = sel else {
-            return Err(self.fail(format!(
-                "{key} must be a selection (from map:select), got {}",
-                show(&value)
-            )));
-        };
-        self.charge(super::cost::visited(sel.count() as u64))?;
-        if (sel.width(), sel.height()) != size {
-            return Err(self.fail(format!(
-                "{key} is a selection of a {}x{} map, not of this {}x{} one",
-                sel.width(),
-                sel.height(),
-                size.0,
-                size.1
-            )));
-        }
-        Ok(Some(sel))
     }
 
     /// Fails naming the first key of `opts` not in `known`.

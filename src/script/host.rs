@@ -31,7 +31,7 @@
 use std::cell::RefCell;
 use std::ffi::c_int;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -48,8 +48,9 @@ use super::error::{located, script_location};
 use super::error::{FailureKind, ScriptError};
 use super::raw::fast::FastState;
 use super::raw::guard::{Guard, Stop};
+use super::run_state::HostState;
 use super::Modules;
-use crate::map::{Map, TileSet};
+use crate::map::Map;
 use crate::rng::Rng;
 
 /// How much a run may consume before it is stopped with a clear error.
@@ -93,46 +94,16 @@ pub(crate) fn safe_libs() -> StdLib {
 const GC_PAUSE: c_int = 200;
 const GC_STEP_MULTIPLIER: c_int = 100;
 const GC_STEP_SIZE: c_int = 13;
+/// How deep mlua's pool of error boxes is refilled before every run:
+/// deeper than scripts nest host calls (a module's chunk calling the API
+/// is 2 deep).
+const POOL_DEPTH: u32 = 4;
+
 /// Lua 5.4's default generational settings (`lgc.h`), the mode every run
 /// starts in: the host's objects stay old, so the reset's collection only
 /// looks at what the last run made.
 const GC_GEN_MINOR: c_int = 20;
 const GC_GEN_MAJOR: c_int = 100;
-
-/// What the host keeps about one run, reachable from every API function.
-pub(crate) struct HostState {
-    /// Kinds defined before the map exists; moved into it by `generate`.
-    pub pending_tiles: TileSet,
-    /// The map while `generate` runs.
-    pub map: Option<AnyUserData>,
-    /// Every file `require` loaded, for hot reload.
-    pub modules: Vec<PathBuf>,
-    /// Why the script called `reject`, if it did (even if a `pcall` caught it).
-    pub rejected: Option<String>,
-    /// `require`'s cache of loaded modules.
-    pub loaded: Option<Table>,
-    /// Bytes `print` wrote in this run.
-    pub printed: usize,
-    /// The objects `tostring` numbered in this run (see `object_names`).
-    pub object_names: Option<Table>,
-    /// How many it numbered.
-    pub named_objects: u64,
-}
-
-impl HostState {
-    fn fresh() -> HostState {
-        HostState {
-            pending_tiles: TileSet::builtin(),
-            map: None,
-            modules: Vec::new(),
-            rejected: None,
-            loaded: None,
-            printed: 0,
-            object_names: None,
-            named_objects: 0,
-        }
-    }
-}
 
 /// What `raw::reset` needs to make a run's globals: the key counts of the
 /// host's globals and strings' metatable, and for each library (every
@@ -199,6 +170,8 @@ pub(crate) struct Vm {
     key_counts: Table,
     /// The run's globals (see `raw::reset`).
     env: RefCell<Option<Table>>,
+    /// Calls itself through mlua [`POOL_DEPTH`] deep (see `Vm::reset`).
+    nest: Function,
     /// Lua's bytes after the last full collection at a reset: what a heap
     /// holding nothing of earlier runs weighs.
     base_bytes: std::cell::Cell<Option<usize>>,
@@ -256,6 +229,12 @@ impl Vm {
             .set_name("=sandbox")
             .call((&host_globals, &host_strings_mt))?;
         let fresh_globals = super::raw::reset::fresh_globals_function(&lua)?;
+        let nest = lua.create_function(|_, (me, depth): (Function, u32)| {
+            if depth > 1 {
+                me.call::<()>((me.clone(), depth - 1))?;
+            }
+            Ok(())
+        })?;
         let fast = FastState::new();
         let map_methods = if fast_paths {
             let sample_map = Map::new(1, 1).map_err(mlua::Error::external)?;
@@ -282,6 +261,7 @@ impl Vm {
             key_counts,
             env: RefCell::new(None),
             base_bytes: std::cell::Cell::new(None),
+            nest,
             fast,
             math_stream,
             map_methods,
@@ -375,6 +355,12 @@ impl Vm {
             *state = HostState::fresh();
         }
         self.env.borrow_mut().take();
+        // mlua keeps a box ready for an error per level of nested host
+        // calls, made on first need; an error takes its box away. Calling
+        // through POOL_DEPTH levels refills what the last run's errors took,
+        // so a run does not make boxes (memory, collector pacing) that
+        // another run would not.
+        self.nest.call::<()>((self.nest.clone(), POOL_DEPTH))?;
         super::raw::reset::point_globals(&self.lua, &self.host_globals, &self.host_strings_mt)?;
         self.collect_history()?;
         let env: Table = self.fresh_globals.call((
@@ -557,6 +543,27 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
         -- An xpcall handler called for an error the budget hook raised runs
         -- with hooks off (the hook never returned): once the run is
         -- stopped, handlers are skipped so none can keep it alive.
+        -- An error message is a quoted value like any other: a string
+        -- raised by error or assert is cut short before it travels (into
+        -- every pcall that catches it, into the host's report).
+        local raw_error, raw_assert, select = error, assert, select
+        local function short(message)
+          if type(message) == "string" and #message > 2000 then
+            return message:sub(1, 2000) .. "... (" .. #message .. " bytes)"
+          end
+          return message
+        end
+        _ENV.error = function(message, level)
+          level = level == nil and 1 or level
+          if type(level) == "number" and level > 0 then level = level + 1 end
+          -- Not a tail call: the level counts this function's frame.
+          raw_error(short(message), level)
+        end
+        _ENV.assert = function(v, message, ...)
+          if v then return v, message, ... end
+          if select('#', message) == 0 then return raw_assert(v) end
+          return raw_error(short(message), 0)
+        end
         -- An error a host function raised reaches the script as its text
         -- (Lua's way), not as the host's error object: pcall, xpcall's
         -- handler and coroutine.resume hand over the message.
@@ -590,11 +597,15 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
           if type(opt) ~= "string" or not options[opt] then
             error("bad argument #1 to 'collectgarbage' (invalid option '" .. tostring(opt):sub(1, 40) .. "')", 2)
           end
-          charge_heap(opt == "collect" or opt == "count" or opt == "step")
-          if opt == "count" then
+          -- Charged after collecting, by what is left: the garbage before
+          -- depends on when the collector last ran, the live heap does not.
+          if opt == "collect" or opt == "count" then
             raw_collect("collect")
-            return run_kbytes()
+            charge_heap(true)
+            if opt == "count" then return run_kbytes() end
+            return 0
           end
+          charge_heap(false)
           return raw_collect(opt, ...)
         end
         -- A yield with no coroutine of the script's own to return to: say
@@ -731,21 +742,4 @@ fn install_reject(lua: &Lua) -> mlua::Result<()> {
         Err(mlua::Error::RuntimeError(format!("{at}rejected: {why}")))
     })?;
     lua.globals().set("reject", reject)
-}
-
-
-/// Reads a script or module source: a regular file of at most
-/// [`files::SOURCE`](crate::files::SOURCE)'s cap, as every input file is
-/// read (see [`crate::files`]). The error says why, without naming the
-/// file (the caller does).
-pub(crate) fn read_source(path: &Path) -> Result<String, String> {
-    crate::files::read_text(path, crate::files::SOURCE).map_err(|e| e.to_string())
-}
-
-/// A script or module of `bytes` is refused when larger than
-/// [`files::SOURCE`](crate::files::SOURCE)'s cap.
-pub(crate) fn check_source_size(bytes: u64) -> Result<(), String> {
-    crate::files::SOURCE
-        .check_size(bytes)
-        .map_err(|e| e.to_string())
 }

@@ -19,6 +19,7 @@ mod object_names;
 #[allow(unsafe_code)]
 mod raw;
 mod require;
+mod run_state;
 mod session;
 
 use std::collections::BTreeMap;

@@ -11,7 +11,7 @@
 
 use mlua::{Function, Lua, LuaString, Table, Value};
 
-use super::host::HostState;
+use super::run_state::HostState;
 
 /// Where the patched `string.format` finds this `tostring` (see
 /// `src/script/raw/c/lstrlib.c`, `dunlua_tolstring`).

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use mlua::{Function, Lua, LuaOptions, StdLib, Value};
 
 use super::error::located;
-use super::host::{check_source_size, read_source, HostState};
 use super::raw::guard::Guard;
+use super::run_state::HostState;
 use super::Modules;
 
 /// The folder `require` searches: the script's own.
@@ -29,6 +29,22 @@ fn valid_module_name(name: &str) -> bool {
         && name.split('.').all(|part| {
             !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         })
+}
+
+/// Reads a script or module source: a regular file of at most
+/// [`files::SOURCE`](crate::files::SOURCE)'s cap, as every input file is
+/// read (see [`crate::files`]). The error says why, without naming the
+/// file (the caller does).
+pub(crate) fn read_source(path: &Path) -> Result<String, String> {
+    crate::files::read_text(path, crate::files::SOURCE).map_err(|e| e.to_string())
+}
+
+/// A script or module of `bytes` is refused when larger than
+/// [`files::SOURCE`](crate::files::SOURCE)'s cap.
+pub(crate) fn check_source_size(bytes: u64) -> Result<(), String> {
+    crate::files::SOURCE
+        .check_size(bytes)
+        .map_err(|e| e.to_string())
 }
 
 /// A module's source from what the caller supplied, by its path relative

@@ -11,7 +11,9 @@ use std::rc::Rc;
 use super::api_level::LevelView;
 use super::api_map::LuaMap;
 use super::api_rng::LuaRng;
-use super::host::{self, HostState, Vm};
+use super::host::Vm;
+use super::require::{check_source_size, read_source};
+use super::run_state::HostState;
 use super::{
     args, attempt_seed, level_seed, FailureKind, Request, ScriptError, ScriptInfo, Stairs,
     DEFAULT_SIZE, MAX_DUNGEON_CELLS, MAX_LEVELS,
@@ -48,10 +50,10 @@ impl Session {
         let path = &request.script;
         let shown = path.display().to_string();
         let source = match &request.source {
-            Some(text) => host::check_source_size(text.len() as u64)
+            Some(text) => check_source_size(text.len() as u64)
                 .map(|()| text.to_string())
                 .map_err(|e| ScriptError::usage(format!("script {shown}: {e}")))?,
-            None => host::read_source(path)
+            None => read_source(path)
                 .map_err(|e| ScriptError::usage(format!("cannot read script {shown}: {e}")))?,
         };
         let mut vm =

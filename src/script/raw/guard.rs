@@ -26,8 +26,10 @@
 //!
 //! Charges depend only on what the run itself does, never on what earlier
 //! runs of a reused VM left behind: allocations are charged when Lua creates
-//! an object (a table, closure, userdata, thread, prototype or long string),
-//! not when it interns a short string (which costs nothing if an earlier
+//! an object (a table, closure, thread, prototype or long string), not a
+//! userdata (the host's calls that make them are charged; mlua keeps a pool
+//! of error boxes whose refills depend on earlier runs), not when it interns
+//! a short string (which costs nothing if an earlier
 //! run's copy is still in the string table) or grows a block it already has
 //! (a stack or the string table, whose size is history).
 //!
@@ -66,11 +68,6 @@ const BIG_BLOCK: usize = 64 << 10;
 /// The largest block Lua allocates for a short string (40 bytes, interned):
 /// `offsetof(TString, contents)` (24) plus the bytes and a terminating zero.
 const SHORT_STRING_BLOCK: usize = 24 + 40 + 1;
-
-/// Blocks that are not objects (a new hash part, a call frame) are charged
-/// by their bytes from this size up; small ones are free, since Lua reuses
-/// call frames an earlier run left.
-const CHARGED_VECTOR: usize = 1024;
 
 /// The object kinds Lua names when it creates an object (`lua_Alloc`'s
 /// `osize` with a NULL block): string, table, function, userdata, thread,
@@ -149,7 +146,7 @@ impl Guard {
             stop: Cell::new(None),
             at: RefCell::new(None),
             detail: RefCell::new(None),
-            alarm: Alarm::new(),
+            alarm: Alarm::new(hook),
             deadline: Cell::new(None),
             run_base: Cell::new(0),
             peak: Cell::new(0),
@@ -527,8 +524,14 @@ unsafe extern "C" fn allocate(
         // module doc): not short strings, not growth of existing blocks.
         let units = match osize {
             tag if tag == ffi::LUA_TSTRING as usize && nsize <= SHORT_STRING_BLOCK => 0,
+            // Userdata are made by the host (whose calls are charged) and
+            // by mlua, which keeps a pool of error boxes that an earlier
+            // run's errors may have emptied.
+            tag if tag == ffi::LUA_TUSERDATA as usize => 0,
             tag if OBJECT_TAGS.contains(&tag) => UNITS_PER_ALLOCATION + nsize / BYTES_PER_UNIT,
-            _ if nsize >= CHARGED_VECTOR => nsize / BYTES_PER_UNIT,
+            // Not an object: a table's new hash part (when a table keyed by
+            // tables or functions fills up depends on their addresses), a
+            // call frame (reused from earlier runs).
             _ => 0,
         } as u64;
         guard.used.set(guard.used.get().saturating_add(units));

@@ -25,6 +25,8 @@ const TIMED_OUT: u8 = 1;
 pub(crate) struct Alarm {
     fired: AtomicU8,
     armed: Mutex<Armed>,
+    /// The VM's hook, armed at count 1 when the deadline passes.
+    hook: unsafe extern "C-unwind" fn(*mut lua_State, *mut ffi::lua_Debug),
 }
 
 struct Armed {
@@ -34,10 +36,14 @@ struct Armed {
 }
 
 impl Alarm {
-    /// A disarmed alarm, known to the watchdog from now on.
-    pub(crate) fn new() -> Arc<Alarm> {
+    /// A disarmed alarm that arms `hook` when it rings, known to the
+    /// watchdog from now on.
+    pub(crate) fn new(
+        hook: unsafe extern "C-unwind" fn(*mut lua_State, *mut ffi::lua_Debug),
+    ) -> Arc<Alarm> {
         let alarm = Arc::new(Alarm {
             fired: AtomicU8::new(NONE),
+            hook,
             armed: Mutex::new(Armed {
                 main: 0,
                 deadline: None,
@@ -99,7 +105,7 @@ impl Alarm {
         unsafe {
             ffi::lua_sethook(
                 armed.main as *mut lua_State,
-                Some(super::guard::hook),
+                Some(self.hook),
                 ffi::LUA_MASKCOUNT,
                 1,
             )

@@ -1,0 +1,43 @@
+//! What the host keeps about the run under way, reachable from every API
+//! function through the VM's app data; made anew by every reset.
+
+use std::path::PathBuf;
+
+use mlua::{AnyUserData, Table};
+
+use crate::map::TileSet;
+
+/// What the host keeps about one run, reachable from every API function.
+pub(crate) struct HostState {
+    /// Kinds defined before the map exists; moved into it by `generate`.
+    pub pending_tiles: TileSet,
+    /// The map while `generate` runs.
+    pub map: Option<AnyUserData>,
+    /// Every file `require` loaded, for hot reload.
+    pub modules: Vec<PathBuf>,
+    /// Why the script called `reject`, if it did (even if a `pcall` caught it).
+    pub rejected: Option<String>,
+    /// `require`'s cache of loaded modules.
+    pub loaded: Option<Table>,
+    /// Bytes `print` wrote in this run.
+    pub printed: usize,
+    /// The objects `tostring` numbered in this run (see `object_names`).
+    pub object_names: Option<Table>,
+    /// How many it numbered.
+    pub named_objects: u64,
+}
+
+impl HostState {
+    pub(crate) fn fresh() -> HostState {
+        HostState {
+            pending_tiles: TileSet::builtin(),
+            map: None,
+            modules: Vec::new(),
+            rejected: None,
+            loaded: None,
+            printed: 0,
+            object_names: None,
+            named_objects: 0,
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! One deadline for every caller: the watchdog stops a run at its next
+//! instruction once `--timeout` (or a game's timeout) has passed, whatever
+//! one instruction costs, and says where.
+
+use std::time::{Duration, Instant};
+
+use dunlua::script::{FailureKind, Limits};
+use dunlua::Generator;
+
+use crate::util::{dunlua_in, Scratch};
+
+/// Each `==` compares two distinct 16 MiB strings (a memcmp of milliseconds):
+/// a thousand of them pass between two budget ticks.
+const SLOW_EQUALS: &str = r#"
+return { generate = function(map)
+  local a = ("x"):rep(1 << 24)
+  local b = ("x"):rep((1 << 24) - 1) .. "x"
+  local n = 0
+  while true do
+    if a == b then n = n + 1 end
+  end
+end }
+"#;
+
+fn limits(timeout: f64) -> Limits {
+    Limits {
+        timeout: Some(Duration::from_secs_f64(timeout)),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn a_game_gets_its_timeout_within_a_second() {
+    let generator = Generator::source("slow.lua", SLOW_EQUALS)
+        .limits(limits(1.0))
+        .build()
+        .unwrap();
+    for seed in 0..2 {
+        let started = Instant::now();
+        let err = generator.generate(seed).unwrap_err();
+        let took = started.elapsed();
+        assert_eq!(err.kind, FailureKind::TimedOut, "{}", err.message);
+        assert!(err.message.starts_with("slow.lua:"), "{}", err.message);
+        assert!(took < Duration::from_secs(2), "seed {seed} took {took:?}");
+        assert!(
+            took >= Duration::from_millis(900),
+            "seed {seed} took {took:?}"
+        );
+    }
+}
+
+#[test]
+fn check_stops_every_seed_at_its_deadline() {
+    let scratch = Scratch::new();
+    scratch.write("slow.lua", SLOW_EQUALS);
+    let started = Instant::now();
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "slow.lua",
+            "--seeds",
+            "0..3",
+            "--jobs",
+            "1",
+            "--timeout",
+            "1",
+        ],
+    );
+    let took = started.elapsed();
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        took < Duration::from_secs(3 * 2 + 2),
+        "three seeds of a 1 s deadline took {took:?}"
+    );
+    assert!(run.stdout.contains("timed out"), "{}", run.stdout);
+}
+
+#[test]
+fn the_cli_names_the_line_where_time_ran_out() {
+    let scratch = Scratch::new();
+    scratch.write("slow.lua", SLOW_EQUALS);
+    let started = Instant::now();
+    let run = dunlua_in(
+        scratch.path(),
+        &["slow.lua", "--seed", "1", "--ascii", "--timeout", "1"],
+    );
+    let took = started.elapsed();
+    assert_eq!(run.code, 1);
+    let first = run.stderr.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("dunlua: slow.lua:7: timed out"),
+        "{first}"
+    );
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+}
