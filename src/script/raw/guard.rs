@@ -459,7 +459,7 @@ unsafe extern "C" fn allocate(
     // raises, unwinding whatever loop asked for it.
     if nsize >= BIG_BLOCK && nsize > old && guard.stop.get().is_none() {
         if let Some(stop) = guard.overdue() {
-            guard.set_stop(stop, || None);
+            guard.set_stop(stop, || script_line(guard.main.get(), None));
         }
     }
     if nsize >= BIG_BLOCK && nsize > old && guard.stop.get().is_some_and(|s| s != Stop::Memory) {
@@ -474,7 +474,7 @@ unsafe extern "C" fn allocate(
     if nsize > old {
         if guard.stop.get().is_none() {
             if let Some(stop) = guard.out_of_time() {
-                guard.set_stop(stop, || None);
+                guard.set_stop(stop, || script_line(guard.main.get(), None));
             }
         }
         if matches!(guard.stop.get(), Some(Stop::Timeout | Stop::Cancelled)) {
@@ -491,14 +491,14 @@ unsafe extern "C" fn allocate(
     };
     if retry.is_some() && retry != Some(request) {
         // The refused request was not asked again: Lua gave up on it.
-        guard.set_stop(Stop::Memory, || None);
+        guard.set_stop(Stop::Memory, || script_line(guard.main.get(), None));
     }
     if nsize > old {
         let total = guard.memory_used() + (nsize - old);
         let limit = guard.memory_limit.get();
         if total > limit {
             if total > limit.saturating_mul(2) {
-                guard.set_stop(Stop::Memory, || None);
+                guard.set_stop(Stop::Memory, || script_line(guard.main.get(), None));
                 return std::ptr::null_mut();
             }
             let stopped = guard.stop.get().is_some() && retry.is_none();
@@ -510,7 +510,7 @@ unsafe extern "C" fn allocate(
             }
             // Still over after collecting, or already stopped: granted, so
             // the hook can raise the located stop at the next instruction.
-            guard.set_stop(Stop::Memory, || None);
+            guard.set_stop(Stop::Memory, || script_line(guard.main.get(), None));
         } else if retry == Some(request) && guard.stop.get() == Some(Stop::Memory) {
             // The emergency collection made room: no stop after all.
             guard.stop.set(None);
