@@ -41,7 +41,10 @@ fn a_game_gets_its_timeout_within_a_second() {
         let took = started.elapsed();
         assert_eq!(err.kind, FailureKind::TimedOut, "{}", err.message);
         assert!(err.message.starts_with("slow.lua:"), "{}", err.message);
-        assert!(took < Duration::from_secs(2), "seed {seed} took {took:?}");
+        assert!(
+            took < Duration::from_millis(2500),
+            "seed {seed} took {took:?}"
+        );
         assert!(
             took >= Duration::from_millis(900),
             "seed {seed} took {took:?}"
@@ -70,7 +73,7 @@ fn check_stops_every_seed_at_its_deadline() {
     let took = started.elapsed();
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        took < Duration::from_secs(3 * 2 + 2),
+        took < Duration::from_secs(3 * 2 + 3),
         "three seeds of a 1 s deadline took {took:?}"
     );
     assert!(run.stdout.contains("timed out"), "{}", run.stdout);
@@ -92,5 +95,5 @@ fn the_cli_names_the_line_where_time_ran_out() {
         first.starts_with("dunlua: slow.lua:7: timed out"),
         "{first}"
     );
-    assert!(took < Duration::from_secs(3), "took {took:?}");
+    assert!(took < Duration::from_millis(3500), "took {took:?}");
 }
