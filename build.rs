@@ -1,24 +1,54 @@
-//! Compiles dunlua's copies of Lua 5.4.9's string, table and utf8 libraries,
-//! patched to charge their work to the script's budget (see
-//! `src/script/raw/c/dunlua_charge.h`). They link against the Lua that
-//! mlua vendors, built with the same `luaconf.h` and defines.
+//! Builds the Lua 5.4.9 that dunlua runs (`src/script/raw/lua/`, the
+//! sources as the `lua-src` crate ships them, with a fixed string hash seed
+//! in `lstate.c`) and dunlua's copies of its string, table and utf8
+//! libraries, patched to charge their work to the script's budget (see
+//! `src/script/raw/c/dunlua_charge.h`). mlua links against this Lua
+//! (`mlua-sys`'s `external` feature): whatever builds the crate (this
+//! workspace, another one depending on it, its published tarball, maturin)
+//! builds the same interpreter, so the same seed makes the same map.
 
 fn main() {
-    let dir = "src/script/raw/c";
-    let mut build = cc::Build::new();
-    build.include(dir).define("LUA_COMPAT_5_3", None);
-    match std::env::var("CARGO_CFG_TARGET_OS").as_deref() {
-        Ok("linux") => build.define("LUA_USE_LINUX", None),
-        Ok("macos") => build.define("LUA_USE_MACOSX", None),
-        Ok("windows") => build.define("LUA_USE_WINDOWS", None),
-        _ => build.define("LUA_USE_POSIX", None),
+    let target_os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let configure = |build: &mut cc::Build| {
+        build.define("LUA_COMPAT_5_3", None);
+        match target_os.as_str() {
+            "linux" => build.define("LUA_USE_LINUX", None),
+            "macos" => build.define("LUA_USE_MACOSX", None),
+            "windows" => build.define("LUA_USE_WINDOWS", None),
+            _ => build.define("LUA_USE_POSIX", None),
+        };
+        // The interpreter and pattern matching are hot in tests too;
+        // optimise them in every profile.
+        build.opt_level(3);
     };
-    // Pattern matching is hot in tests too; optimise it in every profile,
-    // as Cargo.toml does for the vendored Lua.
-    build.opt_level(3);
-    for file in ["lstrlib.c", "ltablib.c", "lutf8lib.c"] {
-        build.file(format!("{dir}/{file}"));
+
+    let core = "src/script/raw/lua";
+    let mut lua = cc::Build::new();
+    configure(&mut lua);
+    lua.include(core)
+        .warnings(false)
+        .flag_if_supported("-fno-common");
+    if std::env::var("PROFILE").as_deref() == Ok("debug") {
+        // Lua's API checks, as the vendored build had in test builds.
+        lua.define("LUA_USE_APICHECK", None);
     }
+    for entry in std::fs::read_dir(core).expect("the Lua sources") {
+        let path = entry.expect("a Lua source").path();
+        if path.extension().is_some_and(|e| e == "c") {
+            lua.file(path);
+        }
+    }
+    lua.compile("dunlua_lua54");
+
+    let dir = "src/script/raw/c";
+    let mut libs = cc::Build::new();
+    configure(&mut libs);
+    libs.include(dir);
+    for file in ["lstrlib.c", "ltablib.c", "lutf8lib.c"] {
+        libs.file(format!("{dir}/{file}"));
+    }
+    libs.compile("dunlua_lualibs");
+
+    println!("cargo:rerun-if-changed={core}");
     println!("cargo:rerun-if-changed={dir}");
-    build.compile("dunlua_lualibs");
 }

@@ -140,13 +140,6 @@ pub fn main() -> i32 {
             return EXIT_USAGE;
         }
     };
-    if !script::string_hash_is_fixed() {
-        note!(
-            "dunlua: note: this build's Lua seeds its string hash anew in every run, so pairs() \
-             over string keys changes order between runs; rebuild the vendored Lua with \
-             .cargo/config.toml's fixed seed (cargo clean -p mlua-sys)"
-        );
-    }
     match run(&cli) {
         Ok(()) => EXIT_OK,
         Err(failure) => {

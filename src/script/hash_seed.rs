@@ -4,11 +4,10 @@
 //! each time a state is made, so `pairs()` over a table with string keys
 //! visits them in a different order in every process, and a script that
 //! decides anything by that order makes a different map each run.
-//! `.cargo/config.toml` builds the vendored Lua with a fixed seed
-//! (`luai_makeseed`); a build made elsewhere (a game's own workspace, or a
-//! target folder whose Lua was built before that file existed) may not
-//! have it. [`string_hash_is_fixed`] tells, by iterating a table in a
-//! fresh state and comparing with the order the fixed seed gives.
+//! dunlua builds its own Lua (`build.rs`, `src/script/raw/lua/`) with a
+//! fixed seed in `lstate.c`, so every build of the crate has it;
+//! [`string_hash_is_fixed`] proves it, by iterating a table in a fresh
+//! state and comparing with the order the fixed seed gives.
 
 use mlua::{Lua, LuaOptions, StdLib};
 
@@ -40,11 +39,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_vendored_lua_hashes_strings_with_the_fixed_seed() {
+    fn the_built_lua_hashes_strings_with_the_fixed_seed() {
         assert!(
             string_hash_is_fixed(),
-            "pairs() order over string keys is not the fixed seed's: {:?}; the vendored Lua \
-             was built without .cargo/config.toml's luai_makeseed (run `cargo clean -p mlua-sys`)",
+            "pairs() order over string keys is not the fixed seed's: {:?}; is mlua linked \
+             against the Lua build.rs makes (mlua-sys's `external` feature)?",
             pairs_order_of_fresh_state()
         );
     }
