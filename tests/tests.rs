@@ -7,6 +7,7 @@ mod check;
 mod check_html;
 mod cli;
 mod deadline;
+mod dependent;
 mod differential;
 mod equivalence;
 mod exports;

@@ -428,9 +428,9 @@ unsafe fn main_thread(state: *mut lua_State) -> *mut lua_State {
 }
 
 /// The guard of the state `state` belongs to (every thread created after
-/// [`Guard::install`] copies the pointer from the main thread). Lua does not
-/// clear a new state's extra space, so every state that runs dunlua's raw
-/// functions must have a guard installed (every `Vm` does).
+/// [`Guard::install`] copies the pointer from the main thread), or `None`
+/// for a state with no guard: dunlua's Lua starts every state's extra space
+/// zeroed (`src/script/raw/lua/lstate.c`).
 unsafe fn guard_of<'a>(state: *mut lua_State) -> Option<&'a Guard> {
     (*(ffi::lua_getextraspace(state) as *const *const Guard)).as_ref()
 }
@@ -646,6 +646,33 @@ pub unsafe extern "C-unwind" fn dunlua_charge(state: *mut lua_State, units: usiz
             guard.stop.set(Some(stop));
         }
         raise_stop(state, guard, None)
+    }
+}
+
+/// Whether the run of `state` must stop now (a stop is set, the deadline
+/// passed, the run was cancelled): what Lua's own long C loops (a table's
+/// rehash, `src/script/raw/lua/ltable.c`) look at between steps.
+#[no_mangle]
+pub unsafe extern "C-unwind" fn dunlua_stop_pending(state: *mut lua_State) -> c_int {
+    let Some(guard) = guard_of(state) else {
+        return 0;
+    };
+    if guard.stop.get().is_none() {
+        if let Some(stop) = guard.out_of_time() {
+            guard.set_stop(stop, || script_line(state, None));
+        }
+    }
+    guard.stop.get().is_some() as c_int
+}
+
+/// Raises the run's stop on `state` (located), for Lua's own C code that
+/// found [`dunlua_stop_pending`] true and put its structures in order.
+#[no_mangle]
+pub unsafe extern "C-unwind" fn dunlua_raise_stop(state: *mut lua_State) {
+    if let Some(guard) = guard_of(state) {
+        if guard.stop.get().is_some() {
+            raise_stop(state, guard, None)
+        }
     }
 }
 

@@ -358,6 +358,10 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   if (l == NULL) return NULL;
   L = &l->l.l;
   g = &l->g;
+  /* dunlua: the extra space starts zeroed (stock Lua leaves it as the
+     allocator gave it), so the host can tell a state it guards (a pointer
+     there) from any other (NULL); threads copy it from the main one. */
+  memset(lua_getextraspace(L), 0, LUA_EXTRASPACE);
   L->tt = LUA_VTHREAD;
   g->currentwhite = bitmask(WHITE0BIT);
   L->marked = luaC_white(g);

@@ -505,7 +505,20 @@ static void setnodevector (lua_State *L, Table *t, unsigned int size) {
 /*
 ** (Re)insert all elements from the hash part of 'ot' into table 't'.
 */
-static void reinsert (lua_State *L, Table *ot, Table *t) {
+/*
+** dunlua: the host says whether the run must stop (budget, memory,
+** deadline, cancel), and raises that stop; see src/script/raw/guard.rs.
+*/
+extern int dunlua_stop_pending (lua_State *L);
+extern void dunlua_raise_stop (lua_State *L);  /* returns only if no stop */
+
+/*
+** dunlua: returns 1 when it gave up early because the run must stop. Keys
+** a script chose to collide make every insertion walk one long chain, so
+** one rehash (one VM instruction) can take minutes; it looks at the host's
+** stop every 1024 nodes, and what it has not moved is dropped with the run.
+*/
+static int reinsert (lua_State *L, Table *ot, Table *t) {
   int j;
   int size = sizenode(ot);
   for (j = 0; j < size; j++) {
@@ -517,7 +530,10 @@ static void reinsert (lua_State *L, Table *ot, Table *t) {
       getnodekey(L, &k, old);
       luaH_set(L, t, &k, gval(old));
     }
+    if ((j & 1023) == 1023 && dunlua_stop_pending(L))
+      return 1;
   }
+  return 0;
 }
 
 
@@ -582,7 +598,11 @@ void luaH_resize (lua_State *L, Table *t, unsigned int newasize,
   for (i = oldasize; i < newasize; i++)  /* clear new slice of the array */
      setempty(&t->array[i]);
   /* re-insert elements from old hash part into new parts */
-  reinsert(L, &newt, t);  /* 'newt' now has the old hash */
+  if (reinsert(L, &newt, t)) {  /* 'newt' now has the old hash */
+    freehash(L, &newt);  /* dunlua: freed before the stop is raised */
+    dunlua_raise_stop(L);
+    return;
+  }
   freehash(L, &newt);  /* free old hash part */
 }
 
