@@ -12,7 +12,7 @@ use crate::ops::{DistanceMap, Noise, Selection};
 /// A set of cells (`map:select`, `map:flood`, a region's `cells`), its
 /// memory counted against the run's limit while it lives (the reservation
 /// is held only for its drop).
-pub(crate) struct LuaSelection(pub Selection, #[allow(dead_code)] Reservation);
+pub(crate) struct LuaSelection(pub Selection, #[allow(dead_code)] pub(crate) Reservation);
 
 impl LuaSelection {
     /// Wraps `selection` made by the call `a`, reserving its memory.
@@ -95,7 +95,7 @@ impl UserData for LuaSelection {
 }
 
 /// Distances from `map:dijkstra`, their memory counted while they live.
-pub(crate) struct LuaDistance(pub DistanceMap, #[allow(dead_code)] Reservation);
+pub(crate) struct LuaDistance(pub DistanceMap, #[allow(dead_code)] pub(crate) Reservation);
 
 impl LuaDistance {
     /// Wraps `distances` made by the call `a`, reserving their memory.
@@ -147,7 +147,7 @@ impl UserData for LuaDistance {
 }
 
 /// A noise field (`map:noise`), holding the memory it reserved.
-pub(crate) struct LuaNoise(pub(crate) Noise, #[allow(dead_code)] Reservation);
+pub(crate) struct LuaNoise(pub(crate) Noise, #[allow(dead_code)] pub(crate) Reservation);
 
 impl LuaNoise {
     /// Wraps `field` made by the call `a`, reserving its memory.

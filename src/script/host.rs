@@ -211,14 +211,7 @@ impl Vm {
         super::api_rect::register(&lua)?;
         super::api_tiles::register(&lua)?;
         let math_stream = super::api_rng::install_math_random(&lua)?;
-        // Every userdata type's metatable is made now, not by the first run
-        // that uses the type: a run must find the VM as every other run does.
-        lua.create_proxy::<LuaMap>()?;
-        lua.create_proxy::<LuaRng>()?;
-        lua.create_proxy::<super::api_selection::LuaSelection>()?;
-        lua.create_proxy::<super::api_selection::LuaDistance>()?;
-        lua.create_proxy::<super::api_selection::LuaNoise>()?;
-        lua.create_proxy::<super::api_level::LevelView>()?;
+        make_userdata_metatables(&lua)?;
         let host_globals = lua.globals();
         let host_strings_mt: Table = lua
             .load("return getmetatable('')")
@@ -491,6 +484,29 @@ impl Drop for Vm {
     fn drop(&mut self) {
         self.guard.uninstall();
     }
+}
+
+/// Makes every userdata type's metatable now, by making (and dropping) one
+/// value of each: mlua makes a type's metatable with its first value, and a
+/// run must find the VM as every other run does, not pay for that in its
+/// budget (a first `map:select` of a VM cost 842 units more).
+fn make_userdata_metatables(lua: &Lua) -> mlua::Result<()> {
+    use super::api_selection::{LuaDistance, LuaNoise, LuaSelection};
+    use super::budget::Reservation;
+    let map = Map::new(1, 1).map_err(mlua::Error::external)?;
+    let distances = crate::ops::dijkstra(&map, &[(0, 0)]).map_err(mlua::Error::external)?;
+    let noise =
+        crate::ops::Noise::new(1, 1, &mut Rng::new(0), 1.0, 1).map_err(mlua::Error::external)?;
+    lua.create_userdata(LuaSelection(
+        crate::ops::Selection::empty(1, 1),
+        Reservation::none(),
+    ))?;
+    lua.create_userdata(LuaDistance(distances, Reservation::none()))?;
+    lua.create_userdata(LuaNoise(noise, Reservation::none()))?;
+    lua.create_userdata(super::api_level::LevelView::new(Rc::new(map.clone()), 1))?;
+    lua.create_userdata(LuaMap::new(map, None))?;
+    lua.create_userdata(LuaRng::new(Rng::new(0)))?;
+    Ok(())
 }
 
 /// Removes what could touch the machine or load bytecode; routes `print`
