@@ -665,6 +665,19 @@ pub unsafe extern "C-unwind" fn dunlua_stop_pending(state: *mut lua_State) -> c_
     guard.stop.get().is_some() as c_int
 }
 
+/// Whether an emergency collection could make the allocator grant a block
+/// it refused: not once the run is out of time, budget or cancelled (those
+/// refusals are for good); yes for no stop or the memory stop (the refusal
+/// that asks Lua to collect and ask again). Lua's `lmem.c` asks before it
+/// collects.
+#[no_mangle]
+pub unsafe extern "C-unwind" fn dunlua_collect_may_help(state: *mut lua_State) -> c_int {
+    match guard_of(state) {
+        Some(guard) => matches!(guard.stop.get(), None | Some(Stop::Memory)) as c_int,
+        None => 1,
+    }
+}
+
 /// Raises the run's stop on `state` (located), for Lua's own C code that
 /// found [`dunlua_stop_pending`] true and put its structures in order.
 #[no_mangle]

@@ -159,10 +159,18 @@ void luaM_free_ (lua_State *L, void *block, size_t osize) {
 ** In case of allocation fail, this function will do an emergency
 ** collection to free some memory and then try the allocation again.
 */
+/*
+** dunlua: whether an emergency collection can help the host's allocator,
+** which refuses blocks for good once the run is out of time or budget
+** (src/script/raw/guard.rs); a full collection of a big heap, for nothing,
+** would hold the stopped run for seconds.
+*/
+extern int dunlua_collect_may_help (lua_State *L);
+
 static void *tryagain (lua_State *L, void *block,
                        size_t osize, size_t nsize) {
   global_State *g = G(L);
-  if (cantryagain(g)) {
+  if (cantryagain(g) && dunlua_collect_may_help(L)) {
     luaC_fullgc(L, 1);  /* try to free some memory... */
     return callfrealloc(g, block, osize, nsize);  /* try again */
   }
