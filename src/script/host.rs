@@ -89,11 +89,9 @@ pub(crate) fn safe_libs() -> StdLib {
     StdLib::MATH | StdLib::COROUTINE
 }
 
-/// Lua 5.4's default incremental collector settings (`lgc.h`), restored
-/// after a run that changed them.
-const GC_PAUSE: c_int = 200;
-const GC_STEP_MULTIPLIER: c_int = 100;
-const GC_STEP_SIZE: c_int = 13;
+// Lua 5.4's default incremental collector settings (`lgc.h`), restored
+// after a run that changed them (or went incremental: `raw::guard`).
+use super::raw::guard::{GC_PAUSE, GC_STEP_MULTIPLIER, GC_STEP_SIZE};
 /// How deep mlua's pool of error boxes is refilled before every run:
 /// deeper than scripts nest host calls (a module's chunk calling the API
 /// is 2 deep).

@@ -62,6 +62,14 @@ pub(crate) const HOOK_EVERY: c_int = 1000;
 const UNITS_PER_ALLOCATION: usize = 64;
 const BYTES_PER_UNIT: usize = 8;
 
+/// Lua's bytes past which a run's collector goes incremental (see [`hook`]).
+const INCREMENTAL_FROM: usize = 32 << 20;
+
+/// Lua 5.4's default incremental settings (`lgc.h`).
+pub(crate) const GC_PAUSE: c_int = 200;
+pub(crate) const GC_STEP_MULTIPLIER: c_int = 100;
+pub(crate) const GC_STEP_SIZE: c_int = 13;
+
 /// Blocks this big are refused once the run is stopped (see [`allocate`]).
 const BIG_BLOCK: usize = 64 << 10;
 
@@ -620,7 +628,23 @@ pub(crate) unsafe extern "C-unwind" fn hook(state: *mut lua_State, ar: *mut lua_
         return;
     };
     match guard.check(HOOK_EVERY as u64) {
-        None => {}
+        None => {
+            if guard.lua_bytes.get() > INCREMENTAL_FROM && !guard.gc_touched.get() {
+                // A big heap: its major collections would be one long pause
+                // (seconds at hundreds of MB) that no deadline interrupts.
+                // From here the run collects incrementally, in steps between
+                // instructions; the reset then makes a full collection. At a
+                // hook, so at the same instruction in every run.
+                guard.gc_touched.set(true);
+                ffi::lua_gc(
+                    state,
+                    ffi::LUA_GCINC,
+                    GC_PAUSE,
+                    GC_STEP_MULTIPLIER,
+                    GC_STEP_SIZE,
+                );
+            }
+        }
         Some(stop) => {
             if guard.stop.get().is_none() {
                 guard.stop.set(Some(stop));
