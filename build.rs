@@ -1,8 +1,8 @@
 //! Builds the Lua 5.4.9 that dunlua runs (`src/script/raw/lua/`, the
 //! sources as the `lua-src` crate ships them, with a fixed string hash seed
-//! in `lstate.c`) and dunlua's copies of its string, table and utf8
-//! libraries, patched to charge their work to the script's budget (see
-//! `src/script/raw/c/dunlua_charge.h`). mlua links against this Lua
+//! in `lstate.c`) with dunlua's copies of its string, table and utf8
+//! libraries in place of the stock ones, patched to charge their work to
+//! the script's budget (see `src/script/raw/c/dunlua_charge.h`). mlua links against this Lua
 //! (`mlua-sys`'s `external` feature): whatever builds the crate (this
 //! workspace, another one depending on it, its published tarball, maturin)
 //! builds the same interpreter, so the same seed makes the same map.
@@ -40,10 +40,13 @@ fn main() {
     }
     lua.compile("dunlua_lua54");
 
+    // The charged libraries are the only string, table and utf8 libraries
+    // built (`luaopen_string` and the others are theirs; without a guard,
+    // as in a state the host did not make, they charge nothing).
     let dir = "src/script/raw/c";
     let mut libs = cc::Build::new();
     configure(&mut libs);
-    libs.include(dir);
+    libs.include(core).include(dir);
     for file in ["lstrlib.c", "ltablib.c", "lutf8lib.c"] {
         libs.file(format!("{dir}/{file}"));
     }

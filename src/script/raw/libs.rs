@@ -8,9 +8,9 @@ use mlua::ffi::{self, lua_State};
 use mlua::Lua;
 
 extern "C-unwind" {
-    fn dunlua_open_string(state: *mut lua_State) -> c_int;
-    fn dunlua_open_table(state: *mut lua_State) -> c_int;
-    fn dunlua_open_utf8(state: *mut lua_State) -> c_int;
+    fn luaopen_string(state: *mut lua_State) -> c_int;
+    fn luaopen_table(state: *mut lua_State) -> c_int;
+    fn luaopen_utf8(state: *mut lua_State) -> c_int;
 }
 
 /// Opens the charged libraries as the globals `string`, `table` and `utf8`
@@ -18,9 +18,9 @@ extern "C-unwind" {
 /// `luaopen_string` does). The VM's guard must be installed first.
 pub(crate) fn open_charged_libs(lua: &Lua) -> mlua::Result<()> {
     let libs: [(&std::ffi::CStr, ffi::lua_CFunction); 3] = [
-        (c"string", dunlua_open_string),
-        (c"table", dunlua_open_table),
-        (c"utf8", dunlua_open_utf8),
+        (c"string", luaopen_string),
+        (c"table", luaopen_table),
+        (c"utf8", luaopen_utf8),
     ];
     for (name, open) in libs {
         // SAFETY: luaL_requiref calls the opener (which only builds its

@@ -1941,7 +1941,7 @@ static void createmetatable (lua_State *L) {
 /*
 ** Open string library
 */
-LUAMOD_API int dunlua_open_string (lua_State *L) {  /* dunlua: renamed */
+LUAMOD_API int luaopen_string (lua_State *L) {  /* dunlua: the only copy built */
   luaL_newlib(L, strlib);
   createmetatable(L);
   return 1;

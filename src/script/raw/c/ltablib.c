@@ -446,7 +446,7 @@ static const luaL_Reg tab_funcs[] = {
 };
 
 
-LUAMOD_API int dunlua_open_table (lua_State *L) {  /* dunlua: renamed */
+LUAMOD_API int luaopen_table (lua_State *L) {  /* dunlua: the only copy built */
   luaL_newlib(L, tab_funcs);
   return 1;
 }

@@ -291,7 +291,7 @@ static const luaL_Reg funcs[] = {
 };
 
 
-LUAMOD_API int dunlua_open_utf8 (lua_State *L) {  /* dunlua: renamed */
+LUAMOD_API int luaopen_utf8 (lua_State *L) {  /* dunlua: the only copy built */
   luaL_newlib(L, funcs);
   lua_pushlstring(L, UTF8PATT, sizeof(UTF8PATT)/sizeof(char) - 1);
   lua_setfield(L, -2, "charpattern");
