@@ -120,6 +120,28 @@ impl Generated {
     pub fn to_json(&self) -> String {
         crate::json::to_string(self)
     }
+
+    /// The map as text, one glyph a cell and a line a row: what
+    /// `dunlua SCRIPT --ascii` prints for a one-level script.
+    pub fn to_text(&self) -> String {
+        self.map.to_string()
+    }
+}
+
+/// What `dunlua SCRIPT --ascii` prints for a seed's levels: one level's
+/// text, or several each under a `level K of N` line.
+pub fn levels_text(levels: &[Generated]) -> String {
+    match levels {
+        [one] => one.to_text(),
+        _ => levels
+            .iter()
+            .map(|g| {
+                let p = &g.provenance;
+                format!("level {} of {}\n{}", p.level, p.levels, g.to_text())
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
 }
 
 /// One hash for a whole dungeon: a one-level dungeon's is its map's hash

@@ -44,6 +44,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::generated::Generated;
@@ -169,6 +170,17 @@ impl GeneratorBuilder {
     /// (1..=32).
     pub fn levels(mut self, levels: u32) -> Self {
         self.request.levels = Some(levels);
+        self
+    }
+
+    /// A flag another thread sets to stop the generator's run in progress
+    /// at once (a game's Ctrl-C, a newer request overtaking this one): the
+    /// run fails with [`FailureKind::Cancelled`](crate::FailureKind), at
+    /// the script's next 1000 instructions or when the native call in
+    /// progress returns, with or without limits. While the flag stays set,
+    /// every run is cancelled; clear it to generate again.
+    pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.request.cancel = Some(flag);
         self
     }
 

@@ -141,27 +141,12 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
         return show(cli, levels, took, request, options);
     }
     if wants_window {
-        print_stdout(&levels_text(&levels))?;
+        print_stdout(&crate::generated::levels_text(&levels))?;
         note!("dunlua: {}; printed the map as text. Use --out map.png for a picture, --ascii to skip the window", NO_WINDOW);
     } else if cli.ascii {
-        print_stdout(&levels_text(&levels))?;
+        print_stdout(&crate::generated::levels_text(&levels))?;
     }
     Ok(())
-}
-
-/// The map as text; several levels each under a `level K of N` line.
-fn levels_text(levels: &[crate::Generated]) -> String {
-    match levels {
-        [one] => one.map.to_string(),
-        _ => levels
-            .iter()
-            .map(|g| {
-                let p = &g.provenance;
-                format!("level {} of {}\n{}", p.level, p.levels, g.map)
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-    }
 }
 
 /// Why there is no window when one would be the default.
@@ -190,7 +175,7 @@ fn show(
     request: Request,
     options: export::Options,
 ) -> Result<(), Failure> {
-    let text = levels_text(&levels);
+    let text = crate::generated::levels_text(&levels);
     let config = ViewConfig {
         request,
         export: options,

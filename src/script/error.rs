@@ -68,6 +68,19 @@ pub struct ScriptError {
     pub message: String,
     /// Lua frames, innermost first, already trimmed of host-internal noise.
     pub traceback: Vec<String>,
+    /// For [`FailureKind::Rejected`]: the attempts rejected and why (the
+    /// first 31 and the last, as [`crate::Generated::rejections`] keeps
+    /// them); empty for other failures.
+    pub rejections: Vec<(u32, String)>,
+}
+
+/// Which limit a [`FailureKind::Limit`] failure ran out of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitKind {
+    /// The instruction budget (`--max-instructions`).
+    Instructions,
+    /// The memory limit (`--max-memory`).
+    Memory,
 }
 
 impl ScriptError {
@@ -79,6 +92,23 @@ impl ScriptError {
             kind,
             message: one_line(&message).into_owned(),
             traceback: Vec::new(),
+            rejections: Vec::new(),
+        }
+    }
+
+    /// Which limit a [`FailureKind::Limit`] failure ran out of; `None` for
+    /// other kinds. Bindings use it to raise a budget error and a memory
+    /// error as different exceptions.
+    pub fn limit(&self) -> Option<LimitKind> {
+        if self.kind != FailureKind::Limit {
+            return None;
+        }
+        // Only the budget's messages (host.rs, budget.rs) say this; every
+        // other limit failure is the memory limit's.
+        if self.message.contains("instruction budget") {
+            Some(LimitKind::Instructions)
+        } else {
+            Some(LimitKind::Memory)
         }
     }
 
@@ -174,6 +204,7 @@ impl ScriptError {
             kind,
             message,
             traceback: frames,
+            rejections: Vec::new(),
         }
     }
 }

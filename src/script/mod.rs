@@ -27,7 +27,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-pub use error::{FailureKind, ScriptError};
+pub use error::{FailureKind, LimitKind, ScriptError};
 pub use hash_seed::string_hash_is_fixed;
 pub use host::Limits;
 pub use session::{BenchTotals, Session};

@@ -243,13 +243,15 @@ impl Session {
             }
         }
         let last = rejections.last().map(|(_, why)| why.as_str()).unwrap_or("");
-        Err(ScriptError::new(
+        let mut failure = ScriptError::new(
             FailureKind::Rejected,
             format!(
                 "{}: all {attempts} attempts were rejected; the last because {last} (raise --max-attempts or loosen the script's checks)",
                 self.request.script.display()
             ),
-        ))
+        );
+        failure.rejections = rejections;
+        Err(failure)
     }
 }
 

@@ -1,0 +1,698 @@
+//! `dunlua._dunlua`: the Python extension module, a thin layer over the
+//! library's [`dunlua::Generator`] (no second implementation: every map is
+//! the one `dunlua SCRIPT --seed N` makes). `dunlua/__init__.py` is the
+//! package around it, `dunlua/_errors.py` its exception classes.
+//!
+//! Two things a Python game expects that the library leaves to its caller:
+//!
+//! - The GIL is released while a script runs, so two Python threads
+//!   generating on their own generators run in parallel.
+//! - Ctrl-C stops a generation: the run goes on a helper thread while the
+//!   calling thread wakes every 50 ms to let Python look at its signals; a
+//!   `KeyboardInterrupt` (or any exception a signal handler raises) sets the
+//!   generator's cancel flag, which stops the script at its next 1000
+//!   instructions whatever its limits, and is raised once the run is over.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use numpy::ndarray::Array2;
+use numpy::{PyArray2, PyArrayMethods};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use dunlua::params::ParamValue;
+use dunlua::{FailureKind, Generated, GeneratorBuilder, LimitKind, Limits};
+
+/// How often the calling thread looks at Python's signals while a script
+/// runs: Ctrl-C is seen within this (plus the script's next budget tick).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// The stack of the thread a run goes on: the main thread's usual size, so
+/// a script nests as deep as under the command line.
+const RUN_STACK: usize = 8 << 20;
+
+/// A compiled script that makes a map per seed.
+#[pyclass(module = "dunlua", name = "Generator", frozen)]
+struct PyGenerator {
+    inner: Mutex<dunlua::Generator>,
+    /// Set while a Ctrl-C stops the run in progress; cleared before the
+    /// next one.
+    cancel: Arc<AtomicBool>,
+}
+
+/// The arguments every way of making a generator takes.
+struct Options<'py> {
+    params: Option<Bound<'py, PyDict>>,
+    size: Option<Bound<'py, PyAny>>,
+    budget: Option<Bound<'py, PyAny>>,
+    memory: Option<Bound<'py, PyAny>>,
+    timeout: Option<f64>,
+    levels: Option<Bound<'py, PyAny>>,
+    max_attempts: Option<Bound<'py, PyAny>>,
+}
+
+#[pymethods]
+impl PyGenerator {
+    /// A generator for the script file at `path`; `require` reads modules
+    /// from the script's folder.
+    #[new]
+    #[pyo3(signature = (path, params=None, size=None, budget=None, memory=None, timeout=None, levels=None, max_attempts=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new<'py>(
+        py: Python<'py>,
+        path: PathBuf,
+        params: Option<Bound<'py, PyDict>>,
+        size: Option<Bound<'py, PyAny>>,
+        budget: Option<Bound<'py, PyAny>>,
+        memory: Option<Bound<'py, PyAny>>,
+        timeout: Option<f64>,
+        levels: Option<Bound<'py, PyAny>>,
+        max_attempts: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Self> {
+        let options = Options {
+            params,
+            size,
+            budget,
+            memory,
+            timeout,
+            levels,
+            max_attempts,
+        };
+        build(py, dunlua::Generator::file(path), options)
+    }
+
+    /// A generator for script text; `modules` maps module names as
+    /// `require` takes them (`"lib.walls"`) to their source, and `require`
+    /// looks nowhere else. `name` is the path messages call the script.
+    #[staticmethod]
+    #[pyo3(signature = (text, modules=None, name="script.lua", params=None, size=None, budget=None, memory=None, timeout=None, levels=None, max_attempts=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_source<'py>(
+        py: Python<'py>,
+        text: String,
+        modules: Option<Bound<'py, PyDict>>,
+        name: &str,
+        params: Option<Bound<'py, PyDict>>,
+        size: Option<Bound<'py, PyAny>>,
+        budget: Option<Bound<'py, PyAny>>,
+        memory: Option<Bound<'py, PyAny>>,
+        timeout: Option<f64>,
+        levels: Option<Bound<'py, PyAny>>,
+        max_attempts: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Self> {
+        let mut builder = dunlua::Generator::source(name, text);
+        for (module, source) in modules.iter().flat_map(|m| m.iter()) {
+            let module: String = module
+                .extract()
+                .map_err(|_| PyTypeError::new_err("modules: names must be strings"))?;
+            let source: String = source.extract().map_err(|_| {
+                PyTypeError::new_err(format!("modules: '{module}': the source must be a string"))
+            })?;
+            builder = builder.module(&module_path(&module), source);
+        }
+        let options = Options {
+            params,
+            size,
+            budget,
+            memory,
+            timeout,
+            levels,
+            max_attempts,
+        };
+        build(py, builder, options)
+    }
+
+    /// The map of one seed (level 1 of a linked dungeon).
+    fn generate(&self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<PyMap> {
+        let seed = to_seed(seed)?;
+        let generated = self.run(py, move |g| g.generate(seed))?;
+        Ok(PyMap::new(generated))
+    }
+
+    /// Every level of one seed's dungeon, level 1 first (one map for a
+    /// one-level script).
+    fn generate_levels(&self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<Vec<PyMap>> {
+        let seed = to_seed(seed)?;
+        let levels = self.run(py, move |g| g.generate_levels(seed))?;
+        Ok(levels.into_iter().map(PyMap::new).collect())
+    }
+
+    /// How many levels each seed makes.
+    #[getter]
+    fn levels(&self) -> u32 {
+        self.lock().levels()
+    }
+
+    /// `(width, height)` of the maps it makes.
+    #[getter]
+    fn size(&self) -> (i64, i64) {
+        self.lock().size()
+    }
+
+    /// Every declared parameter with the value this generator uses.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (key, value) in self.lock().params().iter() {
+            dict.set_item(key, value_to_py(py, value)?)?;
+        }
+        Ok(dict)
+    }
+
+    /// The script's `name`.
+    #[getter]
+    fn name(&self) -> String {
+        self.lock().info().name.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        let g = self.lock();
+        let (w, h) = g.size();
+        format!("<dunlua.Generator {:?} {w}x{h}>", g.info().name)
+    }
+}
+
+impl PyGenerator {
+    fn lock(&self) -> std::sync::MutexGuard<'_, dunlua::Generator> {
+        // A panic inside a run is reported as an error; the generator (reset
+        // before every run) is still sound.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `job` on a helper thread without the GIL, looking at Python's
+    /// signals meanwhile (see the module's docs).
+    fn run<T: Send>(
+        &self,
+        py: Python<'_>,
+        job: impl FnOnce(&dunlua::Generator) -> Result<T, dunlua::Error> + Send,
+    ) -> PyResult<T> {
+        let (done, result) = mpsc::channel();
+        // Waited on without the GIL, which takes a `Sync` value.
+        let result = Mutex::new(result);
+        let wait = |timeout: Option<Duration>| {
+            let result = result.lock().unwrap_or_else(|p| p.into_inner());
+            match timeout {
+                Some(t) => result.recv_timeout(t),
+                None => result.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            }
+        };
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .name("dunlua-generate".into())
+                .stack_size(RUN_STACK)
+                .spawn_scoped(scope, || {
+                    let generator = self.lock();
+                    let _ = done.send(job(&generator));
+                })
+                .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+            loop {
+                match py.detach(|| wait(Some(SIGNAL_POLL))) {
+                    Ok(Ok(value)) => return Ok(value),
+                    Ok(Err(failure)) => return Err(script_error(py, failure)),
+                    Err(RecvTimeoutError::Timeout) => {
+                        if let Err(interrupt) = py.check_signals() {
+                            self.cancel.store(true, Ordering::Relaxed);
+                            let _ = py.detach(|| wait(None));
+                            self.cancel.store(false, Ordering::Relaxed);
+                            return Err(interrupt);
+                        }
+                    }
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err(PyRuntimeError::new_err(
+                            "dunlua failed while generating (a bug in dunlua)",
+                        ))
+                    }
+                }
+            }
+        })
+    }
+}
+
+fn build(py: Python<'_>, mut builder: GeneratorBuilder, o: Options<'_>) -> PyResult<PyGenerator> {
+    for (key, value) in o.params.iter().flat_map(|p| p.iter()) {
+        let key: String = key
+            .extract()
+            .map_err(|_| PyTypeError::new_err("params: names must be strings"))?;
+        builder = builder.param(&key, param_value(&key, &value)?);
+    }
+    if let Some(size) = &o.size {
+        let (w, h) = to_size(size)?;
+        builder = builder.size(w, h);
+    }
+    builder = builder.limits(limits(&o)?);
+    if let Some(levels) = &o.levels {
+        builder = builder.levels(small_count(levels, "levels")?);
+    }
+    if let Some(attempts) = &o.max_attempts {
+        let attempts = small_count(attempts, "max_attempts")?;
+        if !(1..=10_000).contains(&attempts) {
+            return Err(PyValueError::new_err(format!(
+                "max_attempts {attempts}: expected 1..=10000"
+            )));
+        }
+        builder = builder.max_attempts(attempts);
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    builder = builder.cancel(cancel.clone());
+    // Compiling and reading the script's table runs Lua: without the GIL.
+    let generator = py
+        .detach(|| builder.build())
+        .map_err(|e| script_error(py, e))?;
+    Ok(PyGenerator {
+        inner: Mutex::new(generator),
+        cancel,
+    })
+}
+
+/// The limits from `budget` (instructions), `memory` (MiB) and `timeout`
+/// (seconds, 0 for none), each `None` for the command line's default, and
+/// checked as the command line checks its flags.
+fn limits(o: &Options<'_>) -> PyResult<Limits> {
+    let mut limits = Limits::default();
+    if let Some(budget) = &o.budget {
+        limits.max_instructions = integer(budget, "budget", "a number of instructions")?
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "budget {}: expected a number of instructions in 0..=18446744073709551615",
+                    shown(budget)
+                ))
+            })?;
+    }
+    if let Some(memory) = &o.memory {
+        let mb = integer(memory, "memory", "megabytes")?.filter(|mb| (1..=1 << 20).contains(mb));
+        let mb = mb.ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "memory {}: expected megabytes in 1..=1048576",
+                shown(memory)
+            ))
+        })?;
+        limits.max_memory = (mb as usize) << 20;
+    }
+    if let Some(timeout) = o.timeout {
+        if !(timeout.is_finite() && (0.0..=86_400.0).contains(&timeout)) {
+            return Err(PyValueError::new_err(format!(
+                "timeout {timeout}: expected seconds from 0 to 86400 (0: no deadline)"
+            )));
+        }
+        limits.timeout = (timeout > 0.0).then(|| Duration::from_secs_f64(timeout));
+    }
+    Ok(limits)
+}
+
+/// An `int` argument as a `u64` (`None` when it is negative or too big);
+/// anything else (a `bool`, a `str`) is a `TypeError`.
+fn integer(value: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyResult<Option<u64>> {
+    if value.is_instance_of::<pyo3::types::PyBool>() || !value.is_instance_of::<pyo3::types::PyInt>()
+    {
+        return Err(PyTypeError::new_err(format!(
+            "{what} {}: expected {expected} (an integer)",
+            shown(value)
+        )));
+    }
+    Ok(value.extract::<u64>().ok())
+}
+
+fn shown(value: &Bound<'_, PyAny>) -> String {
+    value
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".to_string())
+}
+
+fn small_count(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u32> {
+    integer(value, what, "a count")?
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or_else(|| {
+            PyValueError::new_err(format!("{what} {}: expected a positive integer", shown(value)))
+        })
+}
+
+fn to_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    integer(seed, "seed", "a seed")?.ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "seed {}: expected 0..=18446744073709551615",
+            shown(seed)
+        ))
+    })
+}
+
+/// `(width, height)` as the library checks it; numbers past `i64` are
+/// refused with the same words as a size the library refuses.
+fn to_size(size: &Bound<'_, PyAny>) -> PyResult<(i64, i64)> {
+    let pair = size
+        .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "size {}: expected (width, height) such as (80, 50)",
+                shown(size)
+            ))
+        })?;
+    let side = |v: &Bound<'_, PyAny>| -> PyResult<i64> {
+        if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>()
+        {
+            return Err(PyTypeError::new_err(format!(
+                "size {}: expected (width, height) such as (80, 50)",
+                shown(size)
+            )));
+        }
+        // Past i64 is past any size; the library's check says the range.
+        Ok(v.extract::<i64>().unwrap_or(i64::MAX))
+    };
+    Ok((side(&pair.0)?, side(&pair.1)?))
+}
+
+/// A parameter's value: `bool`, `int`, `float` or `str`, as the script's
+/// declared types; the library checks it against the declaration.
+fn param_value(key: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
+    if let Ok(b) = value.cast::<pyo3::types::PyBool>() {
+        return Ok(ParamValue::Boolean(b.is_true()));
+    }
+    if value.is_instance_of::<pyo3::types::PyInt>() {
+        return value.extract::<i64>().map(ParamValue::Integer).map_err(|_| {
+            PyValueError::new_err(format!(
+                "parameter '{key}': {} does not fit a 64-bit integer",
+                shown(value)
+            ))
+        });
+    }
+    if value.is_instance_of::<pyo3::types::PyFloat>() {
+        return Ok(ParamValue::Number(value.extract::<f64>()?));
+    }
+    if let Ok(s) = value.cast::<PyString>() {
+        return Ok(ParamValue::Text(s.to_str()?.to_string()));
+    }
+    Err(PyTypeError::new_err(format!(
+        "parameter '{key}' must be a boolean, integer, number or string, got {}",
+        value
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default()
+    )))
+}
+
+fn value_to_py<'py>(py: Python<'py>, value: &ParamValue) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        ParamValue::Integer(v) => v.into_pyobject(py)?.into_any(),
+        ParamValue::Number(v) => v.into_pyobject(py)?.into_any(),
+        ParamValue::Boolean(v) => pyo3::types::PyBool::new(py, *v).to_owned().into_any(),
+        ParamValue::Text(v) => PyString::new(py, v).into_any(),
+    })
+}
+
+/// `"lib.walls"` (a module name as `require` takes it) is
+/// `"lib/walls.lua"`; a path already ending in `.lua` is kept.
+fn module_path(name: &str) -> String {
+    if name.ends_with(".lua") {
+        name.to_string()
+    } else {
+        format!("{}.lua", name.replace('.', "/"))
+    }
+}
+
+/// A library failure as the Python exception a user catches: usage errors
+/// as `ValueError`/`TypeError`/`OSError` with the command line's text, the
+/// script's failures as `dunlua.ScriptError` and its subclasses.
+fn script_error(py: Python<'_>, failure: dunlua::Error) -> PyErr {
+    let message = failure.message.clone();
+    if failure.kind == FailureKind::Usage {
+        return if message.starts_with("cannot read script") {
+            if message.contains("os error 2)") {
+                PyFileNotFoundError::new_err(message)
+            } else {
+                PyOSError::new_err(message)
+            }
+        } else if message.starts_with("parameter '") && message.contains("' must be a") {
+            PyTypeError::new_err(message)
+        } else {
+            PyValueError::new_err(message)
+        };
+    }
+    let class = match (failure.kind, failure.limit()) {
+        (FailureKind::Limit, Some(LimitKind::Instructions)) => "BudgetExceeded",
+        (FailureKind::Limit, _) => "MemoryExceeded",
+        (FailureKind::TimedOut, _) => "TimedOut",
+        (FailureKind::Rejected, _) => "Rejected",
+        _ => "ScriptError",
+    };
+    let kind = match failure.kind {
+        FailureKind::Usage => "usage",
+        FailureKind::Syntax => "syntax",
+        FailureKind::Runtime => "runtime",
+        FailureKind::Contract => "contract",
+        FailureKind::Limit => "limit",
+        FailureKind::TimedOut => "timed_out",
+        FailureKind::Cancelled => "cancelled",
+        FailureKind::Rejected => "rejected",
+        FailureKind::BadStart => "bad_start",
+    };
+    let (file, line) = match failure.location() {
+        Some(at) => match at.rsplit_once(':') {
+            Some((file, line)) => (Some(file.to_string()), line.parse::<u32>().ok()),
+            None => (Some(at), None),
+        },
+        None => (None, None),
+    };
+    let made = (|| -> PyResult<PyErr> {
+        let errors = py.import("dunlua._errors")?;
+        let exception = errors.getattr(class)?.call1((
+            message.clone(),
+            kind,
+            file,
+            line,
+            failure.traceback.clone(),
+            failure.rejections.clone(),
+        ))?;
+        Ok(PyErr::from_value(exception))
+    })();
+    made.unwrap_or_else(|e| e)
+}
+
+/// One generated map: numpy views of its tiles, its kinds, rooms, markers
+/// and start, as the scripts and the command line name them.
+#[pyclass(module = "dunlua", name = "Map", frozen)]
+struct PyMap {
+    generated: Generated,
+    tiles: OnceLock<Py<PyArray2<u8>>>,
+    walkable: OnceLock<Py<PyArray2<bool>>>,
+    transparent: OnceLock<Py<PyArray2<bool>>>,
+}
+
+impl PyMap {
+    fn new(generated: Generated) -> PyMap {
+        PyMap {
+            generated,
+            tiles: OnceLock::new(),
+            walkable: OnceLock::new(),
+            transparent: OnceLock::new(),
+        }
+    }
+
+    /// A read-only `(height, width)` array of `cell(tile)` for every cell.
+    fn grid<'py, T: numpy::Element>(
+        &self,
+        py: Python<'py>,
+        cache: &OnceLock<Py<PyArray2<T>>>,
+        cell: impl Fn(dunlua::Tile) -> T,
+    ) -> Py<PyArray2<T>> {
+        cache
+            .get_or_init(|| {
+                let g = &self.generated;
+                let values: Vec<T> = g.cells().iter().map(|&t| cell(t)).collect();
+                let shape = (g.height(), g.width());
+                let grid = Array2::from_shape_vec(shape, values).expect("a value per cell");
+                let array = PyArray2::from_owned_array(py, grid);
+                drop(array.readwrite().make_nonwriteable());
+                array.unbind()
+            })
+            .clone_ref(py)
+    }
+
+    fn kind_flag(&self, tile: dunlua::Tile, flag: fn(&dunlua::map::TileKind) -> bool) -> bool {
+        flag(self.generated.map.tiles().kind(tile))
+    }
+}
+
+#[pymethods]
+impl PyMap {
+    /// Tile ids, `uint8` `(height, width)`, read-only; `tiles.T` is the
+    /// `[x, y]` view (no copy). An id indexes `kinds`.
+    #[getter]
+    fn tiles(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
+        self.grid(py, &self.tiles, |t| t.0)
+    }
+
+    /// Whether each cell can be walked on, `bool` `(height, width)`.
+    #[getter]
+    fn walkable(&self, py: Python<'_>) -> Py<PyArray2<bool>> {
+        self.grid(py, &self.walkable, |t| self.kind_flag(t, |k| k.walkable))
+    }
+
+    /// Whether each cell lets light through, `bool` `(height, width)`: what
+    /// `tcod.map.compute_fov` takes.
+    #[getter]
+    fn transparent(&self, py: Python<'_>) -> Py<PyArray2<bool>> {
+        self.grid(py, &self.transparent, |t| {
+            self.kind_flag(t, |k| k.transparent)
+        })
+    }
+
+    /// The tile kinds, index = tile id: dicts of name, glyph, fg, bg
+    /// (`(r, g, b)`), walkable, transparent.
+    #[getter]
+    fn kinds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for (_, kind) in self.generated.tile_kinds() {
+            let dict = PyDict::new(py);
+            dict.set_item("name", &kind.name)?;
+            dict.set_item("glyph", kind.glyph.to_string())?;
+            dict.set_item("fg", rgb(kind.color))?;
+            dict.set_item("bg", rgb(kind.background))?;
+            dict.set_item("walkable", kind.walkable)?;
+            dict.set_item("transparent", kind.transparent)?;
+            list.append(dict)?;
+        }
+        Ok(list)
+    }
+
+    /// The kind's name at `(x, y)` (`"wall"`, `"floor"`, ...); `IndexError`
+    /// outside the map.
+    fn name_at(&self, x: i64, y: i64) -> PyResult<String> {
+        let inside = |v: i64| i32::try_from(v).ok();
+        inside(x)
+            .zip(inside(y))
+            .and_then(|(x, y)| self.generated.tile_name(x, y))
+            .map(str::to_string)
+            .ok_or_else(|| {
+                pyo3::exceptions::PyIndexError::new_err(format!(
+                    "({x}, {y}) is outside the {}x{} map",
+                    self.generated.width(),
+                    self.generated.height()
+                ))
+            })
+    }
+
+    /// Where the player starts, `(x, y)`, 0-based like the scripts.
+    #[getter]
+    fn start(&self) -> (i32, i32) {
+        self.generated.start()
+    }
+
+    /// The rooms the script recorded, as `(x, y, w, h)` the way the
+    /// scripts' `Rect.new(x, y, w, h)` takes them.
+    #[getter]
+    fn rooms(&self) -> Vec<(i32, i32, i32, i32)> {
+        self.generated
+            .rooms()
+            .iter()
+            .map(|r| (r.x1, r.y1, r.x2 - r.x1, r.y2 - r.y1))
+            .collect()
+    }
+
+    /// The script's markers: dicts `{x, y, name, props}`.
+    #[getter]
+    fn markers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for marker in self.generated.markers() {
+            let dict = PyDict::new(py);
+            dict.set_item("x", marker.x)?;
+            dict.set_item("y", marker.y)?;
+            dict.set_item("name", &marker.name)?;
+            let props = PyDict::new(py);
+            for (key, value) in &marker.props {
+                props.set_item(key, value_to_py(py, value)?)?;
+            }
+            dict.set_item("props", props)?;
+            list.append(dict)?;
+        }
+        Ok(list)
+    }
+
+    /// The 16-hex-digit hash `dunlua SCRIPT --seed N --hash` prints.
+    #[getter]
+    fn hash(&self) -> String {
+        format!("{:016x}", self.generated.hash())
+    }
+
+    #[getter]
+    fn width(&self) -> usize {
+        self.generated.width()
+    }
+
+    #[getter]
+    fn height(&self) -> usize {
+        self.generated.height()
+    }
+
+    /// The seed it was made from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.generated.provenance.seed
+    }
+
+    /// Which level of its dungeon it is (1-based), and how many there are.
+    #[getter]
+    fn level(&self) -> u32 {
+        self.generated.provenance.level
+    }
+
+    #[getter]
+    fn level_count(&self) -> u32 {
+        self.generated.provenance.levels
+    }
+
+    /// Every declared parameter with the value used.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (key, value) in self.generated.provenance.params.iter() {
+            dict.set_item(key, value_to_py(py, value)?)?;
+        }
+        Ok(dict)
+    }
+
+    /// The attempts the script rejected before this map, and why.
+    #[getter]
+    fn rejections(&self) -> Vec<(u32, String)> {
+        self.generated.rejections.clone()
+    }
+
+    /// The JSON the command line's `--out map.json` writes for this map.
+    fn to_json(&self) -> String {
+        self.generated.to_json()
+    }
+
+    /// The map as text, as `--ascii` prints it.
+    fn __str__(&self) -> String {
+        self.generated.to_text()
+    }
+
+    fn __repr__(&self) -> String {
+        let p = &self.generated.provenance;
+        format!(
+            "<dunlua.Map {:?} seed {} {}x{} hash {:016x}>",
+            p.name,
+            p.seed,
+            self.generated.width(),
+            self.generated.height(),
+            self.generated.hash()
+        )
+    }
+}
+
+fn rgb(color: dunlua::map::Rgb) -> Py<PyTuple> {
+    Python::attach(|py| PyTuple::new(py, [color.0, color.1, color.2]).unwrap().unbind())
+}
+
+#[pymodule]
+fn _dunlua(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<PyGenerator>()?;
+    module.add_class::<PyMap>()?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,112 @@
+"""The GIL is released while a script runs (other Python threads go on,
+two generators on two threads run at once) and Ctrl-C stops a running
+generation within a second, even with the limits turned off."""
+
+from __future__ import annotations
+
+import _thread
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import dunlua
+
+SPIN = "return { params = { n = 1000 }, width = 10, height = 6, generate = function(map, rng, p)\n  local x = 0\n  for i = 1, p.n do x = x + i end\n  map:carve_room(Rect.new(1, 1, 6, 3))\n  map:set_start(2, 2)\nend }\n"
+FOREVER = "return { width = 10, height = 6, generate = function(map, rng)\n  map:carve_room(Rect.new(1, 1, 6, 3))\n  map:set_start(2, 2)\n  if rng:int(2) == 0 then while true do end end\nend }\n"
+UNLIMITED = dict(budget=2**64 - 1, memory=1 << 20, timeout=0)
+
+
+def spinner(seconds: float) -> dunlua.Generator:
+    """A generator whose runs take about `seconds`."""
+    n = 200_000
+    while True:
+        gen = dunlua.Generator.from_source(SPIN, params={"n": n}, **UNLIMITED)
+        started = time.perf_counter()
+        gen.generate(1)
+        took = time.perf_counter() - started
+        if took >= seconds:
+            return gen
+        n = int(n * min(10.0, 1.2 * seconds / max(took, 1e-4)))
+
+
+def test_other_python_threads_run_while_a_script_runs():
+    gen = spinner(0.4)
+    ticks = 0
+    stop = threading.Event()
+
+    def tick():
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:
+        time.sleep(0.02)
+        before = ticks
+        gen.generate(2)
+        during = ticks - before
+    finally:
+        stop.set()
+        ticker.join()
+    # With the GIL held for the whole run the ticker could not have counted.
+    assert during > 50, during
+
+
+def test_two_threads_generate_in_parallel():
+    # A short run started while a long one runs on another thread ends first:
+    # with the runs serialised (the GIL, or any lock of dunlua's), it would
+    # end after the long one, however loaded the machine is.
+    long, short = spinner(1.0), spinner(0.05)
+    ended = {}
+
+    def work(name, gen):
+        gen.generate(1)
+        ended[name] = time.perf_counter()
+
+    first = threading.Thread(target=work, args=("long", long))
+    first.start()
+    time.sleep(0.2)
+    second = threading.Thread(target=work, args=("short", short))
+    second.start()
+    second.join()
+    first.join()
+    assert ended["short"] < ended["long"]
+
+
+def seeds_of(gen_limited: dunlua.Generator) -> tuple[int, int]:
+    """A seed that runs forever and one that finishes."""
+    forever = fine = None
+    for seed in range(64):
+        try:
+            gen_limited.generate(seed)
+            fine = seed if fine is None else fine
+        except dunlua.BudgetExceeded:
+            forever = seed if forever is None else forever
+        if forever is not None and fine is not None:
+            return forever, fine
+    raise AssertionError("no seeds of both kinds")
+
+
+@pytest.mark.parametrize("how", ["interrupt_main", "sigint"])
+def test_ctrl_c_stops_a_generation_without_limits(how):
+    forever, fine = seeds_of(dunlua.Generator.from_source(FOREVER, budget=100_000))
+    gen = dunlua.Generator.from_source(FOREVER, **UNLIMITED)
+    if how == "interrupt_main":
+        press = _thread.interrupt_main
+    else:
+        press = lambda: os.kill(os.getpid(), signal.SIGINT)  # noqa: E731
+    timer = threading.Timer(0.3, press)
+    started = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        gen.generate(forever)
+    took = time.perf_counter() - started
+    timer.join()
+    assert took < 1.3, took
+    # The generator is fine afterwards: the next seed is made as before.
+    assert gen.generate(fine).hash == dunlua.Generator.from_source(FOREVER).generate(fine).hash
