@@ -307,7 +307,8 @@ fn limits(o: &Options<'_>) -> PyResult<Limits> {
 /// An `int` argument as a `u64` (`None` when it is negative or too big);
 /// anything else (a `bool`, a `str`) is a `TypeError`.
 fn integer(value: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyResult<Option<u64>> {
-    if value.is_instance_of::<pyo3::types::PyBool>() || !value.is_instance_of::<pyo3::types::PyInt>()
+    if value.is_instance_of::<pyo3::types::PyBool>()
+        || !value.is_instance_of::<pyo3::types::PyInt>()
     {
         return Err(PyTypeError::new_err(format!(
             "{what} {}: expected {expected} (an integer)",
@@ -328,7 +329,10 @@ fn small_count(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u32> {
     integer(value, what, "a count")?
         .and_then(|n| u32::try_from(n).ok())
         .ok_or_else(|| {
-            PyValueError::new_err(format!("{what} {}: expected a positive integer", shown(value)))
+            PyValueError::new_err(format!(
+                "{what} {}: expected a positive integer",
+                shown(value)
+            ))
         })
 }
 
@@ -353,8 +357,7 @@ fn to_size(size: &Bound<'_, PyAny>) -> PyResult<(i64, i64)> {
             ))
         })?;
     let side = |v: &Bound<'_, PyAny>| -> PyResult<i64> {
-        if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>()
-        {
+        if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
             return Err(PyTypeError::new_err(format!(
                 "size {}: expected (width, height) such as (80, 50)",
                 shown(size)
@@ -373,12 +376,15 @@ fn param_value(key: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
         return Ok(ParamValue::Boolean(b.is_true()));
     }
     if value.is_instance_of::<pyo3::types::PyInt>() {
-        return value.extract::<i64>().map(ParamValue::Integer).map_err(|_| {
-            PyValueError::new_err(format!(
-                "parameter '{key}': {} does not fit a 64-bit integer",
-                shown(value)
-            ))
-        });
+        return value
+            .extract::<i64>()
+            .map(ParamValue::Integer)
+            .map_err(|_| {
+                PyValueError::new_err(format!(
+                    "parameter '{key}': {} does not fit a 64-bit integer",
+                    shown(value)
+                ))
+            });
     }
     if value.is_instance_of::<pyo3::types::PyFloat>() {
         return Ok(ParamValue::Number(value.extract::<f64>()?));
@@ -686,7 +692,11 @@ impl PyMap {
 }
 
 fn rgb(color: dunlua::map::Rgb) -> Py<PyTuple> {
-    Python::attach(|py| PyTuple::new(py, [color.0, color.1, color.2]).unwrap().unbind())
+    Python::attach(|py| {
+        PyTuple::new(py, [color.0, color.1, color.2])
+            .unwrap()
+            .unbind()
+    })
 }
 
 #[pymodule]

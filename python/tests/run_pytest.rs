@@ -88,7 +88,14 @@ fn python_package_tests() {
     let staged = tempfile_dir();
     stage_package(&staged);
     let output = Command::new("python3")
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"])
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "python/tests",
+        ])
         .current_dir(repo())
         .env("PYTHONPATH", &staged)
         .env("DUNLUA_BIN", built_dir().join("dunlua"))
