@@ -184,53 +184,63 @@ impl PyGenerator {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Runs `job` on a helper thread without the GIL, looking at Python's
-    /// signals meanwhile (see the module's docs).
+    /// Runs `job` on the generator, interruptibly (see [`interruptible`]).
     fn run<T: Send>(
         &self,
         py: Python<'_>,
         job: impl FnOnce(&dunlua::Generator) -> Result<T, dunlua::Error> + Send,
     ) -> PyResult<T> {
-        let (done, result) = mpsc::channel();
-        // Waited on without the GIL, which takes a `Sync` value.
-        let result = Mutex::new(result);
-        let wait = |timeout: Option<Duration>| {
-            let result = result.lock().unwrap_or_else(|p| p.into_inner());
-            match timeout {
-                Some(t) => result.recv_timeout(t),
-                None => result.recv().map_err(|_| RecvTimeoutError::Disconnected),
-            }
-        };
-        std::thread::scope(|scope| {
-            std::thread::Builder::new()
-                .name("dunlua-generate".into())
-                .stack_size(RUN_STACK)
-                .spawn_scoped(scope, || {
-                    let generator = self.lock();
-                    let _ = done.send(job(&generator));
-                })
-                .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
-            loop {
-                match py.detach(|| wait(Some(SIGNAL_POLL))) {
-                    Ok(Ok(value)) => return Ok(value),
-                    Ok(Err(failure)) => return Err(script_error(py, failure)),
-                    Err(RecvTimeoutError::Timeout) => {
-                        if let Err(interrupt) = py.check_signals() {
-                            self.cancel.store(true, Ordering::Relaxed);
-                            let _ = py.detach(|| wait(None));
-                            self.cancel.store(false, Ordering::Relaxed);
-                            return Err(interrupt);
-                        }
-                    }
-                    Err(RecvTimeoutError::Disconnected) => {
-                        return Err(PyRuntimeError::new_err(
-                            "dunlua failed while generating (a bug in dunlua)",
-                        ))
+        interruptible(py, &self.cancel, || job(&self.lock()))
+    }
+}
+
+/// Runs `job` on a helper thread without the GIL, looking at Python's
+/// signals meanwhile: an exception from a signal handler (Ctrl-C's
+/// `KeyboardInterrupt`) sets `cancel`, which stops the script, and is
+/// raised once `job` has returned.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    cancel: &AtomicBool,
+    job: impl FnOnce() -> Result<T, dunlua::Error> + Send,
+) -> PyResult<T> {
+    let (done, result) = mpsc::channel();
+    // Waited on without the GIL, which takes a `Sync` value.
+    let result = Mutex::new(result);
+    let wait = |timeout: Option<Duration>| {
+        let result = result.lock().unwrap_or_else(|p| p.into_inner());
+        match timeout {
+            Some(t) => result.recv_timeout(t),
+            None => result.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        }
+    };
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("dunlua-generate".into())
+            .stack_size(RUN_STACK)
+            .spawn_scoped(scope, || {
+                let _ = done.send(job());
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+        loop {
+            match py.detach(|| wait(Some(SIGNAL_POLL))) {
+                Ok(Ok(value)) => return Ok(value),
+                Ok(Err(failure)) => return Err(script_error(py, failure)),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(interrupt) = py.check_signals() {
+                        cancel.store(true, Ordering::Relaxed);
+                        let _ = py.detach(|| wait(None));
+                        cancel.store(false, Ordering::Relaxed);
+                        return Err(interrupt);
                     }
                 }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err(
+                        "dunlua failed while generating (a bug in dunlua)",
+                    ))
+                }
             }
-        })
-    }
+        }
+    })
 }
 
 fn build(py: Python<'_>, mut builder: GeneratorBuilder, o: Options<'_>) -> PyResult<PyGenerator> {
@@ -259,10 +269,9 @@ fn build(py: Python<'_>, mut builder: GeneratorBuilder, o: Options<'_>) -> PyRes
     }
     let cancel = Arc::new(AtomicBool::new(false));
     builder = builder.cancel(cancel.clone());
-    // Compiling and reading the script's table runs Lua: without the GIL.
-    let generator = py
-        .detach(|| builder.build())
-        .map_err(|e| script_error(py, e))?;
+    // Compiling and reading the script's table runs Lua: without the GIL,
+    // and stopped by Ctrl-C as a generation is.
+    let generator = interruptible(py, &cancel, || builder.build())?;
     Ok(PyGenerator {
         inner: Mutex::new(generator),
         cancel,

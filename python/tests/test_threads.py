@@ -110,3 +110,51 @@ def test_ctrl_c_stops_a_generation_without_limits(how):
     assert took < 1.3, took
     # The generator is fine afterwards: the next seed is made as before.
     assert gen.generate(fine).hash == dunlua.Generator.from_source(FOREVER).generate(fine).hash
+
+
+def test_ctrl_c_stops_a_script_whose_top_level_never_ends():
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    started = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        dunlua.Generator.from_source("while true do end\nreturn {}\n", **UNLIMITED)
+    timer.join()
+    assert time.perf_counter() - started < 1.3
+
+
+def _generate_in_child(queue, generator):
+    started = time.perf_counter()
+    try:
+        if generator is None:
+            generator = dunlua.Generator.from_source(
+                "return { generate = function(map) while true do end end }", budget=2**63, timeout=0.5
+            )
+        generator.generate(1)
+        queue.put("finished")
+    except dunlua.TimedOut:
+        queue.put(time.perf_counter() - started)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+@pytest.mark.parametrize("made_in", ["child", "parent"])
+def test_deadlines_hold_in_a_forked_child(made_in):
+    # multiprocessing's "fork": the child has no deadline thread of its own
+    # until dunlua starts one; a generator made before the fork works too.
+    import multiprocessing
+
+    made = None
+    if made_in == "parent":
+        made = dunlua.Generator.from_source(
+            "return { generate = function(map) while true do end end }", budget=2**63, timeout=0.5
+        )
+    dunlua.Generator("scripts/rooms.lua", timeout=5).generate(1)  # the parent's deadline thread runs
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_generate_in_child, args=(queue, made))
+    child.start()
+    child.join(10)
+    if child.is_alive():
+        child.kill()
+        raise AssertionError("the child's run never timed out")
+    took = queue.get(timeout=1)
+    assert took != "finished" and took < 3, took

@@ -6,12 +6,17 @@
 //! hook reports the script's file and line. One thread serves every VM of
 //! the process (the CLI, `check`'s workers, a game's generators).
 //!
+//! A process made by `fork` (Python's `multiprocessing`) has no such
+//! thread, only its parent's memory: a child handler (`pthread_atfork`)
+//! counts the fork, and the child's first arming starts the child's own
+//! watchdog and registers the alarm with it.
+//!
 //! What it cannot interrupt is one long C call in progress (a full
 //! collection, a `memcmp` of two huge strings): those return first. Coroutines
 //! run their own hook count; they see the alarm at their next hook tick.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock, Weak};
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::Instant;
 
 use mlua::ffi::{self, lua_State};
@@ -27,6 +32,10 @@ pub(crate) struct Alarm {
     armed: Mutex<Armed>,
     /// The VM's hook, armed at count 1 when the deadline passes.
     hook: unsafe extern "C-unwind" fn(*mut lua_State, *mut ffi::lua_Debug),
+    /// Itself, to register with the watchdog of a forked child.
+    me: Weak<Alarm>,
+    /// The fork generation of the watchdog it is registered with.
+    registered: AtomicU32,
 }
 
 struct Armed {
@@ -41,15 +50,18 @@ impl Alarm {
     pub(crate) fn new(
         hook: unsafe extern "C-unwind" fn(*mut lua_State, *mut ffi::lua_Debug),
     ) -> Arc<Alarm> {
-        let alarm = Arc::new(Alarm {
+        let dog = watchdog();
+        let alarm = Arc::new_cyclic(|me| Alarm {
             fired: AtomicU8::new(NONE),
             hook,
             armed: Mutex::new(Armed {
                 main: 0,
                 deadline: None,
             }),
+            me: me.clone(),
+            registered: AtomicU32::new(dog.generation),
         });
-        watchdog().register(Arc::downgrade(&alarm));
+        dog.register(Arc::downgrade(&alarm));
         alarm
     }
 
@@ -72,7 +84,14 @@ impl Alarm {
             armed.deadline = deadline;
         }
         if let Some(deadline) = deadline {
-            watchdog().wake_by(deadline);
+            let dog = watchdog();
+            if self.registered.load(Ordering::Relaxed) != dog.generation {
+                // Made before this process was forked: the parent's
+                // watchdog knew it, the child's does not yet.
+                dog.register(self.me.clone());
+                self.registered.store(dog.generation, Ordering::Relaxed);
+            }
+            dog.wake_by(deadline);
         }
     }
 
@@ -123,23 +142,67 @@ struct Watchdog {
     /// wake-up call, so a run pays no system call for its deadline.
     next_wake: AtomicU64,
     epoch: Instant,
+    /// How many forks this process is from the one that started it.
+    generation: u32,
+}
+
+/// Forks since the process started, counted in each child (see the
+/// module's docs); a relaxed load per arming, no system call.
+static FORKS: AtomicU32 = AtomicU32::new(0);
+
+/// The watchdog of this process, once started.
+static CURRENT: AtomicPtr<Watchdog> = AtomicPtr::new(std::ptr::null_mut());
+
+#[cfg(unix)]
+extern "C" fn forked_child() {
+    FORKS.fetch_add(1, Ordering::Relaxed);
 }
 
 fn watchdog() -> &'static Watchdog {
-    static WATCHDOG: OnceLock<&'static Watchdog> = OnceLock::new();
-    WATCHDOG.get_or_init(|| {
-        let dog: &'static Watchdog = Box::leak(Box::new(Watchdog {
-            alarms: Mutex::new(Vec::new()),
-            wake: Condvar::new(),
-            next_wake: AtomicU64::new(u64::MAX),
-            epoch: Instant::now(),
-        }));
-        std::thread::Builder::new()
-            .name("dunlua-watchdog".into())
-            .spawn(move || dog.run())
-            .expect("dunlua: cannot start the deadline thread");
-        dog
-    })
+    let generation = FORKS.load(Ordering::Relaxed);
+    let current = CURRENT.load(Ordering::Acquire);
+    // SAFETY: CURRENT only ever holds leaked, never freed watchdogs.
+    match unsafe { current.as_ref() } {
+        Some(dog) if dog.generation == generation => dog,
+        _ => start_watchdog(current, generation),
+    }
+}
+
+/// Starts this process's watchdog in place of `stale` (none yet, or the
+/// parent's in a forked child); without a lock, which a fork could leave
+/// held: the thread that installs its watchdog starts its thread.
+#[cold]
+fn start_watchdog(stale: *mut Watchdog, generation: u32) -> &'static Watchdog {
+    #[cfg(unix)]
+    {
+        static AT_FORK: std::sync::Once = std::sync::Once::new();
+        // SAFETY: the handler only bumps an atomic, which is async-signal-safe.
+        AT_FORK.call_once(|| unsafe {
+            libc::pthread_atfork(None, None, Some(forked_child));
+        });
+    }
+    let dog: &'static mut Watchdog = Box::leak(Box::new(Watchdog {
+        alarms: Mutex::new(Vec::new()),
+        wake: Condvar::new(),
+        next_wake: AtomicU64::new(u64::MAX),
+        epoch: Instant::now(),
+        generation,
+    }));
+    let dog_ptr: *mut Watchdog = dog;
+    match CURRENT.compare_exchange(stale, dog_ptr, Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => {
+            // SAFETY: just leaked; never freed.
+            let dog: &'static Watchdog = unsafe { &*dog_ptr };
+            std::thread::Builder::new()
+                .name("dunlua-watchdog".into())
+                .spawn(move || dog.run())
+                .expect("dunlua: cannot start the deadline thread");
+            dog
+        }
+        // Another thread installed one first (its thread runs); this one
+        // stays unused.
+        Err(_) => watchdog(),
+    }
 }
 
 impl Watchdog {
