@@ -7,11 +7,12 @@
 //!
 //! - The GIL is released while a script runs, so two Python threads
 //!   generating on their own generators run in parallel.
-//! - Ctrl-C stops a generation: the run goes on a helper thread while the
-//!   calling thread wakes every 50 ms to let Python look at its signals; a
-//!   `KeyboardInterrupt` (or any exception a signal handler raises) sets the
-//!   generator's cancel flag, which stops the script at its next 1000
-//!   instructions whatever its limits, and is raised once the run is over.
+//! - Ctrl-C stops a generation: each generator runs its script on a thread
+//!   of its own while the calling thread wakes every 50 ms to let Python
+//!   look at its signals (only the main thread can); a `KeyboardInterrupt`
+//!   (or any exception a signal handler raises) sets the generator's cancel
+//!   flag, which stops the script at its next 1000 instructions whatever
+//!   its limits, and is raised once the run is over.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +21,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use numpy::ndarray::Array2;
-use numpy::{PyArray2, PyArrayMethods};
+use numpy::PyArray2;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -39,10 +40,59 @@ const RUN_STACK: usize = 8 << 20;
 /// A compiled script that makes a map per seed.
 #[pyclass(module = "dunlua", name = "Generator", frozen)]
 struct PyGenerator {
-    inner: Mutex<dunlua::Generator>,
+    generator: Arc<Mutex<dunlua::Generator>>,
+    /// The thread that runs the generator's jobs (see [`Worker`]).
+    worker: Mutex<Worker>,
     /// Set while a Ctrl-C stops the run in progress; cleared before the
     /// next one.
     cancel: Arc<AtomicBool>,
+    info: Info,
+}
+
+/// A generator's own thread, which runs its jobs one after the other
+/// until the Python object is gone: a thread per generator rather than per
+/// run, because starting one costs more than a small map (a run's
+/// hand-over is two channel messages). A process made by `fork`
+/// (`multiprocessing`) has none of its parent's threads: the first run
+/// there starts the child's own.
+struct Worker {
+    jobs: mpsc::Sender<Job>,
+    /// The process it runs in.
+    pid: u32,
+}
+
+impl Worker {
+    fn start(generator: Arc<Mutex<dunlua::Generator>>) -> PyResult<Worker> {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("dunlua-generator".into())
+            .stack_size(RUN_STACK)
+            .spawn(move || {
+                for job in queue {
+                    let generator = generator.lock().unwrap_or_else(|p| p.into_inner());
+                    // A panic is dunlua's bug: that run reports it (its
+                    // result channel closes) and the thread goes on.
+                    let _ =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&generator)));
+                }
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+        Ok(Worker {
+            jobs,
+            pid: std::process::id(),
+        })
+    }
+}
+
+/// A run for the generator's thread; it sends its own result back.
+type Job = Box<dyn FnOnce(&dunlua::Generator) + Send>;
+
+/// What a generator tells about itself, read once when it is built.
+struct Info {
+    levels: u32,
+    size: (i64, i64),
+    params: dunlua::params::Params,
+    name: String,
 }
 
 /// The arguments every way of making a generator takes.
@@ -145,20 +195,20 @@ impl PyGenerator {
     /// How many levels each seed makes.
     #[getter]
     fn levels(&self) -> u32 {
-        self.lock().levels()
+        self.info.levels
     }
 
     /// `(width, height)` of the maps it makes.
     #[getter]
     fn size(&self) -> (i64, i64) {
-        self.lock().size()
+        self.info.size
     }
 
     /// Every declared parameter with the value this generator uses.
     #[getter]
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        for (key, value) in self.lock().params().iter() {
+        for (key, value) in self.info.params.iter() {
             dict.set_item(key, value_to_py(py, value)?)?;
         }
         Ok(dict)
@@ -167,43 +217,81 @@ impl PyGenerator {
     /// The script's `name`.
     #[getter]
     fn name(&self) -> String {
-        self.lock().info().name.clone()
+        self.info.name.clone()
     }
 
     fn __repr__(&self) -> String {
-        let g = self.lock();
-        let (w, h) = g.size();
-        format!("<dunlua.Generator {:?} {w}x{h}>", g.info().name)
+        let (w, h) = self.info.size;
+        format!("<dunlua.Generator {:?} {w}x{h}>", self.info.name)
     }
 }
 
 impl PyGenerator {
-    fn lock(&self) -> std::sync::MutexGuard<'_, dunlua::Generator> {
-        // A panic inside a run is reported as an error; the generator (reset
-        // before every run) is still sound.
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Runs `job` on the generator, interruptibly (see [`interruptible`]).
-    fn run<T: Send>(
+    /// Runs `job` on the generator's thread and waits for it, interruptibly
+    /// (see [`wait_interruptibly`]).
+    fn run<T: Send + 'static>(
         &self,
         py: Python<'_>,
-        job: impl FnOnce(&dunlua::Generator) -> Result<T, dunlua::Error> + Send,
+        job: impl FnOnce(&dunlua::Generator) -> Result<T, dunlua::Error> + Send + 'static,
     ) -> PyResult<T> {
-        interruptible(py, &self.cancel, || job(&self.lock()))
+        let jobs = {
+            let mut worker = self.worker.lock().unwrap_or_else(|p| p.into_inner());
+            if worker.pid != std::process::id() {
+                *worker = Worker::start(self.generator.clone())?;
+            }
+            worker.jobs.clone()
+        };
+        let (done, result) = mpsc::channel();
+        jobs.send(Box::new(move |generator| {
+            let _ = done.send(job(generator));
+        }))
+        .map_err(|_| PyRuntimeError::new_err("the generator's thread is gone (a bug in dunlua)"))?;
+        wait_interruptibly(py, &self.cancel, result)
     }
 }
 
-/// Runs `job` on a helper thread without the GIL, looking at Python's
-/// signals meanwhile: an exception from a signal handler (Ctrl-C's
+/// Builds the generator on a thread (compiling and reading the script's
+/// table runs Lua: without the GIL, and stopped by Ctrl-C as a generation
+/// is), then starts its [`Worker`].
+fn start(
+    py: Python<'_>,
+    builder: GeneratorBuilder,
+    cancel: Arc<AtomicBool>,
+) -> PyResult<PyGenerator> {
+    let (ready, built) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("dunlua-build".into())
+        .stack_size(RUN_STACK)
+        .spawn(move || {
+            let _ = ready.send(builder.build());
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+    let generator = wait_interruptibly(py, &cancel, built)?;
+    let info = Info {
+        levels: generator.levels(),
+        size: generator.size(),
+        params: generator.params().clone(),
+        name: generator.info().name.clone(),
+    };
+    let generator = Arc::new(Mutex::new(generator));
+    let worker = Mutex::new(Worker::start(generator.clone())?);
+    Ok(PyGenerator {
+        generator,
+        worker,
+        cancel,
+        info,
+    })
+}
+
+/// Waits for `result` without the GIL, looking at Python's signals every
+/// [`SIGNAL_POLL`]: an exception from a signal handler (Ctrl-C's
 /// `KeyboardInterrupt`) sets `cancel`, which stops the script, and is
-/// raised once `job` has returned.
-fn interruptible<T: Send>(
+/// raised once the run has ended.
+fn wait_interruptibly<T: Send>(
     py: Python<'_>,
     cancel: &AtomicBool,
-    job: impl FnOnce() -> Result<T, dunlua::Error> + Send,
+    result: mpsc::Receiver<Result<T, dunlua::Error>>,
 ) -> PyResult<T> {
-    let (done, result) = mpsc::channel();
     // Waited on without the GIL, which takes a `Sync` value.
     let result = Mutex::new(result);
     let wait = |timeout: Option<Duration>| {
@@ -213,34 +301,25 @@ fn interruptible<T: Send>(
             None => result.recv().map_err(|_| RecvTimeoutError::Disconnected),
         }
     };
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("dunlua-generate".into())
-            .stack_size(RUN_STACK)
-            .spawn_scoped(scope, || {
-                let _ = done.send(job());
-            })
-            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
-        loop {
-            match py.detach(|| wait(Some(SIGNAL_POLL))) {
-                Ok(Ok(value)) => return Ok(value),
-                Ok(Err(failure)) => return Err(script_error(py, failure)),
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(interrupt) = py.check_signals() {
-                        cancel.store(true, Ordering::Relaxed);
-                        let _ = py.detach(|| wait(None));
-                        cancel.store(false, Ordering::Relaxed);
-                        return Err(interrupt);
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(PyRuntimeError::new_err(
-                        "dunlua failed while generating (a bug in dunlua)",
-                    ))
+    loop {
+        match py.detach(|| wait(Some(SIGNAL_POLL))) {
+            Ok(Ok(value)) => return Ok(value),
+            Ok(Err(failure)) => return Err(script_error(py, failure)),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(interrupt) = py.check_signals() {
+                    cancel.store(true, Ordering::Relaxed);
+                    let _ = py.detach(|| wait(None));
+                    cancel.store(false, Ordering::Relaxed);
+                    return Err(interrupt);
                 }
             }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "dunlua failed while generating (a bug in dunlua)",
+                ))
+            }
         }
-    })
+    }
 }
 
 fn build(py: Python<'_>, mut builder: GeneratorBuilder, o: Options<'_>) -> PyResult<PyGenerator> {
@@ -269,13 +348,7 @@ fn build(py: Python<'_>, mut builder: GeneratorBuilder, o: Options<'_>) -> PyRes
     }
     let cancel = Arc::new(AtomicBool::new(false));
     builder = builder.cancel(cancel.clone());
-    // Compiling and reading the script's table runs Lua: without the GIL,
-    // and stopped by Ctrl-C as a generation is.
-    let generator = interruptible(py, &cancel, || builder.build())?;
-    Ok(PyGenerator {
-        inner: Mutex::new(generator),
-        cancel,
-    })
+    start(py, builder, cancel)
 }
 
 /// The limits from `budget` (instructions), `memory` (MiB) and `timeout`
@@ -522,7 +595,9 @@ impl PyMap {
                 let shape = (g.height(), g.width());
                 let grid = Array2::from_shape_vec(shape, values).expect("a value per cell");
                 let array = PyArray2::from_owned_array(py, grid);
-                drop(array.readwrite().make_nonwriteable());
+                array
+                    .call_method1("setflags", (false,))
+                    .expect("an array made here can be made read-only");
                 array.unbind()
             })
             .clone_ref(py)
