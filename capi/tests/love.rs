@@ -592,3 +592,41 @@ fn a_love_game_reads_scripts_and_modules_through_love_filesystem_from_a_folder_a
     assert_lines(&run_love(&scratch, "game.love", &scripts), &want);
     std::fs::remove_dir_all(&scratch).unwrap();
 }
+
+/// `examples/love` (a window, so under `xvfb-run`) in its `--smoke` mode:
+/// it draws a few frames, walks, prints the seed and hash and quits; the
+/// hash must be the library's for its own `dungeon.lua` (read through
+/// love.filesystem) and for a script on disk given on its command line.
+#[test]
+fn the_love_example_game_runs_and_shows_the_librarys_maps() {
+    if !available("love") || !available("xvfb-run") {
+        return;
+    }
+    let library = shared_library();
+    for (args, script, seed) in [
+        (vec![], "examples/love/dungeon.lua", 1),
+        (vec!["scripts/caves.lua", "3"], "scripts/caves.lua", 3),
+    ] {
+        let printed = run(Command::new("xvfb-run")
+            .args(["-a", "love", "examples/love"])
+            .args(&args)
+            .arg("--smoke")
+            .current_dir(repo())
+            .env("DUNLUA_LIBRARY", &library)
+            .env("SDL_AUDIODRIVER", "dummy"));
+        let hash = Generator::file(repo().join(script))
+            .build()
+            .unwrap()
+            .generate(seed)
+            .unwrap()
+            .hash();
+        let lines: Vec<&str> = printed.lines().collect();
+        assert_eq!(lines.len(), 2, "{printed}");
+        assert!(lines[0].starts_with("walked from "), "{printed}");
+        assert_eq!(
+            lines[1],
+            format!("seed {seed} hash {} message nil", hex(hash)),
+            "{args:?}"
+        );
+    }
+}
