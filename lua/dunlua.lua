@@ -16,8 +16,9 @@
 -- says which one loaded.
 --
 -- dunlua.new(script, options) makes a generator. `script` is a path or the
--- script's text: a string with a newline or the word `return` in it is
--- text, any other string a path. Or say which: dunlua.new({path = ...}) /
+-- script's text: a string with a newline in it is text, a one-line string
+-- ending in `.lua` is a path, and any other one-line string is text if it
+-- has the word `return` in it, else a path. Or say which: dunlua.new({path = ...}) /
 -- dunlua.new({source = text, name = "mods/cave.lua"}) with the options in
 -- the same table. Options (all optional; an unknown one is an error):
 --   params   = {max_rooms = 12, ...}  typed as the script's defaults (-p k=v)
@@ -365,10 +366,11 @@ local function make_handle(script, options)
     if type(script) ~= "string" then
       fail("dunlua.new: expected a script path or text, got " .. type(script))
     end
-    if script:find("\n", 1, true) or script:find("%f[%w_]return%f[^%w_]") then
-      text = script
-    else
+    local one_line = not script:find("\n", 1, true)
+    if one_line and (script:find("%.lua$") or not script:find("%f[%w_]return%f[^%w_]")) then
       path = script
+    else
+      text = script
     end
   end
   if path ~= nil and type(path) ~= "string" then

@@ -249,6 +249,7 @@ const MAIN_SCRIPT: &str = "local room = require('lib.room')\nreturn { width = 20
 const MARKED_SCRIPT: &str = "return { width = 12, height = 8, generate = function(map)\n  map:carve_room(Rect.new(1, 1, 10, 6))\n  map:add_room(Rect.new(1, 1, 5, 6), { name = 'hall', kind = 'throne' })\n  map:add_room(Rect.new(6, 1, 5, 6))\n  map:set_start(2, 2)\n  map:mark(3, 3, 'goblin', { hp = 7, speed = 1.5, boss = true, loot = 'gold' })\n  map:mark(9, 5, 'chest')\nend }\n";
 const LEVELS_SCRIPT: &str = "return { levels = 3, width = 20, height = 10, generate = function(map, rng, p, ctx)\n  map:carve_room(Rect.new(1, 1, 17, 7))\n  map:set_start(2 + ctx.level, 3)\nend }\n";
 const FLAKY_SCRIPT: &str = "return { width = 10, height = 8, params = { size = 3 }, generate = function(map, rng, p)\n  map:carve_room(Rect.new(1, 1, 6, 5))\n  if rng.seed == 2 then\n    local t = nil\n    return t.field\n  end\n  map:set_start(p.size, 2)\nend }\n";
+const ONE_LINE: &str = "return { width = 10, height = 8, generate = function(map) map:carve_room(Rect.new(1, 1, 6, 5)) map:set_start(2, 2) end }";
 const SPIN_SCRIPT: &str = "return { generate = function(map) while true do end end }\n";
 const SEED_ERROR: &str =
     "a seed is an integer from 0 to 2^64-1 (a number, uint64 cdata or decimal string), got";
@@ -296,6 +297,22 @@ fn driver_expected(scripts: &[String]) -> String {
         "file_with_modules {}",
         hex(with_modules.generate(4).unwrap().hash())
     ));
+    let one_line = Generator::source("script.lua", ONE_LINE)
+        .build()
+        .unwrap()
+        .generate(1)
+        .unwrap();
+    line(format!(
+        "one_line {} {}",
+        hex(one_line.hash()),
+        hex(one_line.hash())
+    ));
+    let rooms7 = Generator::file(&rooms_path)
+        .build()
+        .unwrap()
+        .generate(7)
+        .unwrap();
+    line(format!("explicit_path {}", hex(rooms7.hash())));
     let params = Generator::file(&rooms_path)
         .param("max_rooms", 12)
         .build()

@@ -138,6 +138,9 @@ return { width = 10, height = 8, params = { size = 3 }, generate = function(map,
 end }
 ]]
 
+local ONE_LINE = "return { width = 10, height = 8, generate = function(map) "
+  .. "map:carve_room(Rect.new(1, 1, 6, 5)) map:set_start(2, 2) end }"
+
 local function try(label, f, ...)
   local ok, err = pcall(f, ...)
   assert(not ok, label .. " should fail")
@@ -162,6 +165,10 @@ end })
 -- A script file whose module comes from the table, the rest as a file's.
 gen = dunlua.new(repo .. "/scripts/levels.lua", { modules = { ["lib.spawn"] = io.open(repo .. "/scripts/lib/spawn.lua"):read("*a") } })
 out("file_with_modules", gen:generate(4):hash())
+
+-- How a script is told from a path: one line of text, an explicit path.
+out("one_line", dunlua.new(ONE_LINE):generate(1):hash(), dunlua.new({ source = ONE_LINE }):generate(1):hash())
+out("explicit_path", dunlua.new({ path = repo .. "/scripts/rooms.lua" }):generate(7):hash())
 
 -- Options: params, size, levels.
 gen = dunlua.new("scripts/rooms.lua", { params = { max_rooms = 12 } })
