@@ -159,13 +159,11 @@ local function default_places()
   if in_love() then
     local fs = love.filesystem
     local folders = {}
-    -- A game run from a folder: that folder; from a .love or fused: none.
-    if fs.getSource and fs.getInfo then
-      local source = fs.getSource()
-      local info = source and fs.getRealDirectory and fs.getRealDirectory("main.lua")
-      if info == source then
-        folders[#folders + 1] = source
-      end
+    -- A game run from a folder: that folder (not a .love or a fused game).
+    local source = fs.getSource and fs.getSource()
+    local fused = fs.isFused and fs.isFused()
+    if source and not fused and not source:lower():match("%.love$") then
+      folders[#folders + 1] = source
     end
     if fs.getSourceBaseDirectory then
       folders[#folders + 1] = fs.getSourceBaseDirectory()
@@ -205,7 +203,11 @@ function dunlua.load(where)
       dunlua.library_path = place
       return lib
     end
-    tried[#tried + 1] = "  " .. place .. ": " .. tostring(loaded)
+    local why = tostring(loaded)
+    if why:sub(1, #place) ~= place then
+      why = place .. ": " .. why
+    end
+    tried[#tried + 1] = "  " .. why
   end
   error("dunlua: cannot load the dunlua C library (" .. library_name()
     .. "; build it with `cargo build --release -p dunlua-capi` and put it beside the game, "
@@ -244,8 +246,8 @@ local function module_loader()
     return loader_callback
   end
   loader_callback = ffi.cast("DunluaModuleLoader", function(user_data, relative_path, module)
-    -- No Lua error may cross the library's frames: a failed lookup is
-    -- handed back as the module's error text instead.
+    -- No Lua error may cross the library's frames: a lookup that raised
+    -- is handed back as a module raising its message.
     local lookup = loaders[tonumber(ffi.cast("intptr_t", user_data))]
     if not lookup then
       return
@@ -254,7 +256,6 @@ local function module_loader()
     if ok and type(text) == "string" then
       lib.dunlua_module_set_source(module, text, #text)
     elseif not ok then
-      -- A syntax error naming the failure is what `require` then reports.
       local message = "error(" .. string.format("%q", "loading module: " .. tostring(text)) .. ", 0)"
       lib.dunlua_module_set_source(module, message, #message)
     end

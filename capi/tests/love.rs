@@ -268,7 +268,12 @@ fn build_error(builder: dunlua::GeneratorBuilder) -> String {
 
 /// Every line `love/driver.lua` must print, from the Rust library.
 fn driver_expected(scripts: &[String]) -> String {
-    let mut text = hash_lines(scripts, true);
+    let mut text = "load_error false dunlua: cannot load the dunlua C library (libdunlua_capi.so; \
+        build it with `cargo build --release -p dunlua-capi` and put it beside the game, or call \
+        dunlua.load(path)). Tried:|  /nonexistent/libdunlua_capi.so: cannot open shared object \
+        file: No such file or directory\nloaded true 0.1.0\n"
+        .to_string();
+    text += &hash_lines(scripts, true);
     let mut line = |s: String| {
         text += &s;
         text.push('\n');

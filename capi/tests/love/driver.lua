@@ -6,11 +6,15 @@
 local library, repo, seeds = arg[1], arg[2], tonumber(arg[3])
 package.path = repo .. "/lua/?.lua;" .. package.path
 local dunlua = require("dunlua")
-dunlua.load(library)
 
 local function out(...)
   io.write(table.concat({ ... }, " "), "\n")
 end
+
+local ok, err = pcall(dunlua.load, { "/nonexistent/libdunlua_capi.so" })
+out("load_error", tostring(ok), (tostring(err):gsub("\n", "|")))
+dunlua.load(library)
+out("loaded", tostring(dunlua.library_path == library), dunlua.version())
 
 local function marker_text(m)
   local keys = {}
