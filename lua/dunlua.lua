@@ -25,7 +25,7 @@
 --   size     = {w, h} or {width = w, height = h}             (--size WxH)
 --   budget   = instructions per generate, 0: 400,000,000     (--max-instructions)
 --   memory   = MiB per generate, 0: 512                      (--max-memory)
---   timeout  = seconds per generate, 0: none                 (--timeout)
+--   timeout  = seconds per generate (default 10), 0: none      (--timeout)
 --   levels   = levels per seed, instead of the script's `levels`
 --   attempts = tries for a script that rejects its maps (default 20)
 --   modules  = {["lib.walls"] = text} or {["lib/walls.lua"] = text}
@@ -72,6 +72,9 @@ local ffi = require("ffi")
 local jit = require("jit")
 
 local dunlua = { _VERSION = "dunlua.lua 0.1.0" }
+
+-- The command line's --timeout default, in seconds.
+local DEFAULT_TIMEOUT = 10
 
 ffi.cdef [[
 typedef struct DunluaGenerator DunluaGenerator;
@@ -503,7 +506,11 @@ local function build(script, options)
     fail("option timeout: expected seconds (a number >= 0), got " .. tostring(timeout))
   end
   if budget or memory or timeout then
-    generator_check(g, lib.dunlua_generator_set_limits(g, budget or 0, memory or 0, timeout or 0))
+    -- The C call takes all three; one not given keeps the command line's
+    -- default (0 is the default for budget and memory, but no deadline
+    -- for timeout, so the default deadline is passed as it is).
+    generator_check(g, lib.dunlua_generator_set_limits(g, budget or 0, memory or 0,
+      timeout or DEFAULT_TIMEOUT))
   end
   local levels = check_count(options, "levels", 1, MAX_LEVELS)
   if levels then
@@ -779,6 +786,10 @@ function Map:each(fn)
     for x = 0, width - 1 do
       local id = tiles[row + x]
       fn(x, y, id, names[id])
+      if self._tiles == nil then
+        -- The callback freed the map: its tiles are gone.
+        error("map: this map was freed during map:each", 2)
+      end
     end
   end
 end

@@ -448,8 +448,10 @@ fn driver_expected(scripts: &[String]) -> String {
         timed.message
     ));
     line("memory DUNLUA_STATUS_LIMIT".into());
+    line("default_deadline DUNLUA_STATUS_TIMED_OUT true".into());
     line("error freed dunlua: this generator was freed".into());
     line("error freed_map map: this map was freed".into());
+    line("each_freed false map: this map was freed during map:each".into());
     line("loop 1".into());
     assert!(failure
         .message

@@ -16,10 +16,11 @@ prints), on every machine.
 
 from __future__ import annotations
 
+import atexit
 import os
 from typing import Any, Mapping
 
-from ._dunlua import Generator, Map, __version__
+from ._dunlua import Generator, Map, __version__, _shutdown
 from ._errors import (
     BudgetExceeded,
     LimitExceeded,
@@ -41,6 +42,10 @@ __all__ = [
     "Rejected",
     "__version__",
 ]
+
+# Before Python finalizes: cancel the runs under way and start no more (a
+# daemon thread still generating then would otherwise abort the process).
+atexit.register(_shutdown)
 
 
 def generate(

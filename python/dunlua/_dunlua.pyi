@@ -8,6 +8,9 @@ import numpy.typing as npt
 
 __version__: str
 
+def _shutdown() -> None:
+    """Cancels the runs under way and starts no more (registered with atexit)."""
+
 class Kind(TypedDict):
     """A tile kind; its index in ``Map.kinds`` is its tile id."""
 

@@ -15,7 +15,7 @@
 //!   its limits, and is raised once the run is over.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -43,10 +43,33 @@ struct PyGenerator {
     generator: Arc<Mutex<dunlua::Generator>>,
     /// The thread that runs the generator's jobs (see [`Worker`]).
     worker: Mutex<Worker>,
-    /// Set while a Ctrl-C stops the run in progress; cleared before the
-    /// next one.
-    cancel: Arc<AtomicBool>,
+    runs: Arc<Runs>,
+    /// The id of the last job queued.
+    last_job: AtomicU64,
     info: Info,
+}
+
+/// Which of a generator's jobs is running, and the flag that cancels it:
+/// a Ctrl-C stops the run of the thread that got it, never another
+/// thread's run on the same generator (a job still queued is dropped).
+struct Runs {
+    /// The id of the job running, 0 for none.
+    current: Mutex<u64>,
+    /// The library's cancel flag: set only for the job running, cleared
+    /// when it ends.
+    cancel: Arc<AtomicBool>,
+}
+
+impl Runs {
+    /// Stops job `id`: cancels it if it runs, drops it (`skip`) if queued.
+    fn interrupt(&self, id: u64, skip: &AtomicBool) {
+        let current = self.current.lock().unwrap_or_else(|p| p.into_inner());
+        if *current == id {
+            self.cancel.store(true, Ordering::Relaxed);
+        } else {
+            skip.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 /// A generator's own thread, which runs its jobs one after the other
@@ -56,24 +79,46 @@ struct PyGenerator {
 /// (`multiprocessing`) has none of its parent's threads: the first run
 /// there starts the child's own.
 struct Worker {
-    jobs: mpsc::Sender<Job>,
+    jobs: mpsc::Sender<Queued>,
     /// The process it runs in.
     pid: u32,
 }
 
+/// A job with its id and the flag that drops it before it starts.
+struct Queued {
+    id: u64,
+    skip: Arc<AtomicBool>,
+    job: Job,
+}
+
 impl Worker {
-    fn start(generator: Arc<Mutex<dunlua::Generator>>) -> PyResult<Worker> {
-        let (jobs, queue) = mpsc::channel::<Job>();
+    fn start(generator: Arc<Mutex<dunlua::Generator>>, runs: Arc<Runs>) -> PyResult<Worker> {
+        let (jobs, queue) = mpsc::channel::<Queued>();
         std::thread::Builder::new()
             .name("dunlua-generator".into())
             .stack_size(RUN_STACK)
             .spawn(move || {
-                for job in queue {
-                    let generator = generator.lock().unwrap_or_else(|p| p.into_inner());
+                for queued in queue {
+                    {
+                        let mut current = runs.current.lock().unwrap_or_else(|p| p.into_inner());
+                        if queued.skip.load(Ordering::Relaxed)
+                            || SHUTTING_DOWN.load(Ordering::Relaxed)
+                        {
+                            // Dropped: its result channel closes unanswered.
+                            continue;
+                        }
+                        *current = queued.id;
+                    }
+                    let held = generator.lock().unwrap_or_else(|p| p.into_inner());
                     // A panic is dunlua's bug: that run reports it (its
                     // result channel closes) and the thread goes on.
-                    let _ =
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&generator)));
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        (queued.job)(&held)
+                    }));
+                    drop(held);
+                    let mut current = runs.current.lock().unwrap_or_else(|p| p.into_inner());
+                    *current = 0;
+                    runs.cancel.store(false, Ordering::Relaxed);
                 }
             })
             .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
@@ -86,6 +131,71 @@ impl Worker {
 
 /// A run for the generator's thread; it sends its own result back.
 type Job = Box<dyn FnOnce(&dunlua::Generator) + Send>;
+
+/// Set by `_shutdown` (registered with `atexit` by `dunlua/__init__.py`):
+/// Python is about to finalize, and before 3.14 it ends a daemon thread
+/// that takes the GIL back then with a forced unwind, which aborts the
+/// process when it crosses a Rust frame. So no run starts after it, the
+/// runs under way are cancelled and waited for, and a daemon thread that
+/// calls `generate` later waits forever without the GIL (as Python 3.14
+/// makes such threads do).
+static SHUTTING_DOWN: AtomicBool = AtomicBool::new(false);
+
+/// Threads inside a wait without the GIL (see [`SHUTTING_DOWN`]).
+static WAITING: AtomicUsize = AtomicUsize::new(0);
+
+/// Every live generator's runs, for `_shutdown` to cancel.
+static LIVE: Mutex<Vec<std::sync::Weak<Runs>>> = Mutex::new(Vec::new());
+
+/// The thread that imported the module: Python's main thread.
+static MAIN_THREAD: OnceLock<std::thread::ThreadId> = OnceLock::new();
+
+/// Counts a thread in [`WAITING`] while it lives.
+struct Waiting;
+
+impl Waiting {
+    fn enter() -> Waiting {
+        WAITING.fetch_add(1, Ordering::SeqCst);
+        Waiting
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        WAITING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A run asked for once Python is finalizing: an error on the main thread
+/// (an `atexit` handler's), no return at all on another.
+fn refuse_after_shutdown(py: Python<'_>) -> PyErr {
+    if MAIN_THREAD.get() != Some(&std::thread::current().id()) {
+        py.detach(|| loop {
+            std::thread::park();
+        })
+    }
+    PyRuntimeError::new_err("dunlua: Python is shutting down; no more runs")
+}
+
+/// Cancels every run under way and waits (up to 5 s) for the threads that
+/// wait for them to hold the GIL again; see [`SHUTTING_DOWN`].
+#[pyfunction]
+fn _shutdown(py: Python<'_>) {
+    SHUTTING_DOWN.store(true, Ordering::SeqCst);
+    for runs in LIVE.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+        if let Some(runs) = runs.upgrade() {
+            if *runs.current.lock().unwrap_or_else(|p| p.into_inner()) != 0 {
+                runs.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+    let until = std::time::Instant::now() + Duration::from_secs(5);
+    py.detach(|| {
+        while WAITING.load(Ordering::SeqCst) > 0 && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    });
+}
 
 /// What a generator tells about itself, read once when it is built.
 struct Info {
@@ -234,19 +344,39 @@ impl PyGenerator {
         py: Python<'_>,
         job: impl FnOnce(&dunlua::Generator) -> Result<T, dunlua::Error> + Send + 'static,
     ) -> PyResult<T> {
+        if SHUTTING_DOWN.load(Ordering::SeqCst) {
+            return Err(refuse_after_shutdown(py));
+        }
         let jobs = {
             let mut worker = self.worker.lock().unwrap_or_else(|p| p.into_inner());
             if worker.pid != std::process::id() {
-                *worker = Worker::start(self.generator.clone())?;
+                // A forked child: the parent's thread is not here, and a
+                // run it had under way left the generator locked and its
+                // VM in the middle of that run.
+                if let Err(std::sync::TryLockError::WouldBlock) = self.generator.try_lock() {
+                    return Err(PyRuntimeError::new_err(
+                        "this Generator was generating on another thread when the process forked: \
+                         it cannot be used in the child; make a new Generator there",
+                    ));
+                }
+                *worker = Worker::start(self.generator.clone(), self.runs.clone())?;
             }
             worker.jobs.clone()
         };
+        let id = self.last_job.fetch_add(1, Ordering::Relaxed) + 1;
+        let skip = Arc::new(AtomicBool::new(false));
         let (done, result) = mpsc::channel();
-        jobs.send(Box::new(move |generator| {
-            let _ = done.send(job(generator));
-        }))
-        .map_err(|_| PyRuntimeError::new_err("the generator's thread is gone (a bug in dunlua)"))?;
-        wait_interruptibly(py, &self.cancel, result)
+        let queued = Queued {
+            id,
+            skip: skip.clone(),
+            job: Box::new(move |generator| {
+                let _ = done.send(job(generator));
+            }),
+        };
+        jobs.send(queued).map_err(|_| {
+            PyRuntimeError::new_err("the generator's thread is gone (a bug in dunlua)")
+        })?;
+        wait_interruptibly(py, || self.runs.interrupt(id, &skip), result)
     }
 }
 
@@ -266,7 +396,8 @@ fn start(
             let _ = ready.send(builder.build());
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
-    let generator = wait_interruptibly(py, &cancel, built)?;
+    let generator = wait_interruptibly(py, || cancel.store(true, Ordering::Relaxed), built)?;
+    cancel.store(false, Ordering::Relaxed);
     let info = Info {
         levels: generator.levels(),
         size: generator.size(),
@@ -274,24 +405,38 @@ fn start(
         name: generator.info().name.clone(),
     };
     let generator = Arc::new(Mutex::new(generator));
-    let worker = Mutex::new(Worker::start(generator.clone())?);
+    let runs = Arc::new(Runs {
+        current: Mutex::new(0),
+        cancel,
+    });
+    let worker = Mutex::new(Worker::start(generator.clone(), runs.clone())?);
+    {
+        let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+        live.retain(|r| r.strong_count() > 0);
+        live.push(Arc::downgrade(&runs));
+    }
     Ok(PyGenerator {
         generator,
         worker,
-        cancel,
+        runs,
+        last_job: AtomicU64::new(0),
         info,
     })
 }
 
 /// Waits for `result` without the GIL, looking at Python's signals every
 /// [`SIGNAL_POLL`]: an exception from a signal handler (Ctrl-C's
-/// `KeyboardInterrupt`) sets `cancel`, which stops the script, and is
-/// raised once the run has ended.
+/// `KeyboardInterrupt`) calls `interrupt` (which stops the script or drops
+/// the job) and is raised once the run has ended.
 fn wait_interruptibly<T: Send>(
     py: Python<'_>,
-    cancel: &AtomicBool,
+    interrupt: impl Fn(),
     result: mpsc::Receiver<Result<T, dunlua::Error>>,
 ) -> PyResult<T> {
+    if SHUTTING_DOWN.load(Ordering::SeqCst) {
+        return Err(refuse_after_shutdown(py));
+    }
+    let _waiting = Waiting::enter();
     // Waited on without the GIL, which takes a `Sync` value.
     let result = Mutex::new(result);
     let wait = |timeout: Option<Duration>| {
@@ -301,21 +446,26 @@ fn wait_interruptibly<T: Send>(
             None => result.recv().map_err(|_| RecvTimeoutError::Disconnected),
         }
     };
+    // Only the main thread sees signals: another waits in one go.
+    let poll = (MAIN_THREAD.get() == Some(&std::thread::current().id())).then_some(SIGNAL_POLL);
     loop {
-        match py.detach(|| wait(Some(SIGNAL_POLL))) {
+        match py.detach(|| wait(poll)) {
             Ok(Ok(value)) => return Ok(value),
             Ok(Err(failure)) => return Err(script_error(py, failure)),
             Err(RecvTimeoutError::Timeout) => {
-                if let Err(interrupt) = py.check_signals() {
-                    cancel.store(true, Ordering::Relaxed);
+                if let Err(signalled) = py.check_signals() {
+                    interrupt();
                     let _ = py.detach(|| wait(None));
-                    cancel.store(false, Ordering::Relaxed);
-                    return Err(interrupt);
+                    return Err(signalled);
                 }
             }
             Err(RecvTimeoutError::Disconnected) => {
                 return Err(PyRuntimeError::new_err(
-                    "dunlua failed while generating (a bug in dunlua)",
+                    if SHUTTING_DOWN.load(Ordering::SeqCst) {
+                        "dunlua: Python is shutting down; the run was dropped"
+                    } else {
+                        "dunlua failed while generating (a bug in dunlua)"
+                    },
                 ))
             }
         }
@@ -389,15 +539,40 @@ fn limits(o: &Options<'_>) -> PyResult<Limits> {
 /// An `int` argument as a `u64` (`None` when it is negative or too big);
 /// anything else (a `bool`, a `str`) is a `TypeError`.
 fn integer(value: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyResult<Option<u64>> {
-    if value.is_instance_of::<pyo3::types::PyBool>()
-        || !value.is_instance_of::<pyo3::types::PyInt>()
-    {
+    let Some(int) = as_int(value) else {
         return Err(PyTypeError::new_err(format!(
             "{what} {}: expected {expected} (an integer)",
             shown(value)
         )));
+    };
+    Ok(int.extract::<u64>().ok())
+}
+
+/// `value` as a Python `int` when it is an integer: an `int`, or anything
+/// with `__index__` (numpy's integers, which `rng.integers` gives); not a
+/// `bool` (Python's or numpy's).
+fn as_int<'py>(value: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
+    if is_bool(value) {
+        return None;
     }
-    Ok(value.extract::<u64>().ok())
+    if value.is_instance_of::<pyo3::types::PyInt>() {
+        return Some(value.clone());
+    }
+    value
+        .call_method0("__index__")
+        .ok()
+        .filter(|i| i.is_instance_of::<pyo3::types::PyInt>())
+}
+
+/// A Python `bool` or a numpy one (`np.bool_`, which is no `bool`).
+fn is_bool(value: &Bound<'_, PyAny>) -> bool {
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return true;
+    }
+    let kind = value.get_type();
+    let module = kind.module().map(|m| m.to_string()).unwrap_or_default();
+    let name = kind.name().map(|n| n.to_string()).unwrap_or_default();
+    module == "numpy" && (name == "bool" || name == "bool_")
 }
 
 fn shown(value: &Bound<'_, PyAny>) -> String {
@@ -439,14 +614,14 @@ fn to_size(size: &Bound<'_, PyAny>) -> PyResult<(i64, i64)> {
             ))
         })?;
     let side = |v: &Bound<'_, PyAny>| -> PyResult<i64> {
-        if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
+        let Some(int) = as_int(v) else {
             return Err(PyTypeError::new_err(format!(
                 "size {}: expected (width, height) such as (80, 50)",
                 shown(size)
             )));
-        }
+        };
         // Past i64 is past any size; the library's check says the range.
-        Ok(v.extract::<i64>().unwrap_or(i64::MAX))
+        Ok(int.extract::<i64>().unwrap_or(i64::MAX))
     };
     Ok((side(&pair.0)?, side(&pair.1)?))
 }
@@ -454,19 +629,16 @@ fn to_size(size: &Bound<'_, PyAny>) -> PyResult<(i64, i64)> {
 /// A parameter's value: `bool`, `int`, `float` or `str`, as the script's
 /// declared types; the library checks it against the declaration.
 fn param_value(key: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
-    if let Ok(b) = value.cast::<pyo3::types::PyBool>() {
-        return Ok(ParamValue::Boolean(b.is_true()));
+    if is_bool(value) {
+        return Ok(ParamValue::Boolean(value.is_truthy()?));
     }
-    if value.is_instance_of::<pyo3::types::PyInt>() {
-        return value
-            .extract::<i64>()
-            .map(ParamValue::Integer)
-            .map_err(|_| {
-                PyValueError::new_err(format!(
-                    "parameter '{key}': {} does not fit a 64-bit integer",
-                    shown(value)
-                ))
-            });
+    if let Some(int) = as_int(value) {
+        return int.extract::<i64>().map(ParamValue::Integer).map_err(|_| {
+            PyValueError::new_err(format!(
+                "parameter '{key}': {} does not fit a 64-bit integer",
+                shown(value)
+            ))
+        });
     }
     if value.is_instance_of::<pyo3::types::PyFloat>() {
         return Ok(ParamValue::Number(value.extract::<f64>()?));
@@ -785,6 +957,8 @@ fn rgb(color: dunlua::map::Rgb) -> Py<PyTuple> {
 
 #[pymodule]
 fn _dunlua(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    let _ = MAIN_THREAD.set(std::thread::current().id());
+    module.add_function(wrap_pyfunction!(_shutdown, module)?)?;
     module.add_class::<PyGenerator>()?;
     module.add_class::<PyMap>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;

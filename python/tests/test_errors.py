@@ -152,3 +152,19 @@ def test_limits_out_of_range():
 def test_missing_script_is_file_not_found():
     with pytest.raises(FileNotFoundError, match="nothere.lua"):
         dunlua.Generator("scripts/nothere.lua")
+
+
+def test_numpy_integers_are_integers():
+    np = pytest.importorskip("numpy")
+    gen = dunlua.Generator(
+        "scripts/rooms.lua", params={"max_rooms": np.int64(12), "features": np.bool_(True)}, size=(np.int32(60), np.int64(40))
+    )
+    assert gen.params["max_rooms"] == 12 and gen.params["features"] is True
+    assert gen.generate(np.int64(7)).hash == dunlua.Generator(
+        "scripts/rooms.lua", params={"max_rooms": 12, "features": True}, size=(60, 40)
+    ).generate(7).hash
+    assert dunlua.generate("scripts/rooms.lua", seed=np.uint64(3), budget=np.int64(10**9)).hash
+    with pytest.raises(TypeError):
+        dunlua.Generator("scripts/rooms.lua").generate(np.float64(7))
+    with pytest.raises(TypeError):
+        dunlua.Generator("scripts/rooms.lua").generate(np.bool_(True))

@@ -158,3 +158,83 @@ def test_deadlines_hold_in_a_forked_child(made_in):
         raise AssertionError("the child's run never timed out")
     took = queue.get(timeout=1)
     assert took != "finished" and took < 3, took
+
+
+DAEMON = """
+import threading, time, dunlua
+g = dunlua.Generator("scripts/caves.lua", size=(200, 200))
+threading.Thread(target=lambda: [g.generate(s) for s in iter(int, 1)], daemon=True).start()
+threading.Thread(target=lambda: [dunlua.Generator("scripts/rooms.lua").generate(s) for s in range(10**9)], daemon=True).start()
+time.sleep(0.3)
+print("main done")
+"""
+
+
+def test_exit_while_daemon_threads_generate():
+    # Python before 3.14 ends daemon threads at exit with a forced unwind,
+    # which aborted the process when it met a generation under way.
+    import subprocess
+    import sys
+
+    for _ in range(4):
+        done = subprocess.run([sys.executable, "-c", DAEMON], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+        assert "main done" in done.stdout and "FATAL" not in done.stderr
+
+
+def test_ctrl_c_stops_only_the_interrupted_threads_run():
+    # One generator, two threads: the main thread's Ctrl-C while its run is
+    # queued behind another thread's run leaves that run alone.
+    gen = dunlua.Generator.from_source(SPIN, params={"n": 1}, **UNLIMITED)
+    long = spinner(1.0)
+    outcome = {}
+
+    def other():
+        try:
+            outcome["hash"] = long.generate(1).hash
+        except BaseException as e:  # noqa: BLE001
+            outcome["error"] = repr(e)
+
+    # The same generator for both: `long`.
+    worker = threading.Thread(target=other)
+    worker.start()
+    time.sleep(0.2)
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        long.generate(2)
+    worker.join()
+    timer.join()
+    assert "hash" in outcome, outcome
+    assert gen.generate(1).hash
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_fork_while_another_thread_generates():
+    gen = spinner(0.5)
+    busy = threading.Thread(target=lambda: [gen.generate(s) for s in range(4)])
+    busy.start()
+    time.sleep(0.1)
+    pid = os.fork()
+    if pid == 0:  # the child: a clear error, no hang
+        code = 3
+        try:
+            gen.generate(0)
+            code = 1
+        except RuntimeError as e:
+            code = 0 if "forked" in str(e) else 2
+        except BaseException:
+            code = 4
+        os._exit(code)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise AssertionError("the child hung")
+    busy.join()
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -233,12 +233,20 @@ out("timeout", status, message, tostring(os.clock() - started < 5))
 gen = dunlua.new("return { generate = function(map) local t = {} while true do t[#t + 1] = {} end end }\n",
   { name = "hog.lua", memory = 16 })
 out("memory", select(3, gen:try_generate(1)))
+-- Giving one limit keeps the others' defaults: the 10 s deadline too.
+gen = dunlua.new(spin, { name = "spin.lua", memory = 64, budget = 1e15 })
+local _, deadline_message, deadline_status = gen:try_generate(1)
+out("default_deadline", deadline_status,
+  tostring(deadline_message:find("timed out after 10 s", 1, true) ~= nil))
 gen = dunlua.new(FLAKY_SCRIPT, { name = "flaky.lua" })
 gen:free()
 try("freed", gen.generate, gen, 1)
 map = dunlua.new(FLAKY_SCRIPT, { name = "flaky.lua" }):generate(1)
 map:free()
 try("freed_map", map.get, map, 1, 1)
+map = dunlua.new(FLAKY_SCRIPT, { name = "flaky.lua" }):generate(1)
+local each_ok, each_error = pcall(map.each, map, function() map:free() end)
+out("each_freed", tostring(each_ok), each_error)
 
 -- Many generators with loaders, made and collected in a JIT-compiled loop:
 -- no "bad callback", no callbacks used up.
