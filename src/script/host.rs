@@ -263,8 +263,7 @@ impl Vm {
     pub fn lend(&self, map: &AnyUserData, rng: &AnyUserData) -> mlua::Result<Lent<'_>> {
         if let Some(methods) = &self.map_methods {
             let (width, height) = self.fast.attach(map, rng)?;
-            methods.raw_set("width", width)?;
-            methods.raw_set("height", height)?;
+            super::raw::fields::set_size(&self.lua, methods, width.into(), height.into())?;
         }
         Ok(Lent(&self.fast))
     }

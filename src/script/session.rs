@@ -91,28 +91,28 @@ impl Session {
                 args::show(&returned)
             )));
         };
-        let generate = match table.get::<Value>("generate") {
-            Ok(Value::Function(f)) => f,
-            Ok(other) => {
+        let [generate, validate, declared @ ..] =
+            super::raw::fields::script_fields(&vm.lua, &table).map_err(|e| vm.failure(e))?;
+        let generate = match generate {
+            Value::Function(f) => f,
+            other => {
                 return Err(ScriptError::contract(format!(
                 "{shown}: the returned table needs generate = function(map, rng, params), got {}",
                 args::show(&other)
             )))
             }
-            Err(e) => return Err(vm.failure(e)),
         };
-        let validate = match table.get::<Value>("validate") {
-            Ok(Value::Nil) => None,
-            Ok(Value::Function(f)) => Some(f),
-            Ok(other) => {
+        let validate = match validate {
+            Value::Nil => None,
+            Value::Function(f) => Some(f),
+            other => {
                 return Err(ScriptError::contract(format!(
                     "{shown}: validate must be a function(map), got {}",
                     args::show(&other)
                 )))
             }
-            Err(e) => return Err(vm.failure(e)),
         };
-        let info = read_info(&table, &self.request.script).map_err(ScriptError::contract)?;
+        let info = read_info(declared, &self.request.script).map_err(ScriptError::contract)?;
         Ok(Loaded {
             rng,
             generate,
@@ -255,14 +255,13 @@ impl Session {
     }
 }
 
-fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
+/// What a script declares, from its table's `name`, `width`, `height`,
+/// `levels`, `stairs` and `params` (as `raw::fields::script_fields` reads
+/// them).
+fn read_info(declared: [Value; 6], path: &Path) -> Result<ScriptInfo, String> {
     let shown = path.display();
-    let field = |key: &str| {
-        table
-            .get::<Value>(key)
-            .map_err(|e| format!("{shown}: {key}: {e}"))
-    };
-    let name = match field("name")? {
+    let [name, width, height, levels, stairs, params] = declared;
+    let name = match name {
         Value::Nil => path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -277,8 +276,8 @@ fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
             ))
         }
     };
-    let dimension = |key: &str, default: i64| -> Result<i64, String> {
-        match field(key)? {
+    let dimension = |key: &str, value: Value, default: i64| -> Result<i64, String> {
+        match value {
             Value::Nil => Ok(default),
             Value::Integer(v) => Ok(v),
             other => Err(format!(
@@ -287,9 +286,9 @@ fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
             )),
         }
     };
-    let width = dimension("width", DEFAULT_SIZE.0)?;
-    let height = dimension("height", DEFAULT_SIZE.1)?;
-    let levels = match field("levels")? {
+    let width = dimension("width", width, DEFAULT_SIZE.0)?;
+    let height = dimension("height", height, DEFAULT_SIZE.1)?;
+    let levels = match levels {
         Value::Nil => 1,
         Value::Integer(n) if (1..=MAX_LEVELS).contains(&n) => n as u32,
         other => {
@@ -299,7 +298,7 @@ fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
             ))
         }
     };
-    let stairs = match field("stairs")? {
+    let stairs = match stairs {
         Value::Nil => Stairs::Free,
         Value::String(s) if s.as_bytes().as_ref() == b"aligned" => Stairs::Aligned,
         Value::String(s) if s.as_bytes().as_ref() == b"free" => Stairs::Free,
@@ -310,7 +309,7 @@ fn read_info(table: &Table, path: &Path) -> Result<ScriptInfo, String> {
             ))
         }
     };
-    let params = match field("params")? {
+    let params = match params {
         Value::Nil => Params::default(),
         Value::Table(t) => read_params(&t, &shown.to_string())?,
         other => {
@@ -449,22 +448,12 @@ impl Session {
         let journal = request.record.then(|| Journal::new(&mut map));
         let handed = (|| -> mlua::Result<_> {
             let ud = lua.create_userdata(LuaMap::new(map, journal))?;
-            let p = lua.create_table()?;
-            for (k, v) in params.iter() {
-                match v {
-                    ParamValue::Integer(i) => p.set(k, *i)?,
-                    ParamValue::Number(n) => p.set(k, *n)?,
-                    ParamValue::Boolean(b) => p.set(k, *b)?,
-                    ParamValue::Text(s) => p.set(k, s.as_str())?,
-                }
-            }
-            let ctx = lua.create_table()?;
-            ctx.set("level", level)?;
-            ctx.set("levels", levels)?;
-            ctx.set("seed", seed as i64)?;
-            if let Some(above) = above {
-                ctx.set("above", LevelView::new(above, level - 1))?;
-            }
+            let p = super::raw::fields::make_params(lua, &params)?;
+            let above = match above {
+                Some(above) => Some(lua.create_userdata(LevelView::new(above, level - 1))?),
+                None => None,
+            };
+            let ctx = super::raw::fields::make_ctx(lua, level, levels, seed as i64, above.as_ref())?;
             Ok((ud, lua.create_userdata(rng)?, p, ctx))
         })()
         .map_err(|e| vm.failure(e))?;

@@ -22,11 +22,13 @@
 //!   the alarm's lock, which Lua allows from another thread).
 //!
 //! Modules: [`fast`] (fast paths for the hottest map and rng methods),
+//! [`fields`] (the fields every run reads and writes, a group per call),
 //! [`rect`] (rect and index userdata), [`reset`] (a run's fresh copy of the
 //! globals), [`watchdog`] (the deadline thread), [`libs`] (the charged C
 //! libraries) and the budget guard.
 
 pub(crate) mod fast;
+pub(crate) mod fields;
 pub(crate) mod guard;
 pub(crate) mod libs;
 pub(crate) mod rect;

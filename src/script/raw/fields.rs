@@ -1,0 +1,115 @@
+//! The few fields every run reads and writes (the script table's
+//! declarations, `ctx`, `params`, the map's size), each group in one
+//! protected call: through mlua, every `&str` key becomes a Lua string in
+//! a protected call of its own, about 1,300 instructions each, and a run
+//! used over twenty. Lua's `lua_getfield`/`lua_setfield` intern a C
+//! string through the state's string cache instead.
+
+use std::ffi::CStr;
+
+use mlua::{ffi, AnyUserData, Lua, Table, Value};
+
+use crate::params::{ParamValue, Params};
+
+/// The fields of a script's table a run reads, in the order it reads them.
+pub(crate) const SCRIPT_FIELDS: [&CStr; 8] = [
+    c"generate",
+    c"validate",
+    c"name",
+    c"width",
+    c"height",
+    c"levels",
+    c"stairs",
+    c"params",
+];
+
+/// The script table's [`SCRIPT_FIELDS`], read as `table.field` would
+/// (metamethods included), in that order.
+pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; 8]> {
+    type Eight = (Value, Value, Value, Value, Value, Value, Value, Value);
+    // SAFETY: the closure replaces the table exec_raw pushed with the eight
+    // values; lua_getfield may raise (a metamethod, memory), with nothing
+    // holding a destructor in this frame.
+    let (a, b, c, d, e, f, g, h): Eight = unsafe {
+        lua.exec_raw(table, |state| {
+            let at = ffi::lua_gettop(state);
+            for name in SCRIPT_FIELDS {
+                ffi::lua_getfield(state, at, name.as_ptr());
+            }
+            ffi::lua_remove(state, at);
+        })?
+    };
+    Ok([a, b, c, d, e, f, g, h])
+}
+
+/// A new `ctx` table: `level`, `levels`, `seed` and, below the first
+/// level, `above`.
+pub(crate) fn make_ctx(
+    lua: &Lua,
+    level: u32,
+    levels: u32,
+    seed: i64,
+    above: Option<&AnyUserData>,
+) -> mlua::Result<Table> {
+    // SAFETY: the closure leaves only the new table (popping the argument
+    // exec_raw pushed, a userdata or nil); nothing in it has a destructor.
+    unsafe {
+        lua.exec_raw(above, |state| {
+            let above = ffi::lua_gettop(state);
+            ffi::lua_createtable(state, 0, 4);
+            let ctx = ffi::lua_gettop(state);
+            ffi::lua_pushinteger(state, level.into());
+            ffi::lua_setfield(state, ctx, c"level".as_ptr());
+            ffi::lua_pushinteger(state, levels.into());
+            ffi::lua_setfield(state, ctx, c"levels".as_ptr());
+            ffi::lua_pushinteger(state, seed);
+            ffi::lua_setfield(state, ctx, c"seed".as_ptr());
+            if ffi::lua_type(state, above) != ffi::LUA_TNIL {
+                ffi::lua_pushvalue(state, above);
+                ffi::lua_setfield(state, ctx, c"above".as_ptr());
+            }
+            ffi::lua_remove(state, above);
+        })
+    }
+}
+
+/// A new table of the parameters' values, as `generate` gets them.
+pub(crate) fn make_params(lua: &Lua, params: &Params) -> mlua::Result<Table> {
+    // SAFETY: the closure leaves only the new table; pushing may raise
+    // (memory) while it holds only borrows.
+    unsafe {
+        lua.exec_raw((), |state| {
+            ffi::lua_createtable(state, 0, params.len().min(1 << 16) as _);
+            let table = ffi::lua_gettop(state);
+            for (key, value) in params.iter() {
+                ffi::lua_pushlstring(state, key.as_ptr().cast(), key.len());
+                match value {
+                    ParamValue::Integer(v) => ffi::lua_pushinteger(state, *v),
+                    ParamValue::Number(v) => ffi::lua_pushnumber(state, *v),
+                    ParamValue::Boolean(v) => ffi::lua_pushboolean(state, (*v).into()),
+                    ParamValue::Text(v) => {
+                        ffi::lua_pushlstring(state, v.as_ptr().cast(), v.len());
+                    }
+                }
+                ffi::lua_rawset(state, table);
+            }
+        })
+    }
+}
+
+/// Sets `width` and `height` in the map's method table (raw).
+pub(crate) fn set_size(lua: &Lua, methods: &Table, width: i64, height: i64) -> mlua::Result<()> {
+    // SAFETY: the closure pops the table exec_raw pushed.
+    unsafe {
+        lua.exec_raw::<()>(methods, |state| {
+            let at = ffi::lua_gettop(state);
+            ffi::lua_pushstring(state, c"width".as_ptr());
+            ffi::lua_pushinteger(state, width);
+            ffi::lua_rawset(state, at);
+            ffi::lua_pushstring(state, c"height".as_ptr());
+            ffi::lua_pushinteger(state, height);
+            ffi::lua_rawset(state, at);
+            ffi::lua_pop(state, 1);
+        })
+    }
+}
