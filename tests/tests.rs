@@ -17,6 +17,7 @@ mod game;
 mod golden;
 mod hostile;
 mod json_schema;
+mod ldtk;
 mod levels;
 mod library;
 mod properties;

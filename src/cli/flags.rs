@@ -84,8 +84,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub seed: Option<u64>,
 
-    /// Write the map to FILE; the format follows the extension (.txt, .json, .png, .tmj). Repeatable.
-    #[arg(long = "out", value_name = "FILE")]
+    #[arg(long = "out", value_name = "FILE", help = concat!(
+        "Write the map to FILE; the format follows the extension (",
+        crate::output_formats!(),
+        "). Repeatable."
+    ))]
     pub outs: Vec<PathBuf>,
 
     /// Print the map as text on stdout instead of opening the window.

@@ -6,6 +6,7 @@
 //! others replaced; so a failure never leaves a half-written, clobbered or
 //! half-updated set of files.
 
+pub mod ldtk;
 pub mod png;
 pub mod text;
 pub mod tiled;
@@ -32,9 +33,20 @@ pub enum Format {
     TiledXml,
     /// Tiled's Lua format (`.lua`), its tileset embedded.
     TiledLua,
+    /// An LDtk project (`.ldtk`): every level of the run in one file, its
+    /// glyph sheet beside it.
+    Ldtk,
 }
 
-const KNOWN: &str = ".txt, .json, .png, .tmj, .tmx, .lua";
+/// The extensions `--out` understands, as `--help` and errors list them.
+#[macro_export]
+macro_rules! output_formats {
+    () => {
+        ".txt, .json, .png, .tmj, .tmx, .lua, .ldtk"
+    };
+}
+
+const KNOWN: &str = output_formats!();
 
 /// How image exports draw the map.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,6 +94,11 @@ impl Default for Options {
 }
 
 impl Format {
+    /// Whether one file holds every level of a dungeon.
+    pub fn holds_levels(self) -> bool {
+        matches!(self, Format::Json | Format::Ldtk)
+    }
+
     /// The format for a path's extension.
     pub fn for_path(path: &Path) -> anyhow::Result<Format> {
         let ext = path
@@ -94,6 +111,7 @@ impl Format {
             Some("tmj") => Ok(Format::Tiled),
             Some("tmx") => Ok(Format::TiledXml),
             Some("lua") => Ok(Format::TiledLua),
+            Some("ldtk") => Ok(Format::Ldtk),
             _ => bail!(
                 "--out {}: unknown output format; use one of {KNOWN}",
                 path.display()
@@ -138,14 +156,18 @@ pub fn files_of(path: &Path, options: &Options) -> anyhow::Result<Vec<PathBuf>> 
             files.push(tiled::beside(path, "tsx"));
         }
     }
+    if format == Format::Ldtk {
+        files.push(tiled::tileset_path(path));
+    }
     files.push(path.to_path_buf());
     Ok(files)
 }
 
 /// Every file the outputs at `paths` write for a run of `levels` levels:
 /// a one-level run writes each as itself ([`files_of`]); several levels
-/// write one `.json` and a file per level of every other format
-/// (`NAME-K.ext`, see [`level_path`]).
+/// write one `.json` and one `.ldtk` (with its tileset image) holding
+/// them all, and a file per level of every other format (`NAME-K.ext`,
+/// see [`level_path`]).
 pub fn files_for_levels(
     paths: &[PathBuf],
     levels: u32,
@@ -153,7 +175,7 @@ pub fn files_for_levels(
 ) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
     let mut files = Vec::new();
     for out in paths {
-        if levels <= 1 || Format::for_path(out)? == Format::Json {
+        if levels <= 1 || Format::for_path(out)?.holds_levels() {
             files.extend(
                 files_of(out, options)?
                     .into_iter()
@@ -430,6 +452,7 @@ fn render_to(
                 )
             })?
         }
+        Format::Ldtk => render_ldtk(out, std::slice::from_ref(generated), options, staging)?,
         Format::Tiled | Format::TiledXml | Format::TiledLua => {
             let doc = match &options.tileset {
                 Some(user) => tiled::doc_over(generated, user, folder_of(path))?,
@@ -465,6 +488,26 @@ fn render_to(
         }
     }
     Ok(notes)
+}
+
+/// Stages the LDtk project of `levels` at `out` and its glyph sheet.
+fn render_ldtk(
+    out: &Path,
+    levels: &[Generated],
+    options: &Options,
+    staging: &mut Staging,
+) -> anyhow::Result<()> {
+    let image_path = tiled::tileset_path(out);
+    let cell = options.cell_size.max(super::render::GLYPH);
+    let frame = ldtk::tileset_image(&ldtk::kinds(levels), cell);
+    staging.file(out, image_path.clone(), |mut w| {
+        png::write_frame(&frame, &mut w)
+    })?;
+    let project = ldtk::project(levels, &file_name(&image_path), cell);
+    staging.file(out, out.to_path_buf(), |w| {
+        serde_json::to_writer(&mut *w, &project)?;
+        w.write_all(b"\n").map_err(Into::into)
+    })
 }
 
 fn file_name(path: &Path) -> String {
@@ -524,10 +567,17 @@ pub fn write_levels(
     let mut staging = Staging::new(&inputs);
     let mut notes = Vec::new();
     for path in paths {
-        if Format::for_path(path)? == Format::Json {
-            let text = json::levels_to_string(levels);
-            staging.bytes(path, path.clone(), text.as_bytes())?;
-            continue;
+        match Format::for_path(path)? {
+            Format::Json => {
+                let text = json::levels_to_string(levels);
+                staging.bytes(path, path.clone(), text.as_bytes())?;
+                continue;
+            }
+            Format::Ldtk => {
+                render_ldtk(path, levels, options, &mut staging)?;
+                continue;
+            }
+            _ => {}
         }
         for g in levels {
             let file = level_path(path, g.provenance.level);
@@ -675,8 +725,9 @@ mod tests {
             .to_string();
         assert_eq!(
             err,
-            "--out a.bmp: unknown output format; use one of .txt, .json, .png, .tmj, .tmx, .lua"
+            "--out a.bmp: unknown output format; use one of .txt, .json, .png, .tmj, .tmx, .lua, .ldtk"
         );
+        assert_eq!(Format::for_path(Path::new("a.LDtk")).unwrap(), Format::Ldtk);
         assert_eq!(
             Format::for_path(Path::new("m.tmx")).unwrap(),
             Format::TiledXml
