@@ -747,3 +747,62 @@ end }
     );
     assert!(refused("map:room(3)").contains("map:room: room 3 does not exist (there are 0)"));
 }
+
+#[test]
+fn secret_door_is_usable_before_any_add_doors() {
+    let scratch = Scratch::new();
+    // Every way of naming it, before add_doors ever makes one.
+    let uses = r##"
+return { width = 12, height = 8, generate = function(map, rng)
+  map:carve_room(Rect.new(0, 0, 11, 7))
+  assert(map:count("secret_door") == 0, "a query finds none and defines nothing")
+  assert(map:select("secret_door"):count() == 0)
+  assert(map:neighbors(3, 3, "secret_door") == 0)
+  local names = tiles.names()
+  assert(names[#names] == "secret_door", "listed among the known names")
+  map:set(1, 1, "secret_door")
+  map:stamp(4, 2, { "#S#" }, { ["#"] = "wall", S = "secret_door" })
+  map:place_prefab({ "s" }, { s = { tile = "secret_door", mark = "hidden" } }, rng, { on = "floor" })
+  assert(map:count("secret_door") == 3, map:count("secret_door"))
+  map:set_start(2, 2)
+end }
+"##;
+    let g = scratch.run("uses.lua", uses).unwrap();
+    let secret: Vec<_> = g
+        .tile_kinds()
+        .filter(|(_, k)| k.name == "secret_door")
+        .collect();
+    assert_eq!(secret.len(), 1, "one kind, added once");
+    assert_eq!(secret[0].0.index(), 6, "after the six built-ins");
+    assert!(secret[0].1.walkable && !secret[0].1.transparent);
+    // A map that only asks about secret doors keeps its kinds and hash.
+    let plain = "return { width = 12, height = 8, generate = function(map)\n\
+      map:carve_room(Rect.new(0, 0, 11, 7)) QUERY map:set_start(2, 2) end }\n";
+    let without = scratch
+        .run("plain.lua", &plain.replace("QUERY", ""))
+        .unwrap();
+    let with = scratch
+        .run(
+            "asks.lua",
+            &plain.replace(
+                "QUERY",
+                "assert(map:count(\"secret_door\") == 0) map:select(\"secret_door\")",
+            ),
+        )
+        .unwrap();
+    assert_eq!(with.tile_kinds().count(), 6);
+    assert_eq!(with.hash(), without.hash());
+    // Its look is built in: another one is refused.
+    let err = scratch
+        .run(
+            "redefine.lua",
+            "tiles.define(\"secret_door\", { glyph = \"S\" })\n\
+             return { generate = function(map) map:fill(\"floor\") map:set_start(0, 0) end }\n",
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("tile 'secret_door' is built in and cannot be redefined"),
+        "{err}"
+    );
+}

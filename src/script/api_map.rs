@@ -23,10 +23,10 @@ use crate::replay::Journal;
 const MARKER_BYTES: usize = 48;
 
 /// A tile named by an options field, or `default` when the field is absent.
-fn opt_tile(a: &Args, map: &Map, opts: &Table, key: &str, default: Tile) -> mlua::Result<Tile> {
+fn opt_tile(a: &Args, map: &mut Map, opts: &Table, key: &str, default: Tile) -> mlua::Result<Tile> {
     match opts.get::<Value>(key)? {
         Value::Nil => Ok(default),
-        Value::String(s) => tile_named(&s, map.tiles()).map_err(|e| a.fail(e)),
+        Value::String(s) => tile_named(&s, map.tiles_mut()).map_err(|e| a.fail(e)),
         other => Err(a.fail(format!("{key} must be a tile name, got {}", show(&other)))),
     }
 }
@@ -344,7 +344,7 @@ const LEGEND_ENTRY_BYTES: usize = std::mem::size_of::<(char, StampCell)>();
 /// sorted by key; with the bytes it holds, reserved as it is read.
 fn read_legend(
     a: &Args,
-    map: &Map,
+    map: &mut Map,
     legend: &Table,
 ) -> mlua::Result<(Vec<(char, StampCell)>, Reservation)> {
     let mut out = Vec::new();
@@ -379,7 +379,7 @@ fn read_legend(
         };
         let cell = match value {
             Value::String(s) => StampCell {
-                tile: Some(tile_named(&s, map.tiles()).map_err(|e| a.fail(e))?),
+                tile: Some(tile_named(&s, map.tiles_mut()).map_err(|e| a.fail(e))?),
                 mark: None,
             },
             Value::Table(t) => StampCell {
@@ -626,7 +626,7 @@ impl UserData for LuaMap {
         });
         writer!(methods, "set", |map, a| {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
-            let tile = a.tile(2, map.tiles())?;
+            let tile = a.tile(2, map.tiles_mut())?;
             map.set(x, y, tile).map_err(|e| a.map_failed(e))
         });
         reader!(methods, "in_bounds", |map, a| {
@@ -642,32 +642,32 @@ impl UserData for LuaMap {
             Ok(map.count(a.tile(0, map.tiles())?))
         });
         writer!(methods, "fill", |map, a| {
-            let tile = a.tile(0, map.tiles())?;
+            let tile = a.tile(0, map.tiles_mut())?;
             a.charge(cost::written(area(map)))?;
             map.fill(tile);
             Ok(())
         });
         writer!(methods, "fill_rect", |map, a| {
             let rect = a.rect(0, "rect")?;
-            let tile = a.tile(1, map.tiles())?;
+            let tile = a.tile(1, map.tiles_mut())?;
             a.charge(cost::written(rect_cells(map, &rect)))?;
             map.fill_rect(&rect, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "carve_room", |map, a| {
             let rect = a.rect(0, "rect")?;
-            let tile = a.tile_or(1, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(1, map.tiles_mut(), Tile::FLOOR)?;
             a.charge(cost::written(rect_cells(map, &rect)))?;
             map.carve_room(&rect, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "h_tunnel", |map, a| {
             let (x1, x2, y) = (a.coord(0, "x1")?, a.coord(1, "x2")?, a.coord(2, "y")?);
-            let tile = a.tile_or(3, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(3, map.tiles_mut(), Tile::FLOOR)?;
             a.charge(cost::written(span(x1, x2, map.width())))?;
             map.h_tunnel(x1, x2, y, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "v_tunnel", |map, a| {
             let (y1, y2, x) = (a.coord(0, "y1")?, a.coord(1, "y2")?, a.coord(2, "x")?);
-            let tile = a.tile_or(3, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(3, map.tiles_mut(), Tile::FLOOR)?;
             a.charge(cost::written(span(y1, y2, map.height())))?;
             map.v_tunnel(y1, y2, x, tile).map_err(|e| a.map_failed(e))
         });
@@ -675,7 +675,7 @@ impl UserData for LuaMap {
             let from = (a.coord(0, "ax")?, a.coord(1, "ay")?);
             let to = (a.coord(2, "bx")?, a.coord(3, "by")?);
             let horizontal_first = a.boolean(4, "horizontal_first")?;
-            let tile = a.tile_or(5, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(5, map.tiles_mut(), Tile::FLOOR)?;
             a.charge(cost::written(
                 span(from.0, to.0, map.width()) + span(from.1, to.1, map.height()),
             ))?;
@@ -949,12 +949,7 @@ impl UserData for LuaMap {
                         )))
                     }
                 }
-                tile = match opts.get::<Value>("tile")? {
-                    Value::String(s) if is(&s, crate::map::SECRET_DOOR) => {
-                        map.tiles_mut().secret_door().map_err(|e| a.fail(e))?
-                    }
-                    _ => opt_tile(&a, map, &opts, "tile", Tile::DOOR)?,
-                };
+                tile = opt_tile(&a, map, &opts, "tile", Tile::DOOR)?;
                 rng = match opts.get::<Value>("rng")? {
                     Value::Nil => None,
                     Value::UserData(ud) => match ud.borrow::<super::api_rng::LuaRng>() {
@@ -1013,7 +1008,7 @@ impl UserData for LuaMap {
                     }
                 };
             }
-            let tile = a.tile_or(0, map.tiles(), Tile::DOOR)?;
+            let tile = a.tile_or(0, map.tiles_mut(), Tile::DOOR)?;
             let ring: u64 = map
                 .rooms()
                 .iter()
@@ -1148,7 +1143,7 @@ impl UserData for LuaMap {
         });
         writer!(methods, "circle", |map, a| {
             let (x, y, r) = (a.coord(0, "x")?, a.coord(1, "y")?, a.coord(2, "r")?);
-            let tile = a.tile(3, map.tiles())?;
+            let tile = a.tile(3, map.tiles_mut())?;
             let side = span(x - r, x + r, map.width().max(map.height()));
             a.charge(cost::visited(side.saturating_mul(side)))?;
             map.circle(x, y, r, tile).map_err(|e| a.map_failed(e))
@@ -1156,7 +1151,7 @@ impl UserData for LuaMap {
         writer!(methods, "line", |map, a| {
             let from = (a.coord(0, "x1")?, a.coord(1, "y1")?);
             let to = (a.coord(2, "x2")?, a.coord(3, "y2")?);
-            let tile = a.tile(4, map.tiles())?;
+            let tile = a.tile(4, map.tiles_mut())?;
             a.charge(cost::visited(
                 span(from.0, to.0, map.width()) + span(from.1, to.1, map.height()),
             ))?;
@@ -1166,14 +1161,14 @@ impl UserData for LuaMap {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
             let steps = a.int(2, "steps")?;
             let rng = a.rng(3)?;
-            let tile = a.tile_or(4, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(4, map.tiles_mut(), Tile::FLOOR)?;
             // Refused at once, before walking, when the steps cannot be paid for.
             a.charge(cost::visited(steps.max(0) as u64).saturating_mul(2))?;
             let walked = map.walk(x, y, steps, &mut rng.borrow_mut(), tile);
             walked.map_err(|e| a.map_failed(e))
         });
         writer!(methods, "scatter", |map, a| {
-            let tile = a.tile(0, map.tiles())?;
+            let tile = a.tile(0, map.tiles_mut())?;
             let p = a.number(1, "p")?;
             let rng = a.rng(2)?;
             let area = if a.is_given(3) {
@@ -1239,7 +1234,7 @@ impl UserData for LuaMap {
         });
         writer!(methods, "carve_path", |map, a| {
             let cells = read_point_list(&a, 0, "path")?;
-            let tile = a.tile_or(1, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(1, map.tiles_mut(), Tile::FLOOR)?;
             map.carve_path(&cells, tile).map_err(|e| a.map_failed(e))
         });
         reader!(methods, "noise", |map, a| {
@@ -1289,7 +1284,7 @@ impl UserData for LuaMap {
         });
         writer!(methods, "fill_selection", |map, a| {
             let sel = a.selection(0, "selection")?;
-            let tile = a.tile(1, map.tiles())?;
+            let tile = a.tile(1, map.tiles_mut())?;
             a.charge(cost::written(sel.count() as u64))?;
             map.fill_selection(&sel, tile).map_err(|e| a.map_failed(e))
         });
