@@ -806,3 +806,47 @@ end }
         "{err}"
     );
 }
+
+#[test]
+fn prefabs_report_their_footprint_in_characters() {
+    let scratch = Scratch::new();
+    let script = r##"
+local rows = { "▓▓▓▓", "▓..▓", "▓▓▓ " }
+local legend = { ["▓"] = "wall", ["."] = "water" }
+local function covers_exactly(map, r, w, h)
+  assert(r.x2 - r.x1 + 1 == w and r.y2 - r.y1 + 1 == h, ("%d..%d x %d..%d"):format(r.x1, r.x2, r.y1, r.y2))
+  map:fill_rect(r, "stairs_up")
+  assert(map:count("stairs_up") == w * h, map:count("stairs_up"))
+  assert(map:count("wall") == 0 and map:count("water") == 0, "every cell it put down is inside")
+  map:fill("floor")
+end
+return { width = 20, height = 12, generate = function(map, rng)
+  map:fill("floor")
+  assert(select("#", prefab.size(rows)) == 2)
+  local w, h = prefab.size(rows)
+  assert(w == 4 and h == 3, w .. "x" .. h)
+  local tw, th = prefab.size(rows, { rotate = 90, mirror = "x" })
+  assert(tw == 3 and th == 4, tw .. "x" .. th)
+  for _, turn in ipairs({ 0, 90, 180, 270 }) do
+    local r = map:stamp(2, 3, rows, legend, { rotate = turn, mirror = "y" })
+    local sw, sh = prefab.size(rows, { rotate = turn })
+    assert(r.x1 == 2 and r.y1 == 3)
+    covers_exactly(map, r, sw, sh)
+    local x, y, rot, mirror, c = map:place_prefab(rows, legend, rng, { rotate = "any", mirror = "any" })
+    assert(c.x1 == x and c.y1 == y, "the rect starts where it went")
+    local pw, ph = prefab.size(rows, { rotate = rot })
+    covers_exactly(map, c, pw, ph)
+  end
+  local none = { map:place_prefab({ ("#"):rep(18) }, { ["#"] = "wall" }, rng, { tries = 3, on = "water" }) }
+  assert(#none == 0 and select("#", map:place_prefab({ ("#"):rep(18) }, { ["#"] = "wall" }, rng, { tries = 3, on = "water" })) == 5)
+  local ok, err = pcall(map.stamp, map, 0, 0, { "▓▓▓", "▓.▓▓" }, legend)
+  assert(not ok and err:find("stamp row 2 has 4 characters where row 1 has 3", 1, true), err)
+  ok, err = pcall(prefab.size, { "▓▓▓", "▓." })
+  assert(not ok and err:find("prefab.size: row 2 has 2 characters where row 1 has 3", 1, true), err)
+  ok, err = pcall(prefab.size, { "▓" }, { rotate = 45 })
+  assert(not ok and err:find("rotate must be 0, 90, 180 or 270, got 45", 1, true), err)
+  map:set_start(0, 0)
+end }
+"##;
+    scratch.run("p.lua", script).unwrap();
+}

@@ -218,15 +218,16 @@ function Map:add_doors(t) end
 ---@return integer
 function Map:add_loops(opts) end
 
----Stamps an ASCII prefab (mirrored, then turned clockwise, if asked); a space leaves the cell alone.
+---Stamps an ASCII prefab (mirrored, then turned clockwise, if asked); a space leaves the cell alone. Returns the Rect it covers (corners: its first and last cells, so map:fill_rect of it covers exactly them).
 ---@param x integer
 ---@param y integer
 ---@param rows string[]
 ---@param legend table<string, TileName|{tile?: TileName, mark?: string}>
 ---@param opts? {rotate?: 0|90|180|270, mirror?: "x"|"y"}
+---@return Rect
 function Map:stamp(x, y, rows, legend, opts) end
 
----Finds where a prefab fits (on the given cells, inside a rect) and stamps it; returns x, y, rotate, mirror, or nil.
+---Finds where a prefab fits (on the given cells, inside a rect) and stamps it; returns x, y, rotate, mirror and the Rect it covers once turned (corners: its first and last cells), or nil.
 ---@param rows string[]
 ---@param legend table<string, TileName|{tile?: TileName, mark?: string}>
 ---@param rng Rng
@@ -235,6 +236,7 @@ function Map:stamp(x, y, rows, legend, opts) end
 ---@return integer?
 ---@return integer?
 ---@return string?
+---@return Rect?
 function Map:place_prefab(rows, legend, rng, opts) end
 
 ---A filled disc that must fit on the map.
@@ -513,6 +515,15 @@ function tiles.define(name, spec) end
 ---The known tile names, built-ins first.
 ---@return string[]
 function tiles.names() end
+
+prefab = {}
+
+---The width and height, in characters, a prefab covers once turned.
+---@param rows string[]
+---@param opts? {rotate?: 0|90|180|270, mirror?: "x"|"y"}
+---@return integer
+---@return integer
+function prefab.size(rows, opts) end
 
 ---Rejects this attempt's map; the host rerolls on the next attempt's stream.
 ---@param why? string

@@ -13,6 +13,7 @@ use super::budget::{self, Reservation};
 use super::cost::{self, area, rect_cells, span};
 use super::error::located;
 use super::raw::rect::rect_value;
+use crate::geom::Rect;
 use crate::map::{Map, Tile};
 use crate::ops::{self, CellularRule, Selection, StampCell};
 use crate::params::ParamValue;
@@ -93,6 +94,18 @@ fn read_rows(a: &Args, i: usize, map: &Map) -> mlua::Result<(Vec<String>, Reserv
         rows.push(row);
     }
     Ok((rows, held))
+}
+
+/// The rect a stamp of (turned) `rows` at `(x, y)` covers: its first and
+/// last cells as corners, so `map:fill_rect` of it covers exactly them.
+fn covered_rect(x: i32, y: i32, rows: &[String]) -> Rect {
+    let w = rows.first().map_or(0, |r| r.chars().count()) as i32;
+    Rect {
+        x1: x,
+        y1: y,
+        x2: x + w - 1,
+        y2: y + rows.len() as i32 - 1,
+    }
 }
 
 /// `rotate` of a stamp's options: 0, 90, 180, 270, or `"any"` where
@@ -1022,7 +1035,7 @@ impl UserData for LuaMap {
         methods.add_method("stamp", |lua, this, values: Six| {
             let a = this.args(lua, "map:stamp", values)?;
             let mut guard = this.map_mut(lua)?;
-            let done = (|| -> mlua::Result<(mlua::Result<()>, usize)> {
+            let done = (|| -> mlua::Result<(mlua::Result<Rect>, usize)> {
                 let map = &mut *guard;
                 let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
                 let (rows, _rows) = read_rows(&a, 2, map)?;
@@ -1047,7 +1060,9 @@ impl UserData for LuaMap {
                 let _markers = a.reserve(stamp_marker_bytes(&rows, &legend))?;
                 let rows = ops::orient(&rows, rotate, mirror).map_err(|e| a.map_failed(e))?;
                 let before = map.markers().len();
-                let stamped = map.stamp(x, y, &rows, &legend);
+                // What it covers once turned: its first and last cells.
+                let covered = covered_rect(x as i32, y as i32, &rows);
+                let stamped = map.stamp(x, y, &rows, &legend).map(|()| covered);
                 // Markers put down before a failure stay, as tiles do.
                 Ok((
                     stamped.map_err(|e| a.map_failed(e)),
@@ -1060,7 +1075,7 @@ impl UserData for LuaMap {
             drop(guard);
             let (stamped, added) = done?;
             this.hold(&a, added)?;
-            stamped
+            rect_value(lua, stamped?)
         });
         methods.add_method("place_prefab", |lua, this, values: Six| {
             let a = this.args(lua, "map:place_prefab", values)?;
@@ -1127,18 +1142,34 @@ impl UserData for LuaMap {
                         journal.capture(map, "place_prefab", false);
                     }
                 }
+                // What it covers, turned as it went down.
+                let placed = placed.map(|(x, y, rotate, mirror)| {
+                    let (w, h) = (
+                        rows.first().map_or(0, |r| r.chars().count()) as i32,
+                        rows.len() as i32,
+                    );
+                    let (w, h) = if rotate % 180 == 90 { (h, w) } else { (w, h) };
+                    let covered = Rect {
+                        x1: x,
+                        y1: y,
+                        x2: x + w - 1,
+                        y2: y + h - 1,
+                    };
+                    ((x, y, rotate, mirror), covered)
+                });
                 (placed, marker_bytes_from(map, before))
             };
             // The markers it put down, and whatever the journal holds now.
             this.hold(&a, added)?;
             Ok(match placed {
-                Some((x, y, rotate, mirror)) => (
+                Some(((x, y, rotate, mirror), covered)) => (
                     Some(x),
                     Some(y),
                     Some(rotate),
                     mirror.map(|m| if m == ops::Mirror::X { "x" } else { "y" }),
+                    Some(rect_value(lua, covered)?),
                 ),
-                None => (None, None, None, None),
+                None => (None, None, None, None, None),
             })
         });
         writer!(methods, "circle", |map, a| {

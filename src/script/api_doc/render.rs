@@ -99,9 +99,9 @@ pub fn luals() -> String {
             ));
         }
     }
-    for table in ["Rect", "tiles", "_G"] {
-        if table == "tiles" {
-            out.push_str("tiles = {}\n\n");
+    for table in ["Rect", "tiles", "prefab", "_G"] {
+        if table == "tiles" || table == "prefab" {
+            out.push_str(&format!("{table} = {{}}\n\n"));
         }
         for entry in API.iter().filter(|e| e.owner == Owner::Global(table)) {
             out.push_str(&format!("---{}\n", entry.doc));
