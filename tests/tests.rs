@@ -20,6 +20,7 @@ mod json_schema;
 mod ldtk;
 mod levels;
 mod library;
+mod marker_looks;
 mod properties;
 mod pure_lua;
 mod reference;

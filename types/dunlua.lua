@@ -516,6 +516,13 @@ function tiles.define(name, spec) end
 ---@return string[]
 function tiles.names() end
 
+markers = {}
+
+---Gives the markers of a name their glyph and colour in the window, PNGs, sheets and --ascii.
+---@param name string
+---@param spec {glyph: string, color?: string}
+function markers.define(name, spec) end
+
 prefab = {}
 
 ---The width and height, in characters, a prefab covers once turned.

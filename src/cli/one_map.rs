@@ -152,12 +152,17 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
 /// The map as text; several levels each under a `level K of N` line.
 fn levels_text(levels: &[crate::Generated]) -> String {
     match levels {
-        [one] => one.map.to_string(),
+        [one] => one.map.text_with_markers(),
         _ => levels
             .iter()
             .map(|g| {
                 let p = &g.provenance;
-                format!("level {} of {}\n{}", p.level, p.levels, g.map)
+                format!(
+                    "level {} of {}\n{}",
+                    p.level,
+                    p.levels,
+                    g.map.text_with_markers()
+                )
             })
             .collect::<Vec<_>>()
             .join("\n"),

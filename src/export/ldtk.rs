@@ -467,8 +467,18 @@ pub fn project<'a>(levels: &'a [Generated], image: &str, grid: usize) -> Project
             }
         }
     }
+    let looks: Vec<crate::render::MarkerLooks> = levels
+        .iter()
+        .map(|g| crate::render::MarkerLooks::of(&g.map))
+        .collect();
     let mut markers: Vec<(&str, EntityDef)> = Vec::new();
     for name in marker_names {
+        // Its colour where it is first marked, as the PNG draws it there.
+        let color = levels
+            .iter()
+            .zip(&looks)
+            .find(|(g, _)| g.map.markers().iter().any(|m| m.name == name))
+            .map_or(MARKER_COLOR, |(_, l)| l.get(name).1);
         let uid = uids.next();
         let id = names.claim(name);
         // The name as given, where the identifier had to change it.
@@ -479,7 +489,7 @@ pub fn project<'a>(levels: &'a [Generated], image: &str, grid: usize) -> Project
             .filter(|m| m.name == name)
             .flat_map(|m| m.props.iter())
             .chain(renamed.iter());
-        let def = EntityDef::with_fields(uid, id, MARKER_COLOR, props, &mut uids);
+        let def = EntityDef::with_fields(uid, id, color, props, &mut uids);
         markers.push((name, def));
     }
 

@@ -72,16 +72,32 @@ pub enum TileError {
     NameInvalid(String),
     #[error("too many tile kinds: at most {0}")]
     Full(usize),
+    #[error("marker '{0}' is already defined differently")]
+    MarkerRedefined(String),
+    #[error("too many marker looks: at most {0}")]
+    MarkersFull(usize),
+}
+
+/// How the window, PNGs, sheets and text draw the markers of one name
+/// (`markers.define`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarkerLook {
+    pub name: String,
+    pub glyph: char,
+    pub color: Rgb,
 }
 
 /// The glyph the text export draws for the start position.
 pub const START_GLYPH: char = '@';
 
 /// The tile kinds a map knows: the built-ins first, in [`Tile`]'s constant
-/// order, then the ones a script defined, in definition order.
+/// order, then the ones a script defined, in definition order; and the
+/// looks a script gave its markers' names (presentation only, no part of
+/// the map's hash).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TileSet {
     kinds: Vec<TileKind>,
+    marker_looks: Vec<MarkerLook>,
 }
 
 impl Default for TileSet {
@@ -126,6 +142,7 @@ impl TileSet {
     /// bracket-lib's tutorials; define a walkable kind for shallows.
     pub fn builtin() -> TileSet {
         TileSet {
+            marker_looks: Vec::new(),
             kinds: vec![
                 kind("wall", '#', Rgb(0x88, 0x88, 0x88), false, false),
                 kind("floor", '.', Rgb(0x55, 0x55, 0x55), true, true),
@@ -242,6 +259,45 @@ impl TileSet {
             return Ok(t);
         }
         self.define(latent_secret_door().clone())
+    }
+
+    /// The most marker names a script may give a look.
+    pub const MARKER_CAPACITY: usize = 256;
+
+    /// Gives the markers named `look.name` their glyph and colour. The
+    /// glyph follows a kind's rules (drawable, not the start's `@`);
+    /// defining a name twice alike is allowed, differently an error.
+    pub fn define_marker(&mut self, look: MarkerLook) -> Result<(), TileError> {
+        if look.glyph == START_GLYPH {
+            return Err(TileError::GlyphReserved(look.glyph));
+        }
+        if look.glyph.is_control() || look.glyph.is_whitespace() {
+            return Err(TileError::GlyphInvalid(look.glyph.to_string()));
+        }
+        if !crate::glyphs::drawable(look.glyph) {
+            return Err(TileError::GlyphUndrawable(look.glyph));
+        }
+        match self.marker_look(&look.name) {
+            Some(same) if *same == look => Ok(()),
+            Some(_) => Err(TileError::MarkerRedefined(look.name)),
+            None if self.marker_looks.len() >= Self::MARKER_CAPACITY => {
+                Err(TileError::MarkersFull(Self::MARKER_CAPACITY))
+            }
+            None => {
+                self.marker_looks.push(look);
+                Ok(())
+            }
+        }
+    }
+
+    /// The look a script gave the markers named `name`, if it did.
+    pub fn marker_look(&self, name: &str) -> Option<&MarkerLook> {
+        self.marker_looks.iter().find(|l| l.name == name)
+    }
+
+    /// Every marker look, in definition order.
+    pub fn marker_looks(&self) -> &[MarkerLook] {
+        &self.marker_looks
     }
 
     /// Adds a script's own kind. Defining the same kind twice with the same

@@ -5,7 +5,7 @@ use super::camera::follow;
 use super::input::help_lines;
 use super::state::{Sight, ViewState};
 use crate::map::Rgb;
-use crate::render::{dim, marker_is_tile, Frame, BURIED, GLYPH, MARKER_COLOR, START_COLOR};
+use crate::render::{dim, marker_is_tile, Frame, MarkerLooks, BURIED, GLYPH, START_COLOR};
 
 pub const STATUS_BG: Rgb = Rgb(0x20, 0x20, 0x30);
 pub const STATUS_FG: Rgb = Rgb(0xdd, 0xdd, 0xdd);
@@ -69,13 +69,12 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
     // Marker letters by cell, once per frame (not a scan per cell); while
     // replaying, only the markers placed so far.
     let (placed, start) = state.placed();
-    let markers: std::collections::HashMap<(i32, i32), char> = map.markers()[..placed]
+    let looks = MarkerLooks::of(map);
+    let markers: std::collections::HashMap<(i32, i32), (char, crate::map::Rgb)> = map.markers()
+        [..placed]
         .iter()
         .filter(|m| !marker_is_tile(map, m))
-        .map(|m| {
-            let letter = m.name.chars().next().unwrap_or('*').to_ascii_uppercase();
-            ((m.x, m.y), letter)
-        })
+        .map(|m| ((m.x, m.y), looks.get(&m.name)))
         .collect();
     let at = |v: i32| (v as usize * cell) as i64;
     // One cell more than fits, so partial cells at the edges are drawn too.
@@ -96,8 +95,8 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
             let kind = map.tiles().kind(state.shown(mx, my));
             let (mut glyph, mut fg, mut bg) = (kind.glyph, kind.color, kind.background);
             let marked = markers.get(&(mx, my)).copied();
-            if let Some(letter) = marked {
-                (glyph, fg) = (letter, MARKER_COLOR);
+            if let Some(look) = marked {
+                (glyph, fg) = look;
             }
             if sight == Sight::Remembered {
                 (fg, bg) = (dim(fg, 40), dim(bg, 40));
@@ -208,9 +207,13 @@ mod tests {
     use std::time::Duration;
 
     fn state(text: &str, zoom: usize) -> ViewState {
+        state_of(Map::from_ascii(text).unwrap(), zoom)
+    }
+
+    fn state_of(map: Map, zoom: usize) -> ViewState {
         let cell = GLYPH * zoom;
         let g = Generated {
-            map: Map::from_ascii(text).unwrap(),
+            map,
             provenance: Provenance {
                 script: "x.lua".into(),
                 name: "X".into(),
@@ -255,6 +258,41 @@ mod tests {
         assert_glyph(&frame, 8, 8, '@', START_COLOR, floor.background);
         let status_top = frame.height - status_height(320);
         assert_eq!(frame.get(319, status_top), STATUS_BG);
+    }
+
+    #[test]
+    fn markers_show_their_looks() {
+        let row = "#".repeat(40);
+        let text = format!("{row}\n#@....{}\n{row}\n", "#".repeat(34));
+        let mut map = Map::from_ascii(&text).unwrap();
+        map.tiles_mut()
+            .define_marker(crate::map::MarkerLook {
+                name: "treasure".into(),
+                glyph: '$',
+                color: Rgb(0xff, 0xd7, 0x00),
+            })
+            .unwrap();
+        map.mark(2, 1, "treasure").unwrap();
+        map.mark(3, 1, "goblin").unwrap();
+        map.mark(4, 1, "gold").unwrap();
+        let s = state_of(map, 1);
+        let mut frame = Frame::new(320, 3 * 8 + status_height(320), Rgb(1, 1, 1));
+        draw(&s, &mut frame);
+        let floor = s.map().tiles().kind(crate::map::Tile::FLOOR).clone();
+        assert_glyph(&frame, 16, 8, '$', Rgb(0xff, 0xd7, 0x00), floor.background);
+        let looks = crate::render::MarkerLooks::of(s.map());
+        let (goblin, gold) = (looks.get("goblin"), looks.get("gold"));
+        assert_eq!(
+            (goblin.0, gold.0),
+            ('G', 'G'),
+            "undefined: the first letter"
+        );
+        assert_ne!(
+            goblin.1, gold.1,
+            "two names sharing a letter differ in colour"
+        );
+        assert_glyph(&frame, 24, 8, 'G', goblin.1, floor.background);
+        assert_glyph(&frame, 32, 8, 'G', gold.1, floor.background);
     }
 
     #[test]

@@ -99,8 +99,8 @@ pub fn luals() -> String {
             ));
         }
     }
-    for table in ["Rect", "tiles", "prefab", "_G"] {
-        if table == "tiles" || table == "prefab" {
+    for table in ["Rect", "tiles", "markers", "prefab", "_G"] {
+        if table != "Rect" && table != "_G" {
             out.push_str(&format!("{table} = {{}}\n\n"));
         }
         for entry in API.iter().filter(|e| e.owner == Owner::Global(table)) {

@@ -236,6 +236,7 @@ pub const API: &[Entry] = &[
     e(Owner::LevelView, Method, "markers", &[], &["{x: integer, y: integer, name: string, props: table<string, string|number|boolean>}[]"], "The level above's markers, in order: where its stairs_down are, when the script marked them."),
     e(Owner::Global("tiles"), Function, "define", &[("name", "string"), ("spec", "{glyph: string, color?: string, bg?: string, walkable?: boolean, transparent?: boolean}")], &[], "Adds a tile kind of the script's own."),
     e(Owner::Global("tiles"), Function, "names", &[], &["string[]"], "The known tile names, built-ins first."),
+    e(Owner::Global("markers"), Function, "define", &[("name", "string"), ("spec", "{glyph: string, color?: string}")], &[], "Gives the markers of a name their glyph and colour in the window, PNGs, sheets and --ascii."),
     e(Owner::Global("prefab"), Function, "size", &[("rows", "string[]"), ("opts?", "{rotate?: 0|90|180|270, mirror?: \"x\"|\"y\"}")], &["integer", "integer"], "The width and height, in characters, a prefab covers once turned."),
     e(Owner::Global("_G"), Function, "reject", &[("why?", "string")], &[], "Rejects this attempt's map; the host rerolls on the next attempt's stream."),
     e(Owner::Global("_G"), Function, "require", &[("name", "string")], &["any"], "Loads name.lua from the script's folder (dots are folders), once per run."),
