@@ -47,6 +47,30 @@ fn new_never_overwrites() {
     );
     let run = dunlua_in(scratch.path(), &["new", "x", "--from", "nonsense"]);
     assert_eq!(run.code, 2);
+    // A wrong name lists every valid one.
+    for valid in dunlua::templates::NAMES {
+        assert!(run.stderr.contains(valid), "{valid}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn new_takes_every_reference_script() {
+    let mut names: Vec<String> = dunlua::templates::NAMES
+        .iter()
+        .filter(|n| **n != "template")
+        .map(|n| format!("{n}.lua"))
+        .collect();
+    names.sort();
+    assert_eq!(names, crate::util::reference_scripts());
+    let scratch = Scratch::new();
+    for from in ["keys", "lakes", "digger", "river", "levels"] {
+        let name = format!("my_{from}");
+        let run = dunlua_in(scratch.path(), &["new", &name, "--from", from]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let file = format!("{name}.lua");
+        let check = dunlua_in(scratch.path(), &["check", &file, "--seeds", "5"]);
+        assert_eq!(check.code, 0, "{from}: {}{}", check.stdout, check.stderr);
+    }
 }
 
 #[test]

@@ -53,8 +53,10 @@ pub struct NewArgs {
     /// The script to write: NAME.lua (a path may come first).
     pub name: PathBuf,
 
-    /// Start from a reference script instead of the template.
-    #[arg(long, value_name = "SCRIPT", value_parser = clap::builder::PossibleValuesParser::new(crate::templates::NAMES))]
+    /// Start from a reference script instead of the template: any script of
+    /// scripts/ by name (rooms, caves, keys, levels, ...); a wrong name
+    /// lists them all.
+    #[arg(long, value_name = "SCRIPT")]
     pub from: Option<String>,
 }
 
