@@ -850,3 +850,32 @@ end }
 "##;
     scratch.run("p.lua", script).unwrap();
 }
+
+#[test]
+fn selections_of_a_rect_and_of_dead_ends() {
+    let scratch = Scratch::new();
+    let script = r##"
+return { width = 12, height = 7, generate = function(map, rng)
+  map:fill("wall")
+  map:carve_room(Rect.new(0, 0, 6, 4))
+  map:h_tunnel(6, 10, 2)
+  map:v_tunnel(2, 5, 10)
+  local r = Rect.new(1, 1, 3, 2)
+  local sel = map:select_rect(r)
+  assert(sel:count() == 4 * 3, sel:count())
+  map:fill_selection(sel, "water")
+  assert(map:count("water") == 12)
+  map:fill_rect(r, "floor")
+  assert(map:select_rect(r):intersect(map:select("floor")):count() == 12, "the cells fill_rect wrote")
+  local ok, err = pcall(map.select_rect, map, Rect.new(10, 5, 4, 4))
+  assert(not ok and err:find("map:select_rect", 1, true), err)
+  local ends = map:dead_ends()
+  assert(ends:count() == 1, ends:count())
+  assert(ends:contains(10, 5), "the tunnel's end")
+  map:mark(10, 5, "end")
+  map:set_start(1, 1)
+end }
+"##;
+    let g = scratch.run("s.lua", script).unwrap();
+    assert_eq!(dunlua::check::dead_ends(&g.map), 1, "as check counts them");
+}

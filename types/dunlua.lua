@@ -277,6 +277,15 @@ function Map:maze(r, rng, opts) end
 ---@return Selection
 function Map:select(t) end
 
+---The cells of a rect, corners included (the cells map:fill_rect writes); the rect must lie on the map.
+---@param r Rect
+---@return Selection
+function Map:select_rect(r) end
+
+---The walkable cells with exactly one walkable 4-neighbour (what check counts as dead_ends).
+---@return Selection
+function Map:dead_ends() end
+
 ---Sets every selected cell.
 ---@param sel Selection
 ---@param t TileName

@@ -1313,6 +1313,18 @@ impl UserData for LuaMap {
             let _room = a.reserve(area(map) as usize * 4)?;
             LuaSelection::held(&a, Selection::of_tile(map, tile))
         });
+        reader!(methods, "select_rect", |map, a| {
+            let rect = a.rect(0, "rect")?;
+            a.charge(cost::visited(rect_cells(map, &rect)))?;
+            let _room = a.reserve(rect_cells(map, &rect) as usize * 4)?;
+            let sel = Selection::of_rect(map, &rect).map_err(|e| a.map_failed(e))?;
+            LuaSelection::held(&a, sel)
+        });
+        reader!(methods, "dead_ends", |map, a| {
+            a.charge(cost::visited(area(map).saturating_mul(5)))?;
+            let _room = a.reserve(area(map) as usize * 4)?;
+            LuaSelection::held(&a, Selection::dead_ends(map))
+        });
         writer!(methods, "fill_selection", |map, a| {
             let sel = a.selection(0, "selection")?;
             let tile = a.tile(1, map.tiles_mut())?;

@@ -186,6 +186,8 @@ pub const API: &[Entry] = &[
     m("walk", &[("x", "integer"), ("y", "integer"), ("steps", "integer"), ("rng", "Rng"), ("t?", "TileName")], &["integer", "integer", "integer"], "The drunkard's walk; returns the end x, y and how many cells changed."),
     m("maze", &[("r", "Rect"), ("rng", "Rng"), ("opts?", "{loops?: number, tile?: TileName}")], &["integer"], "A perfect maze in r (recursive backtracker); loops opens extra walls."),
     m("select", &[("t", "TileName")], &["Selection"], "The cells holding t."),
+    m("select_rect", &[("r", "Rect")], &["Selection"], "The cells of a rect, corners included (the cells map:fill_rect writes); the rect must lie on the map."),
+    m("dead_ends", &[], &["Selection"], "The walkable cells with exactly one walkable 4-neighbour (what check counts as dead_ends)."),
     m("fill_selection", &[("sel", "Selection"), ("t", "TileName")], &[], "Sets every selected cell."),
     e(Owner::Rect, Field, "x1", &[], &["integer"], "Left corner (inclusive)."),
     e(Owner::Rect, Field, "y1", &[], &["integer"], "Top corner (inclusive)."),
