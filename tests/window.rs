@@ -173,6 +173,7 @@ struct State {
     grid: String,
     rock: String,
     overlay: String,
+    help: bool,
     hover: String,
 }
 
@@ -202,6 +203,7 @@ impl State {
             grid: field("grid"),
             rock: field("rock"),
             overlay: field("overlay"),
+            help: field("help") == "true",
             hover: field("hover"),
             cancelled: field("cancelled").parse().unwrap(),
             step: field("step")
@@ -779,4 +781,41 @@ fn fit_rock_overlays_mouse_and_a_command_that_reproduces_the_map() {
     let opened = viewer.wait("seed 5 open", |s| s.seed == 5 && s.grid == "none");
     assert_ne!(opened.hash, next.hash);
     viewer.tap("q");
+}
+
+#[test]
+fn esc_closes_the_key_list_and_the_overlay_before_it_quits() {
+    if !x_tools() {
+        return;
+    }
+    let x = Xvfb::start();
+    let scratch = Scratch::new();
+    let token = format!("esc{}", std::process::id());
+    scratch.write(
+        "esc.lua",
+        &format!(
+            "return {{ name = '{token}', width = 20, height = 8, generate = function(map)\n\
+               map:fill('wall') map:carve_room(Rect.new(0, 0, 19, 7)) map:set_start(3, 3)\n\
+               map:mark(5, 3, 'key') end }}\n"
+        ),
+    );
+    let (mut viewer, _) = open_viewer(&x, scratch.path(), &["esc.lua", "--seed", "1"], &token);
+    let alive = |v: &mut Viewer| v.child.try_wait().unwrap().is_none();
+    viewer.tap("question");
+    viewer.wait("the key list", |s| s.help);
+    viewer.tap("Escape");
+    viewer.wait("the key list closed", |s| !s.help);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        alive(&mut viewer),
+        "Esc closed the key list, not the window"
+    );
+    viewer.tap("m");
+    viewer.wait("an overlay", |s| s.overlay != "none");
+    viewer.tap("Escape");
+    viewer.wait("the overlay closed", |s| s.overlay == "none");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(&mut viewer), "Esc closed the overlay, not the window");
+    viewer.tap("Escape");
+    wait_for("the window to quit", || (!alive(&mut viewer)).then_some(()));
 }

@@ -513,6 +513,21 @@ impl ViewState {
 
     /// Does what `action` asks and says what the window loop must do.
     pub fn apply(&mut self, action: Action) -> Effect {
+        // Esc closes what is open, the innermost first; only with nothing
+        // open does it quit.
+        let action = match action {
+            Action::Back if self.help => {
+                self.help = false;
+                return Effect::Nothing;
+            }
+            Action::Back if self.grid.is_some() => Action::ToggleGrid,
+            Action::Back if self.overlay != Overlay::None => {
+                self.overlay = Overlay::None;
+                return Effect::Nothing;
+            }
+            Action::Back => Action::Quit,
+            other => other,
+        };
         if self.grid.is_some() {
             return self.apply_in_grid(action);
         }
@@ -522,7 +537,7 @@ impl ViewState {
                 self.grid = Some(Grid::new(self.seed(), self.view, map));
                 return Effect::StartGrid;
             }
-            Action::GridSelect(_) | Action::GridOpen(_) => {}
+            Action::GridSelect(_) | Action::GridOpen(_) | Action::Back => {}
             Action::Quit => return Effect::Quit,
             Action::Move(dx, dy) => {
                 self.try_move(dx, dy);
@@ -706,7 +721,7 @@ impl ViewState {
             None => "none".into(),
         };
         format!(
-            "seed={} level={}/{} player={},{} hash={:016x} step={}/{} fov={} cell={} rock={} overlay={} hover={} generating={} grid={} reloads={} params={} error={}",
+            "seed={} level={}/{} player={},{} hash={:016x} step={}/{} fov={} cell={} rock={} overlay={} help={} hover={} generating={} grid={} reloads={} params={} error={}",
             self.seed(),
             self.level + 1,
             self.levels.len(),
@@ -719,6 +734,7 @@ impl ViewState {
             self.cell,
             if self.dark_rock { "dark" } else { "all" },
             self.overlay.name(),
+            self.help,
             self.hover
                 .map_or("none".to_string(), |(x, y)| format!("{x},{y}")),
             self.generating,
@@ -927,11 +943,34 @@ mod tests {
         );
         s.apply(Action::ToggleGrid);
         assert_eq!(
-            s.apply(Action::Quit),
+            s.apply(Action::Back),
             Effect::Nothing,
             "Esc closes the grid, not the window"
         );
         assert!(s.grid.is_none());
+    }
+
+    #[test]
+    fn esc_closes_what_is_open_before_it_quits() {
+        let mut s = ViewState::new(one("#####\n#@..#\n#####\n"), Duration::ZERO, 8);
+        s.view = (600, 400);
+        s.apply(Action::CycleOverlay);
+        s.apply(Action::ToggleGrid);
+        s.apply(Action::ToggleHelp);
+        assert!(s.help && s.grid.is_some() && s.overlay != Overlay::None);
+        assert_eq!(s.apply(Action::Back), Effect::Nothing);
+        assert!(!s.help && s.grid.is_some(), "the key list first");
+        assert_eq!(s.apply(Action::Back), Effect::Nothing);
+        assert!(
+            s.grid.is_none() && s.overlay != Overlay::None,
+            "then the grid"
+        );
+        assert_eq!(s.apply(Action::Back), Effect::Nothing);
+        assert_eq!(s.overlay, Overlay::None, "then the overlay");
+        assert_eq!(s.apply(Action::Back), Effect::Quit, "then it quits");
+        // The key list says how to close it.
+        let help = crate::view::input::help_lines().join("\n");
+        assert!(help.contains("? or Esc closes it"), "{help}");
     }
 
     #[test]
