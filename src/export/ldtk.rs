@@ -428,8 +428,9 @@ impl Serialize for AutoTiles<'_> {
 }
 
 /// The project for a run's `levels` (one map, or every level of a
-/// dungeon), `grid` pixels a cell, its tileset image `image`.
-pub fn project<'a>(levels: &'a [Generated], image: &str, grid: usize) -> Project<'a> {
+/// dungeon), `grid` pixels a cell, its tileset image `image`, the script
+/// stored as `script` (see [`super::script_relative`]).
+pub fn project<'a>(levels: &'a [Generated], image: &str, grid: usize, script: &str) -> Project<'a> {
     let kinds = kinds(levels);
     let first = &levels[0].provenance;
     let seed = first.seed;
@@ -696,7 +697,7 @@ pub fn project<'a>(levels: &'a [Generated], image: &str, grid: usize) -> Project
                 "level_seed".into(),
                 ParamValue::Text(crate::script::level_seed(p.seed, p.level).to_string()),
             ),
-            ("script".into(), ParamValue::Text(p.script.clone())),
+            ("script".into(), ParamValue::Text(script.to_string())),
             ("name".into(), ParamValue::Text(p.name.clone())),
             (
                 "hash".into(),

@@ -436,9 +436,7 @@ fn render_to(
         Format::Text => staging.file(out, target, |w| {
             text::write(&generated.map, &mut &mut *w).map_err(Into::into)
         })?,
-        Format::Json => staging.file(out, target, |w| {
-            json::write(generated, &mut &mut *w).map_err(Into::into)
-        })?,
+        Format::Json => staging.bytes(out, target, json_text(path, generated).as_bytes())?,
         Format::Png => {
             let (cell, note) = png_cell_size(path, &generated.map, options)?;
             notes.extend(note);
@@ -454,7 +452,7 @@ fn render_to(
         }
         Format::Ldtk => render_ldtk(out, std::slice::from_ref(generated), options, staging)?,
         Format::Tiled | Format::TiledXml | Format::TiledLua => {
-            let doc = match &options.tileset {
+            let mut doc = match &options.tileset {
                 Some(user) => tiled::doc_over(generated, user, folder_of(path))?,
                 None => {
                     let image_path = tiled::tileset_path(path);
@@ -466,6 +464,12 @@ fn render_to(
                     tiled::doc(generated, &file_name(&image_path), cell)
                 }
             };
+            for (key, value) in &mut doc.properties {
+                if key == "script" {
+                    *value =
+                        tiled::Value::Text(script_relative(path, &generated.provenance.script));
+                }
+            }
             match format {
                 Format::TiledXml if options.embed_tileset => {
                     staging.bytes(out, target, tiled::tmx::tmx(&doc, None).as_bytes())?;
@@ -503,11 +507,65 @@ fn render_ldtk(
     staging.file(out, image_path.clone(), |mut w| {
         png::write_frame(&frame, &mut w)
     })?;
-    let project = ldtk::project(levels, &file_name(&image_path), cell);
+    let script = script_relative(out, &levels[0].provenance.script);
+    let project = ldtk::project(levels, &file_name(&image_path), cell, &script);
     staging.file(out, out.to_path_buf(), |w| {
         serde_json::to_writer(&mut *w, &project)?;
         w.write_all(b"\n").map_err(Into::into)
     })
+}
+
+/// The script's path as an export stores it: relative to the folder of
+/// the file written (`out`), with `/` between parts, so no export carries
+/// a path of the author's machine (`/home/me/...`). When the two share no
+/// folder (only the root, or another drive), only the script's file name.
+pub fn script_relative(out: &Path, script: &str) -> String {
+    let given = Path::new(script);
+    let name = || file_name(given);
+    let absolute = |p: &Path| -> Option<PathBuf> { std::fs::canonicalize(p).ok() };
+    let (Some(script), Some(folder)) = (absolute(given), absolute(folder_of(out))) else {
+        return name();
+    };
+    let (s, f): (Vec<_>, Vec<_>) = (script.components().collect(), folder.components().collect());
+    let common = s.iter().zip(&f).take_while(|(a, b)| a == b).count();
+    // Sharing only the root (`/tmp/out` and `/work/x.lua`): a path up to
+    // the root would spell the author's folders out.
+    let shared_folders = s[..common]
+        .iter()
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .count();
+    if shared_folders == 0 {
+        return name();
+    }
+    let mut parts: Vec<String> = vec!["..".to_string(); f.len() - common];
+    parts.extend(
+        s[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
+}
+
+/// `generated` as its JSON export at `out` holds it.
+fn json_text(out: &Path, generated: &Generated) -> String {
+    let mut doc = json::to_json(generated);
+    doc.script = script_relative(out, &doc.script);
+    json::pretty(&doc)
+}
+
+/// A run's levels as a `.json` at `out` holds them (see [`json::levels_to_string`]).
+fn levels_json_text(out: &Path, levels: &[Generated]) -> String {
+    match levels {
+        [one] => json_text(out, one),
+        _ => {
+            let mut doc = json::dungeon_json(levels);
+            doc.script = script_relative(out, &doc.script);
+            for level in &mut doc.levels {
+                level.script = doc.script.clone();
+            }
+            json::pretty(&doc)
+        }
+    }
 }
 
 fn file_name(path: &Path) -> String {
@@ -569,7 +627,7 @@ pub fn write_levels(
     for path in paths {
         match Format::for_path(path)? {
             Format::Json => {
-                let text = json::levels_to_string(levels);
+                let text = levels_json_text(path, levels);
                 staging.bytes(path, path.clone(), text.as_bytes())?;
                 continue;
             }
