@@ -147,13 +147,58 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
 }
 
 fn draw_status(state: &ViewState, frame: &mut Frame) {
-    let ui = ui_size(frame.width);
-    let h = status_height(frame.width);
+    let (ui, lines) = status_lines(&state.status(), frame.width);
+    // The bar keeps its height; lines beyond the first grow it upward over
+    // the map's bottom rows, so nothing moves and nothing is cut.
+    let line_h = ui + 2;
+    let h = status_height(frame.width).max(lines.len() * line_h + 2);
     let top = frame.height.saturating_sub(h) as i64;
     frame.fill_rect(0, top, frame.width, h, STATUS_BG);
-    let max_chars = frame.width / ui;
-    let text: String = state.status().chars().take(max_chars).collect();
-    frame.text(0, top + 2, ui, &text, STATUS_FG, STATUS_BG);
+    for (i, line) in lines.iter().enumerate() {
+        let y = top + 2 + (i * line_h) as i64;
+        frame.text(0, y, ui, line, STATUS_FG, STATUS_BG);
+    }
+}
+
+/// The status text laid out for a `width`-pixel window, whole: the UI font
+/// if it fits on one line, else the 8 px font, wrapped (at ` | ` where it
+/// can) onto as many lines as it takes. Returns the font size and lines.
+pub fn status_lines(text: &str, width: usize) -> (usize, Vec<String>) {
+    let ui = ui_size(width);
+    let len = text.chars().count();
+    if len * ui <= width {
+        return (ui, vec![text.to_string()]);
+    }
+    let max = (width / GLYPH).max(1);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for (i, part) in text.split(" | ").enumerate() {
+        let sep = if i == 0 || line.is_empty() { "" } else { " | " };
+        if line.chars().count() + sep.len() + part.chars().count() <= max {
+            line.push_str(sep);
+            line.push_str(part);
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+            if i > 0 {
+                line.push_str("| ");
+            }
+        } else if i > 0 {
+            line.push_str(sep);
+        }
+        // A part longer than a line is split wherever it must be.
+        for c in part.chars() {
+            if line.chars().count() == max {
+                lines.push(std::mem::take(&mut line));
+            }
+            line.push(c);
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    (GLYPH, lines)
 }
 
 /// A box of text lines, wrapped to the frame, at the top or centred.
@@ -293,6 +338,26 @@ mod tests {
         );
         assert_glyph(&frame, 24, 8, 'G', goblin.1, floor.background);
         assert_glyph(&frame, 32, 8, 'G', gold.1, floor.background);
+    }
+
+    #[test]
+    fn the_status_line_is_never_cut() {
+        let long = "(3,4) floor | seed 1234567890 | step 12/27 carve_room | level 2/3 | fov | param max_rooms=30 (, .) | overlay markers | 14px | saved caves-7.png | ? keys";
+        for width in [320, 648, 1134, 1280] {
+            let (ui, lines) = status_lines(long, width);
+            assert!(
+                lines.iter().all(|l| l.chars().count() * ui <= width),
+                "{width}: {lines:?}"
+            );
+            let joined: String = lines.concat();
+            let plain: String = long.chars().filter(|c| !c.is_whitespace()).collect();
+            let got: String = joined.chars().filter(|c| !c.is_whitespace()).collect();
+            assert_eq!(got, plain, "every character shows at {width} px");
+        }
+        assert_eq!(
+            status_lines("seed 1 | ? keys", 1280),
+            (16, vec!["seed 1 | ? keys".to_string()])
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub const FOV_RADIUS: i32 = 10;
 
 /// Pixels per cell the zoom steps through: coloured blocks below the
 /// 8-px font, glyphs from 8 up.
-pub const CELL_SIZES: [usize; 11] = [1, 2, 3, 4, 6, 8, 16, 24, 32, 40, 48];
+pub const CELL_SIZES: [usize; 15] = [1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32, 40, 48];
 
 /// What a map shows over its tiles (`M` cycles them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
