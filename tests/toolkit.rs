@@ -95,3 +95,33 @@ fn api_prints_the_reference_and_the_annotations() {
     let luarc: serde_json::Value = serde_json::from_str(&luarc).unwrap();
     assert_eq!(luarc["workspace.library"][0], "types");
 }
+
+#[test]
+fn the_readme_rust_example_is_the_compiled_one() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("```rust\n").expect("a Rust block") + "```rust\n".len();
+    let block = &readme[start..start + readme[start..].find("```\n").unwrap()];
+    let example = std::fs::read_to_string(root().join("examples/readme.rs")).unwrap();
+    let code = &example[example.find("use dunlua::").unwrap()..];
+    assert_eq!(
+        block, code,
+        "README's Rust block is examples/readme.rs (cargo test builds it)"
+    );
+    // And it runs: from the project folder, where its script is.
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["run", "-q", "--example", "readme"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("0 wall '#' walkable=false cells="),
+        "{stdout}"
+    );
+    assert!(stdout.contains("bytes of JSON"), "{stdout}");
+}

@@ -20,6 +20,21 @@ impl Tile {
     }
 }
 
+/// A tile prints as its id, the number the JSON export's `cells` and
+/// `Generated::tile_ids` hold.
+impl fmt::Display for Tile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A tile equals its id.
+impl PartialEq<u8> for Tile {
+    fn eq(&self, id: &u8) -> bool {
+        self.0 == *id
+    }
+}
+
 /// An sRGB colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rgb(pub u8, pub u8, pub u8);
