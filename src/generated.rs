@@ -121,10 +121,11 @@ impl Generated {
         crate::json::to_string(self)
     }
 
-    /// The map as text, one glyph a cell and a line a row: what
-    /// `dunlua SCRIPT --ascii` prints for a one-level script.
+    /// The map as text, one glyph a cell and a line a row, with the start
+    /// and the markers drawn: what `dunlua SCRIPT --ascii` prints for a
+    /// one-level script.
     pub fn to_text(&self) -> String {
-        self.map.to_string()
+        self.map.text_with_markers()
     }
 }
 

@@ -236,7 +236,7 @@ pub fn dungeon_json(levels: &[Generated]) -> JsonDungeon {
 }
 
 /// Pretty JSON text ending in a newline.
-fn pretty(value: &impl Serialize) -> String {
+pub fn pretty(value: &impl Serialize) -> String {
     // Serialising plain strings, numbers and maps with string keys cannot fail.
     let mut text = serde_json::to_string_pretty(value)
         .unwrap_or_else(|e| unreachable!("the JSON form always serialises: {e}"));

@@ -139,6 +139,92 @@ impl Frame {
     }
 }
 
+/// The colours of markers a script gave no look: the first name showing a
+/// letter gets the first (today's magenta), another name showing the same
+/// letter the next, and so on.
+pub const MARKER_PALETTE: [Rgb; 8] = [
+    MARKER_COLOR,
+    Rgb(0x40, 0xe0, 0xff),
+    Rgb(0xff, 0x99, 0x33),
+    Rgb(0x99, 0xff, 0x44),
+    Rgb(0xff, 0x88, 0xbb),
+    Rgb(0xaa, 0x88, 0xff),
+    Rgb(0x44, 0xff, 0xcc),
+    Rgb(0xff, 0x55, 0x55),
+];
+
+/// How every marker name of a map is drawn: its look (`markers.define`),
+/// or its first letter, upper-cased, in a colour no other name showing
+/// that letter has (names in the order the map first marks them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MarkerLooks {
+    looks: Vec<(String, char, Rgb)>,
+    /// Where each name is in `looks`.
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl MarkerLooks {
+    pub fn of(map: &Map) -> MarkerLooks {
+        let mut out = MarkerLooks::default();
+        let mut undefined: Vec<&str> = Vec::new();
+        let mut seen: std::collections::HashSet<&str> = Default::default();
+        // Letters and colours already shown, with how many names show each
+        // letter.
+        let mut shown: std::collections::HashSet<(char, Rgb)> = Default::default();
+        let mut per_letter: std::collections::HashMap<char, usize> = Default::default();
+        for m in map.markers() {
+            if !seen.insert(&m.name) {
+                continue;
+            }
+            match map.tiles().marker_look(&m.name) {
+                Some(l) => {
+                    shown.insert((l.glyph, l.color));
+                    *per_letter.entry(l.glyph).or_default() += 1;
+                    out.push(&l.name, l.glyph, l.color);
+                }
+                None => undefined.push(&m.name),
+            }
+        }
+        for name in undefined {
+            let letter = marker_letter(name);
+            let count = per_letter.entry(letter).or_default();
+            let color = MARKER_PALETTE
+                .iter()
+                .copied()
+                .find(|&c| !shown.contains(&(letter, c)))
+                .unwrap_or(MARKER_PALETTE[*count % MARKER_PALETTE.len()]);
+            *count += 1;
+            shown.insert((letter, color));
+            out.push(name, letter, color);
+        }
+        out
+    }
+
+    fn push(&mut self, name: &str, glyph: char, color: Rgb) {
+        self.index.insert(name.to_string(), self.looks.len());
+        self.looks.push((name.to_string(), glyph, color));
+    }
+
+    /// The glyph and colour of markers named `name`.
+    pub fn get(&self, name: &str) -> (char, Rgb) {
+        match self.index.get(name) {
+            Some(&i) => (self.looks[i].1, self.looks[i].2),
+            None => (marker_letter(name), MARKER_COLOR),
+        }
+    }
+
+    /// Every name with its glyph and colour: the defined ones, then the
+    /// others, each in the order the map first marks them.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, char, Rgb)> {
+        self.looks.iter().map(|(n, g, c)| (n.as_str(), *g, *c))
+    }
+}
+
+/// The letter a marker without a look shows: its name's first, upper-cased.
+pub fn marker_letter(name: &str) -> char {
+    name.chars().next().unwrap_or('*').to_ascii_uppercase()
+}
+
 /// Whether a marker only repeats what its cell's tile shows (stairs marked
 /// on stairs), so the tile's own glyph is the better picture.
 pub fn marker_is_tile(map: &Map, marker: &crate::map::Marker) -> bool {
@@ -224,6 +310,7 @@ pub fn render_rows(map: &Map, style: Style, rock: Rock, cell: usize, rows: Range
             }
         }
     }
+    let marker_looks = MarkerLooks::of(map);
     for m in map.markers() {
         if marker_is_tile(map, m) {
             continue;
@@ -231,15 +318,15 @@ pub fn render_rows(map: &Map, style: Style, rock: Rock, cell: usize, rows: Range
         let Some((x, y)) = at(m.x as usize, m.y as usize) else {
             continue;
         };
-        let letter = m.name.chars().next().unwrap_or('*').to_ascii_uppercase();
+        let (glyph, color) = marker_looks.get(&m.name);
         match style {
-            Style::Glyph => frame.glyph(x, y, cell, letter, MARKER_COLOR, Rgb(0, 0, 0)),
+            Style::Glyph => frame.glyph(x, y, cell, glyph, color, Rgb(0, 0, 0)),
             Style::Cells => frame.fill_rect(
                 x + cell as i64 / 4,
                 y + cell as i64 / 4,
                 cell.div_ceil(2),
                 cell.div_ceil(2),
-                MARKER_COLOR,
+                color,
             ),
         }
     }

@@ -1,6 +1,6 @@
 //! `dunlua new`: starting scripts, built into the binary so they work from
-//! any folder: a commented template, or a copy of a reference script (with
-//! the shared `lib/features.lua` it requires).
+//! any folder: a commented template, or a copy of any reference script
+//! (with the shared `lib/` modules it requires).
 
 use std::path::{Path, PathBuf};
 
@@ -21,12 +21,18 @@ pub const NAMES: &[&str] = &[
     "maze",
     "mixed",
     "vaults",
+    "keys",
+    "lakes",
+    "digger",
+    "river",
+    "levels",
 ];
 
 /// The shared modules a copied script may require, written beside it.
 const LIBS: &[(&str, &str)] = &[
     ("features", include_str!("../scripts/lib/features.lua")),
     ("rooms", include_str!("../scripts/lib/rooms.lua")),
+    ("spawn", include_str!("../scripts/lib/spawn.lua")),
 ];
 
 fn source(name: &str) -> Option<&'static str> {
@@ -42,6 +48,11 @@ fn source(name: &str) -> Option<&'static str> {
         "maze" => include_str!("../scripts/maze.lua"),
         "mixed" => include_str!("../scripts/mixed.lua"),
         "vaults" => include_str!("../scripts/vaults.lua"),
+        "keys" => include_str!("../scripts/keys.lua"),
+        "lakes" => include_str!("../scripts/lakes.lua"),
+        "digger" => include_str!("../scripts/digger.lua"),
+        "river" => include_str!("../scripts/river.lua"),
+        "levels" => include_str!("../scripts/levels.lua"),
         _ => return None,
     })
 }

@@ -5,7 +5,9 @@
 
 use crate::map::{Map, Rgb};
 use crate::ops::is_buried;
-use crate::render::{pack, render_rows, Frame, Rock, Style, BURIED, GLYPH, START_COLOR};
+use crate::render::{
+    marker_is_tile, pack, render_rows, Frame, MarkerLooks, Rock, Style, BURIED, GLYPH, START_COLOR,
+};
 
 /// The map in at most `max_w` x `max_h` pixels: whole pixels a cell when it
 /// fits at 1 px or more, else every cell's colour sampled (nearest), with
@@ -34,6 +36,15 @@ pub fn thumbnail(map: &Map, max_w: usize, max_h: usize) -> Frame {
             };
             frame.pixels[ty * tw + tx] = pack(color);
         }
+    }
+    // Each marker a pixel in its colour (as the full-size cells show it).
+    let looks = MarkerLooks::of(map);
+    for m in map.markers() {
+        if marker_is_tile(map, m) {
+            continue;
+        }
+        let (x, y) = (m.x as usize * tw / w, m.y as usize * th / h);
+        frame.pixels[y * tw + x] = pack(looks.get(&m.name).1);
     }
     if let Some((sx, sy)) = map.start() {
         let (x, y) = (sx as usize * tw / w, sy as usize * th / h);
@@ -153,6 +164,29 @@ mod tests {
         );
         assert_eq!(small.get(10, 10), START_COLOR, "the start shows");
         assert_eq!(small.get(99, 49), BURIED, "rock no floor touches is dark");
+    }
+
+    #[test]
+    fn thumbnails_show_markers_in_their_colours() {
+        let mut map = Map::new(200, 100).unwrap();
+        map.fill(crate::map::Tile::FLOOR);
+        map.set_start(0, 0).unwrap();
+        let gold = Rgb(0xff, 0xd7, 0x00);
+        map.tiles_mut()
+            .define_marker(crate::map::MarkerLook {
+                name: "treasure".into(),
+                glyph: '$',
+                color: gold,
+            })
+            .unwrap();
+        map.mark(100, 60, "treasure").unwrap();
+        map.mark(150, 60, "goblin").unwrap();
+        // Sampled (half a pixel a cell) and whole cells (2 px a cell).
+        let small = thumbnail(&map, 100, 100);
+        assert_eq!(small.get(50, 30), gold);
+        assert_eq!(small.get(75, 30), crate::render::MARKER_COLOR);
+        let big = thumbnail(&map, 400, 400);
+        assert_eq!(big.get(200, 120), gold);
     }
 
     #[test]

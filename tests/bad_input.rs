@@ -56,7 +56,7 @@ fn map_primitives_refuse_bad_arguments() {
         ("map:set(1, 1, {})", "map:set: tile must be a tile name (string), got a table (map is 80x50)"),
         (
             r#"map:set(1, 1, "lava")"#,
-            "map:set: unknown tile 'lava'; known tiles: wall, floor, door, stairs_down, stairs_up, water",
+            "map:set: unknown tile 'lava'; known tiles: wall, floor, door, stairs_down, stairs_up, water, secret_door",
         ),
         ("map:in_bounds(1.5, 2)", "map:in_bounds: x must be an integer, got 1.5"),
         ("map:is_walkable(99, 0)", "map:is_walkable: cell (99, 0) is outside the 80x50 map"),

@@ -106,9 +106,11 @@ fn tiled_maps_load_and_match_the_map() {
         map.properties["seed"],
         tiled::TiledValue::String("7".into())
     );
+    // Written under /tmp from /work/...: no folder in common, so the
+    // script's name alone (never the author's folders).
     assert_eq!(
         map.properties["script"],
-        tiled::TiledValue::String("scripts/vaults.lua".into())
+        tiled::TiledValue::String("vaults.lua".into())
     );
     assert_eq!(
         map.properties["param.max_rooms"],
@@ -405,4 +407,56 @@ fn a_lua_export_never_overwrites_the_script() {
             "mine.lua"
         ]
     );
+}
+
+#[test]
+fn exports_store_the_script_relative_to_the_output() {
+    let scratch = Scratch::new();
+    let script = scratch.write(
+        "scripts/s.lua",
+        "return { width = 10, height = 6, generate = function(map)\n\
+           map:fill('wall') map:carve_room(Rect.new(0, 0, 9, 5)) map:set_start(1, 1)\n\
+         end }\n",
+    );
+    std::fs::create_dir(scratch.path().join("out")).unwrap();
+    let absolute = script.canonicalize().unwrap();
+    let outs = [
+        "out/m.json",
+        "out/m.tmj",
+        "out/m.tmx",
+        "out/m.lua",
+        "out/m.ldtk",
+    ];
+    let mut args = vec![absolute.to_str().unwrap(), "--seed", "1"];
+    for out in &outs {
+        args.extend(["--out", out]);
+    }
+    let run = dunlua_in(scratch.path(), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let home = scratch.path().canonicalize().unwrap();
+    for out in outs {
+        let text = std::fs::read_to_string(scratch.path().join(out)).unwrap();
+        assert!(text.contains("../scripts/s.lua"), "{out}: {text:.400}");
+        assert!(
+            !text.contains(home.to_str().unwrap()),
+            "{out} holds an absolute path"
+        );
+    }
+    // Beside the script: its file name.
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            absolute.to_str().unwrap(),
+            "--seed",
+            "1",
+            "--out",
+            "scripts/m.json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(scratch.path().join("scripts/m.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json["script"], "s.lua");
 }

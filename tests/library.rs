@@ -747,3 +747,135 @@ end }
     );
     assert!(refused("map:room(3)").contains("map:room: room 3 does not exist (there are 0)"));
 }
+
+#[test]
+fn secret_door_is_usable_before_any_add_doors() {
+    let scratch = Scratch::new();
+    // Every way of naming it, before add_doors ever makes one.
+    let uses = r##"
+return { width = 12, height = 8, generate = function(map, rng)
+  map:carve_room(Rect.new(0, 0, 11, 7))
+  assert(map:count("secret_door") == 0, "a query finds none and defines nothing")
+  assert(map:select("secret_door"):count() == 0)
+  assert(map:neighbors(3, 3, "secret_door") == 0)
+  local names = tiles.names()
+  assert(names[#names] == "secret_door", "listed among the known names")
+  map:set(1, 1, "secret_door")
+  map:stamp(4, 2, { "#S#" }, { ["#"] = "wall", S = "secret_door" })
+  map:place_prefab({ "s" }, { s = { tile = "secret_door", mark = "hidden" } }, rng, { on = "floor" })
+  assert(map:count("secret_door") == 3, map:count("secret_door"))
+  map:set_start(2, 2)
+end }
+"##;
+    let g = scratch.run("uses.lua", uses).unwrap();
+    let secret: Vec<_> = g
+        .tile_kinds()
+        .filter(|(_, k)| k.name == "secret_door")
+        .collect();
+    assert_eq!(secret.len(), 1, "one kind, added once");
+    assert_eq!(secret[0].0.index(), 6, "after the six built-ins");
+    assert!(secret[0].1.walkable && !secret[0].1.transparent);
+    // A map that only asks about secret doors keeps its kinds and hash.
+    let plain = "return { width = 12, height = 8, generate = function(map)\n\
+      map:carve_room(Rect.new(0, 0, 11, 7)) QUERY map:set_start(2, 2) end }\n";
+    let without = scratch
+        .run("plain.lua", &plain.replace("QUERY", ""))
+        .unwrap();
+    let with = scratch
+        .run(
+            "asks.lua",
+            &plain.replace(
+                "QUERY",
+                "assert(map:count(\"secret_door\") == 0) map:select(\"secret_door\")",
+            ),
+        )
+        .unwrap();
+    assert_eq!(with.tile_kinds().count(), 6);
+    assert_eq!(with.hash(), without.hash());
+    // Its look is built in: another one is refused.
+    let err = scratch
+        .run(
+            "redefine.lua",
+            "tiles.define(\"secret_door\", { glyph = \"S\" })\n\
+             return { generate = function(map) map:fill(\"floor\") map:set_start(0, 0) end }\n",
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("tile 'secret_door' is built in and cannot be redefined"),
+        "{err}"
+    );
+}
+
+#[test]
+fn prefabs_report_their_footprint_in_characters() {
+    let scratch = Scratch::new();
+    let script = r##"
+local rows = { "▓▓▓▓", "▓..▓", "▓▓▓ " }
+local legend = { ["▓"] = "wall", ["."] = "water" }
+local function covers_exactly(map, r, w, h)
+  assert(r.x2 - r.x1 + 1 == w and r.y2 - r.y1 + 1 == h, ("%d..%d x %d..%d"):format(r.x1, r.x2, r.y1, r.y2))
+  map:fill_rect(r, "stairs_up")
+  assert(map:count("stairs_up") == w * h, map:count("stairs_up"))
+  assert(map:count("wall") == 0 and map:count("water") == 0, "every cell it put down is inside")
+  map:fill("floor")
+end
+return { width = 20, height = 12, generate = function(map, rng)
+  map:fill("floor")
+  assert(select("#", prefab.size(rows)) == 2)
+  local w, h = prefab.size(rows)
+  assert(w == 4 and h == 3, w .. "x" .. h)
+  local tw, th = prefab.size(rows, { rotate = 90, mirror = "x" })
+  assert(tw == 3 and th == 4, tw .. "x" .. th)
+  for _, turn in ipairs({ 0, 90, 180, 270 }) do
+    local r = map:stamp(2, 3, rows, legend, { rotate = turn, mirror = "y" })
+    local sw, sh = prefab.size(rows, { rotate = turn })
+    assert(r.x1 == 2 and r.y1 == 3)
+    covers_exactly(map, r, sw, sh)
+    local x, y, rot, mirror, c = map:place_prefab(rows, legend, rng, { rotate = "any", mirror = "any" })
+    assert(c.x1 == x and c.y1 == y, "the rect starts where it went")
+    local pw, ph = prefab.size(rows, { rotate = rot })
+    covers_exactly(map, c, pw, ph)
+  end
+  local none = { map:place_prefab({ ("#"):rep(18) }, { ["#"] = "wall" }, rng, { tries = 3, on = "water" }) }
+  assert(#none == 0 and select("#", map:place_prefab({ ("#"):rep(18) }, { ["#"] = "wall" }, rng, { tries = 3, on = "water" })) == 5)
+  local ok, err = pcall(map.stamp, map, 0, 0, { "▓▓▓", "▓.▓▓" }, legend)
+  assert(not ok and err:find("stamp row 2 has 4 characters where row 1 has 3", 1, true), err)
+  ok, err = pcall(prefab.size, { "▓▓▓", "▓." })
+  assert(not ok and err:find("prefab.size: row 2 has 2 characters where row 1 has 3", 1, true), err)
+  ok, err = pcall(prefab.size, { "▓" }, { rotate = 45 })
+  assert(not ok and err:find("rotate must be 0, 90, 180 or 270, got 45", 1, true), err)
+  map:set_start(0, 0)
+end }
+"##;
+    scratch.run("p.lua", script).unwrap();
+}
+
+#[test]
+fn selections_of_a_rect_and_of_dead_ends() {
+    let scratch = Scratch::new();
+    let script = r##"
+return { width = 12, height = 7, generate = function(map, rng)
+  map:fill("wall")
+  map:carve_room(Rect.new(0, 0, 6, 4))
+  map:h_tunnel(6, 10, 2)
+  map:v_tunnel(2, 5, 10)
+  local r = Rect.new(1, 1, 3, 2)
+  local sel = map:select_rect(r)
+  assert(sel:count() == 4 * 3, sel:count())
+  map:fill_selection(sel, "water")
+  assert(map:count("water") == 12)
+  map:fill_rect(r, "floor")
+  assert(map:select_rect(r):intersect(map:select("floor")):count() == 12, "the cells fill_rect wrote")
+  local ok, err = pcall(map.select_rect, map, Rect.new(10, 5, 4, 4))
+  assert(not ok and err:find("map:select_rect", 1, true), err)
+  local ends = map:dead_ends()
+  assert(ends:count() == 1, ends:count())
+  assert(ends:contains(10, 5), "the tunnel's end")
+  map:mark(10, 5, "end")
+  map:set_start(1, 1)
+end }
+"##;
+    let g = scratch.run("s.lua", script).unwrap();
+    assert_eq!(dunlua::check::dead_ends(&g.map), 1, "as check counts them");
+}

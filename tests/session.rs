@@ -41,7 +41,7 @@ fn nothing_leaks_from_one_run_to_the_next() {
           -- protected, so no script can change it for the next run.
           assert(getmetatable(string) == false, "a library's metatable is not protected")
           assert(counter.bump() == 1, "a module's state survived")
-          assert(#tiles.names() == 6, "a tile kind survived")
+          assert(#tiles.names() == 7, "a tile kind survived")
           LEAK = true
           math.leak = true
           math.floor = nil

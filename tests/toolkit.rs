@@ -47,6 +47,30 @@ fn new_never_overwrites() {
     );
     let run = dunlua_in(scratch.path(), &["new", "x", "--from", "nonsense"]);
     assert_eq!(run.code, 2);
+    // A wrong name lists every valid one.
+    for valid in dunlua::templates::NAMES {
+        assert!(run.stderr.contains(valid), "{valid}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn new_takes_every_reference_script() {
+    let mut names: Vec<String> = dunlua::templates::NAMES
+        .iter()
+        .filter(|n| **n != "template")
+        .map(|n| format!("{n}.lua"))
+        .collect();
+    names.sort();
+    assert_eq!(names, crate::util::reference_scripts());
+    let scratch = Scratch::new();
+    for from in ["keys", "lakes", "digger", "river", "levels"] {
+        let name = format!("my_{from}");
+        let run = dunlua_in(scratch.path(), &["new", &name, "--from", from]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let file = format!("{name}.lua");
+        let check = dunlua_in(scratch.path(), &["check", &file, "--seeds", "5"]);
+        assert_eq!(check.code, 0, "{from}: {}{}", check.stdout, check.stderr);
+    }
 }
 
 #[test]
@@ -70,4 +94,34 @@ fn api_prints_the_reference_and_the_annotations() {
     let luarc = std::fs::read_to_string(root().join(".luarc.json")).unwrap();
     let luarc: serde_json::Value = serde_json::from_str(&luarc).unwrap();
     assert_eq!(luarc["workspace.library"][0], "types");
+}
+
+#[test]
+fn the_readme_rust_example_is_the_compiled_one() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("```rust\n").expect("a Rust block") + "```rust\n".len();
+    let block = &readme[start..start + readme[start..].find("```\n").unwrap()];
+    let example = std::fs::read_to_string(root().join("examples/readme.rs")).unwrap();
+    let code = &example[example.find("use dunlua::").unwrap()..];
+    assert_eq!(
+        block, code,
+        "README's Rust block is examples/readme.rs (cargo test builds it)"
+    );
+    // And it runs: from the project folder, where its script is.
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["run", "-q", "--example", "readme"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("0 wall '#' walkable=false cells="),
+        "{stdout}"
+    );
+    assert!(stdout.contains("bytes of JSON"), "{stdout}");
 }

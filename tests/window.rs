@@ -32,13 +32,17 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Xvfb {
     fn start() -> Xvfb {
+        Xvfb::start_with("1280x1024x24")
+    }
+
+    fn start_with(screen: &str) -> Xvfb {
         let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let n = (90..200)
             .find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())
             .expect("a free display number");
         let display = format!(":{n}");
         let child = Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"])
+            .args([&display, "-screen", "0", screen, "-nolisten", "tcp"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -106,7 +110,20 @@ impl Viewer {
     }
 
     fn wait(&self, what: &str, pred: impl Fn(&State) -> bool) -> State {
-        wait_for(what, || self.state().filter(|s| pred(s)))
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(s) = self.state().filter(|s| pred(s)) {
+                return s;
+            }
+            if Instant::now() >= deadline {
+                let last = std::fs::read_to_string(&self.state_file).unwrap_or_default();
+                panic!(
+                    "timed out waiting for {what}; last state: {}",
+                    last.lines().last().unwrap_or("none")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// The window's pixels, through xwd and ImageMagick.
@@ -173,6 +190,7 @@ struct State {
     grid: String,
     rock: String,
     overlay: String,
+    help: bool,
     hover: String,
 }
 
@@ -202,6 +220,7 @@ impl State {
             grid: field("grid"),
             rock: field("rock"),
             overlay: field("overlay"),
+            help: field("help") == "true",
             hover: field("hover"),
             cancelled: field("cancelled").parse().unwrap(),
             step: field("step")
@@ -778,5 +797,72 @@ fn fit_rock_overlays_mouse_and_a_command_that_reproduces_the_map() {
     viewer.x(&["key", "Return"]);
     let opened = viewer.wait("seed 5 open", |s| s.seed == 5 && s.grid == "none");
     assert_ne!(opened.hash, next.hash);
+    viewer.tap("q");
+}
+
+#[test]
+fn esc_closes_the_key_list_and_the_overlay_before_it_quits() {
+    if !x_tools() {
+        return;
+    }
+    let x = Xvfb::start();
+    let scratch = Scratch::new();
+    let token = format!("esc{}", std::process::id());
+    scratch.write(
+        "esc.lua",
+        &format!(
+            "return {{ name = '{token}', width = 20, height = 8, generate = function(map)\n\
+               map:fill('wall') map:carve_room(Rect.new(0, 0, 19, 7)) map:set_start(3, 3)\n\
+               map:mark(5, 3, 'key') end }}\n"
+        ),
+    );
+    let (mut viewer, _) = open_viewer(&x, scratch.path(), &["esc.lua", "--seed", "1"], &token);
+    let alive = |v: &mut Viewer| v.child.try_wait().unwrap().is_none();
+    viewer.tap("question");
+    viewer.wait("the key list", |s| s.help);
+    viewer.tap("Escape");
+    viewer.wait("the key list closed", |s| !s.help);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        alive(&mut viewer),
+        "Esc closed the key list, not the window"
+    );
+    viewer.tap("m");
+    viewer.wait("an overlay", |s| s.overlay != "none");
+    viewer.tap("Escape");
+    viewer.wait("the overlay closed", |s| s.overlay == "none");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(&mut viewer), "Esc closed the overlay, not the window");
+    viewer.tap("Escape");
+    wait_for("the window to quit", || (!alive(&mut viewer)).then_some(()));
+}
+
+#[test]
+fn a_map_a_little_over_80_columns_opens_large() {
+    if !x_tools() {
+        return;
+    }
+    let x = Xvfb::start_with("1600x1000x24");
+    let scratch = Scratch::new();
+    let token = format!("wide{}", std::process::id());
+    scratch.write(
+        "wide.lua",
+        &format!(
+            "return {{ name = '{token}', width = 81, height = 51, generate = function(map)\n\
+               map:fill('wall') map:carve_room(Rect.new(0, 0, 80, 50)) map:set_start(3, 3)\n\
+               end }}\n"
+        ),
+    );
+    let (viewer, first) = open_viewer(&x, scratch.path(), &["wide.lua", "--seed", "1"], &token);
+    let geometry = viewer.x(&["getwindowgeometry", &viewer.window]);
+    let size = geometry
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Geometry: "))
+        .unwrap_or_else(|| panic!("{geometry}"));
+    let (w, h) = size.split_once('x').unwrap();
+    let (w, h): (usize, usize) = (w.parse().unwrap(), h.parse().unwrap());
+    assert!(w > 648 && h > 428, "{w}x{h}");
+    assert!(w <= 1600 && h <= 1000, "{w}x{h} fits the screen");
+    assert!(first.cell > 8, "cells of {} px", first.cell);
     viewer.tap("q");
 }

@@ -164,22 +164,10 @@ pub struct Report {
     pub maps: u64,
 }
 
-/// Cells walkable with exactly one walkable 4-neighbour.
+/// Cells walkable with exactly one walkable 4-neighbour (the cells of
+/// `map:dead_ends()`).
 pub fn dead_ends(map: &Map) -> usize {
-    let walk = |x: i32, y: i32| map.is_walkable(x as i64, y as i64);
-    let mut n = 0;
-    for y in 0..map.height() {
-        for x in 0..map.width() {
-            if walk(x, y) {
-                let exits = [(0, -1), (1, 0), (0, 1), (-1, 0)]
-                    .iter()
-                    .filter(|(dx, dy)| walk(x + dx, y + dy))
-                    .count();
-                n += (exits == 1) as usize;
-            }
-        }
-    }
-    n
+    crate::ops::Selection::dead_ends(map).count()
 }
 
 fn measure(g: &Generated) -> Result<Metrics, (Problem, String)> {

@@ -77,7 +77,8 @@ pub(super) fn new(args: &NewArgs) -> Result<(), Failure> {
         path.set_extension("lua");
     }
     let written = crate::templates::write_new(&path, args.from.as_deref()).map_err(|e| {
-        let code = if e.to_string().contains("already exists") {
+        let text = e.to_string();
+        let code = if text.contains("already exists") || text.contains("unknown starting script") {
             EXIT_USAGE
         } else {
             EXIT_SCRIPT

@@ -53,8 +53,10 @@ pub struct NewArgs {
     /// The script to write: NAME.lua (a path may come first).
     pub name: PathBuf,
 
-    /// Start from a reference script instead of the template.
-    #[arg(long, value_name = "SCRIPT", value_parser = clap::builder::PossibleValuesParser::new(crate::templates::NAMES))]
+    /// Start from a reference script instead of the template: any script of
+    /// scripts/ by name (rooms, caves, keys, levels, ...); a wrong name
+    /// lists them all.
+    #[arg(long, value_name = "SCRIPT")]
     pub from: Option<String>,
 }
 
@@ -84,8 +86,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub seed: Option<u64>,
 
-    /// Write the map to FILE; the format follows the extension (.txt, .json, .png, .tmj). Repeatable.
-    #[arg(long = "out", value_name = "FILE")]
+    #[arg(long = "out", value_name = "FILE", help = concat!(
+        "Write the map to FILE; the format follows the extension (",
+        crate::output_formats!(),
+        "). Repeatable."
+    ))]
     pub outs: Vec<PathBuf>,
 
     /// Print the map as text on stdout instead of opening the window.

@@ -6,6 +6,7 @@
 //! others replaced; so a failure never leaves a half-written, clobbered or
 //! half-updated set of files.
 
+pub mod ldtk;
 pub mod png;
 pub mod text;
 pub mod tiled;
@@ -32,9 +33,20 @@ pub enum Format {
     TiledXml,
     /// Tiled's Lua format (`.lua`), its tileset embedded.
     TiledLua,
+    /// An LDtk project (`.ldtk`): every level of the run in one file, its
+    /// glyph sheet beside it.
+    Ldtk,
 }
 
-const KNOWN: &str = ".txt, .json, .png, .tmj, .tmx, .lua";
+/// The extensions `--out` understands, as `--help` and errors list them.
+#[macro_export]
+macro_rules! output_formats {
+    () => {
+        ".txt, .json, .png, .tmj, .tmx, .lua, .ldtk"
+    };
+}
+
+const KNOWN: &str = output_formats!();
 
 /// How image exports draw the map.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,6 +94,11 @@ impl Default for Options {
 }
 
 impl Format {
+    /// Whether one file holds every level of a dungeon.
+    pub fn holds_levels(self) -> bool {
+        matches!(self, Format::Json | Format::Ldtk)
+    }
+
     /// The format for a path's extension.
     pub fn for_path(path: &Path) -> anyhow::Result<Format> {
         let ext = path
@@ -94,6 +111,7 @@ impl Format {
             Some("tmj") => Ok(Format::Tiled),
             Some("tmx") => Ok(Format::TiledXml),
             Some("lua") => Ok(Format::TiledLua),
+            Some("ldtk") => Ok(Format::Ldtk),
             _ => bail!(
                 "--out {}: unknown output format; use one of {KNOWN}",
                 path.display()
@@ -138,14 +156,18 @@ pub fn files_of(path: &Path, options: &Options) -> anyhow::Result<Vec<PathBuf>> 
             files.push(tiled::beside(path, "tsx"));
         }
     }
+    if format == Format::Ldtk {
+        files.push(tiled::tileset_path(path));
+    }
     files.push(path.to_path_buf());
     Ok(files)
 }
 
 /// Every file the outputs at `paths` write for a run of `levels` levels:
 /// a one-level run writes each as itself ([`files_of`]); several levels
-/// write one `.json` and a file per level of every other format
-/// (`NAME-K.ext`, see [`level_path`]).
+/// write one `.json` and one `.ldtk` (with its tileset image) holding
+/// them all, and a file per level of every other format (`NAME-K.ext`,
+/// see [`level_path`]).
 pub fn files_for_levels(
     paths: &[PathBuf],
     levels: u32,
@@ -153,7 +175,7 @@ pub fn files_for_levels(
 ) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
     let mut files = Vec::new();
     for out in paths {
-        if levels <= 1 || Format::for_path(out)? == Format::Json {
+        if levels <= 1 || Format::for_path(out)?.holds_levels() {
             files.extend(
                 files_of(out, options)?
                     .into_iter()
@@ -414,9 +436,7 @@ fn render_to(
         Format::Text => staging.file(out, target, |w| {
             text::write(&generated.map, &mut &mut *w).map_err(Into::into)
         })?,
-        Format::Json => staging.file(out, target, |w| {
-            json::write(generated, &mut &mut *w).map_err(Into::into)
-        })?,
+        Format::Json => staging.bytes(out, target, json_text(path, generated).as_bytes())?,
         Format::Png => {
             let (cell, note) = png_cell_size(path, &generated.map, options)?;
             notes.extend(note);
@@ -430,8 +450,9 @@ fn render_to(
                 )
             })?
         }
+        Format::Ldtk => render_ldtk(out, std::slice::from_ref(generated), options, staging)?,
         Format::Tiled | Format::TiledXml | Format::TiledLua => {
-            let doc = match &options.tileset {
+            let mut doc = match &options.tileset {
                 Some(user) => tiled::doc_over(generated, user, folder_of(path))?,
                 None => {
                     let image_path = tiled::tileset_path(path);
@@ -443,6 +464,12 @@ fn render_to(
                     tiled::doc(generated, &file_name(&image_path), cell)
                 }
             };
+            for (key, value) in &mut doc.properties {
+                if key == "script" {
+                    *value =
+                        tiled::Value::Text(script_relative(path, &generated.provenance.script));
+                }
+            }
             match format {
                 Format::TiledXml if options.embed_tileset => {
                     staging.bytes(out, target, tiled::tmx::tmx(&doc, None).as_bytes())?;
@@ -465,6 +492,80 @@ fn render_to(
         }
     }
     Ok(notes)
+}
+
+/// Stages the LDtk project of `levels` at `out` and its glyph sheet.
+fn render_ldtk(
+    out: &Path,
+    levels: &[Generated],
+    options: &Options,
+    staging: &mut Staging,
+) -> anyhow::Result<()> {
+    let image_path = tiled::tileset_path(out);
+    let cell = options.cell_size.max(super::render::GLYPH);
+    let frame = ldtk::tileset_image(&ldtk::kinds(levels), cell);
+    staging.file(out, image_path.clone(), |mut w| {
+        png::write_frame(&frame, &mut w)
+    })?;
+    let script = script_relative(out, &levels[0].provenance.script);
+    let project = ldtk::project(levels, &file_name(&image_path), cell, &script);
+    staging.file(out, out.to_path_buf(), |w| {
+        serde_json::to_writer(&mut *w, &project)?;
+        w.write_all(b"\n").map_err(Into::into)
+    })
+}
+
+/// The script's path as an export stores it: relative to the folder of
+/// the file written (`out`), with `/` between parts, so no export carries
+/// a path of the author's machine (`/home/me/...`). When the two share no
+/// folder (only the root, or another drive), only the script's file name.
+pub fn script_relative(out: &Path, script: &str) -> String {
+    let given = Path::new(script);
+    let name = || file_name(given);
+    let absolute = |p: &Path| -> Option<PathBuf> { std::fs::canonicalize(p).ok() };
+    let (Some(script), Some(folder)) = (absolute(given), absolute(folder_of(out))) else {
+        return name();
+    };
+    let (s, f): (Vec<_>, Vec<_>) = (script.components().collect(), folder.components().collect());
+    let common = s.iter().zip(&f).take_while(|(a, b)| a == b).count();
+    // Sharing only the root (`/tmp/out` and `/work/x.lua`): a path up to
+    // the root would spell the author's folders out.
+    let shared_folders = s[..common]
+        .iter()
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .count();
+    if shared_folders == 0 {
+        return name();
+    }
+    let mut parts: Vec<String> = vec!["..".to_string(); f.len() - common];
+    parts.extend(
+        s[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
+}
+
+/// `generated` as its JSON export at `out` holds it.
+fn json_text(out: &Path, generated: &Generated) -> String {
+    let mut doc = json::to_json(generated);
+    doc.script = script_relative(out, &doc.script);
+    json::pretty(&doc)
+}
+
+/// A run's levels as a `.json` at `out` holds them (see [`json::levels_to_string`]).
+fn levels_json_text(out: &Path, levels: &[Generated]) -> String {
+    match levels {
+        [one] => json_text(out, one),
+        _ => {
+            let mut doc = json::dungeon_json(levels);
+            doc.script = script_relative(out, &doc.script);
+            for level in &mut doc.levels {
+                level.script = doc.script.clone();
+            }
+            json::pretty(&doc)
+        }
+    }
 }
 
 fn file_name(path: &Path) -> String {
@@ -524,10 +625,17 @@ pub fn write_levels(
     let mut staging = Staging::new(&inputs);
     let mut notes = Vec::new();
     for path in paths {
-        if Format::for_path(path)? == Format::Json {
-            let text = json::levels_to_string(levels);
-            staging.bytes(path, path.clone(), text.as_bytes())?;
-            continue;
+        match Format::for_path(path)? {
+            Format::Json => {
+                let text = levels_json_text(path, levels);
+                staging.bytes(path, path.clone(), text.as_bytes())?;
+                continue;
+            }
+            Format::Ldtk => {
+                render_ldtk(path, levels, options, &mut staging)?;
+                continue;
+            }
+            _ => {}
         }
         for g in levels {
             let file = level_path(path, g.provenance.level);
@@ -675,8 +783,9 @@ mod tests {
             .to_string();
         assert_eq!(
             err,
-            "--out a.bmp: unknown output format; use one of .txt, .json, .png, .tmj, .tmx, .lua"
+            "--out a.bmp: unknown output format; use one of .txt, .json, .png, .tmj, .tmx, .lua, .ldtk"
         );
+        assert_eq!(Format::for_path(Path::new("a.LDtk")).unwrap(), Format::Ldtk);
         assert_eq!(
             Format::for_path(Path::new("m.tmx")).unwrap(),
             Format::TiledXml

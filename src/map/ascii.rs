@@ -43,6 +43,42 @@ impl Map {
 }
 
 /// The map as glyph rows, each ended by a newline, with `@` at the start.
+impl Map {
+    /// The text map with its markers: each marked cell shows its marker's
+    /// glyph (`markers.define`) or the first letter of its name,
+    /// upper-cased, unless the tile there already shows it (stairs marked
+    /// on stairs; the later of two markers on a cell wins), and the start
+    /// its `@` over everything. What `--ascii` prints and `.txt` holds;
+    /// [`Map`]'s `Display` is the tiles alone, as [`Map::from_ascii`] reads.
+    pub fn text_with_markers(&self) -> String {
+        let w = self.width as usize;
+        let mut grid: Vec<char> = self
+            .cells
+            .iter()
+            .map(|&t| self.tiles.kind(t).glyph)
+            .collect();
+        for m in self.markers() {
+            let i = m.y as usize * w + m.x as usize;
+            if self.tiles.kind(self.cells[i]).name == m.name {
+                continue;
+            }
+            grid[i] = match self.tiles.marker_look(&m.name) {
+                Some(look) => look.glyph,
+                None => m.name.chars().next().unwrap_or('*').to_ascii_uppercase(),
+            };
+        }
+        if let Some((x, y)) = self.start {
+            grid[y as usize * w + x as usize] = START_GLYPH;
+        }
+        let mut out = String::with_capacity(grid.len() * 2);
+        for row in grid.chunks(w.max(1)) {
+            out.extend(row);
+            out.push('\n');
+        }
+        out
+    }
+}
+
 impl fmt::Display for Map {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let start = self.start.map(|(x, y)| (x as usize, y as usize));
@@ -66,6 +102,32 @@ impl fmt::Display for Map {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_with_markers_shows_them_over_the_tiles() {
+        let mut map = Map::from_ascii("#####\n#@..#\n#..>#\n#####\n").unwrap();
+        map.mark(2, 1, "key").unwrap();
+        map.mark(3, 2, "stairs_down").unwrap();
+        map.mark(1, 1, "under_start").unwrap();
+        map.tiles_mut()
+            .define_marker(crate::map::MarkerLook {
+                name: "gold".into(),
+                glyph: '$',
+                color: crate::map::Rgb(1, 2, 3),
+            })
+            .unwrap();
+        map.mark(1, 2, "gold").unwrap();
+        assert_eq!(
+            map.text_with_markers(),
+            "#####\n#@K.#\n#$.>#\n#####\n",
+            "a letter, a look, stairs as the tile shows them, the start over all"
+        );
+        assert_eq!(
+            map.to_string(),
+            "#####\n#@..#\n#..>#\n#####\n",
+            "Display is the tiles"
+        );
+    }
 
     #[test]
     fn round_trips() {

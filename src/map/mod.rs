@@ -7,7 +7,7 @@ mod hash;
 pub use hash::digest;
 mod tile;
 
-pub use tile::{Rgb, Tile, TileError, TileKind, TileSet, SECRET_DOOR, START_GLYPH};
+pub use tile::{MarkerLook, Rgb, Tile, TileError, TileKind, TileSet, SECRET_DOOR, START_GLYPH};
 
 use crate::geom::Rect;
 use crate::ops::Selection;

@@ -20,6 +20,21 @@ impl Tile {
     }
 }
 
+/// A tile prints as its id, the number the JSON export's `cells` and
+/// `Generated::tile_ids` hold.
+impl fmt::Display for Tile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A tile equals its id.
+impl PartialEq<u8> for Tile {
+    fn eq(&self, id: &u8) -> bool {
+        self.0 == *id
+    }
+}
+
 /// An sRGB colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rgb(pub u8, pub u8, pub u8);
@@ -72,16 +87,32 @@ pub enum TileError {
     NameInvalid(String),
     #[error("too many tile kinds: at most {0}")]
     Full(usize),
+    #[error("marker '{0}' is already defined differently")]
+    MarkerRedefined(String),
+    #[error("too many marker looks: at most {0}")]
+    MarkersFull(usize),
+}
+
+/// How the window, PNGs, sheets and text draw the markers of one name
+/// (`markers.define`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarkerLook {
+    pub name: String,
+    pub glyph: char,
+    pub color: Rgb,
 }
 
 /// The glyph the text export draws for the start position.
 pub const START_GLYPH: char = '@';
 
 /// The tile kinds a map knows: the built-ins first, in [`Tile`]'s constant
-/// order, then the ones a script defined, in definition order.
+/// order, then the ones a script defined, in definition order; and the
+/// looks a script gave its markers' names (presentation only, no part of
+/// the map's hash).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TileSet {
     kinds: Vec<TileKind>,
+    marker_looks: Vec<MarkerLook>,
 }
 
 impl Default for TileSet {
@@ -109,12 +140,24 @@ fn kind(name: &str, glyph: char, color: Rgb, walkable: bool, transparent: bool) 
 /// The name of the kind [`TileSet::secret_door`] defines.
 pub const SECRET_DOOR: &str = "secret_door";
 
+/// Built-in kinds every script can name from the start that join a map's
+/// set only when first written (so maps that never use them keep their
+/// kinds, ids and hashes): see [`TileSet::lookup`], [`TileSet::resolve_mut`].
+pub const LATENT: [&str; 1] = [SECRET_DOOR];
+
+/// The `secret_door` kind: walkable, opaque, drawn `≡` in a dull bronze.
+fn latent_secret_door() -> &'static TileKind {
+    static KIND: std::sync::OnceLock<TileKind> = std::sync::OnceLock::new();
+    KIND.get_or_init(|| kind(SECRET_DOOR, '≡', Rgb(0x90, 0x70, 0x40), true, false))
+}
+
 impl TileSet {
     /// The six kinds every script can use without defining them. Water is
     /// deep water: seen across but not walked through, as in libtcod and
     /// bracket-lib's tutorials; define a walkable kind for shallows.
     pub fn builtin() -> TileSet {
         TileSet {
+            marker_looks: Vec::new(),
             kinds: vec![
                 kind("wall", '#', Rgb(0x88, 0x88, 0x88), false, false),
                 kind("floor", '.', Rgb(0x55, 0x55, 0x55), true, true),
@@ -137,8 +180,14 @@ impl TileSet {
         self.kinds.is_empty()
     }
 
+    /// The kind of `tile`; [`TileSet::lookup`]'s tile for a latent kind not
+    /// yet defined (one past the last) is that kind.
     pub fn kind(&self, tile: Tile) -> &TileKind {
-        &self.kinds[tile.index()]
+        match self.kinds.get(tile.index()) {
+            Some(kind) => kind,
+            None if tile.index() == self.kinds.len() => latent_secret_door(),
+            None => panic!("tile {} of a set of {}", tile.index(), self.kinds.len()),
+        }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (Tile, &TileKind)> {
@@ -155,12 +204,53 @@ impl TileSet {
             .map(|i| Tile(i as u8))
     }
 
-    /// Like [`TileSet::by_name`], with an error that lists the known names.
+    /// Like [`TileSet::by_name`], with an error that lists the known names
+    /// (a latent kind too: see [`TileSet::lookup`]).
     pub fn resolve(&self, name: &str) -> Result<Tile, TileError> {
         self.by_name(name).ok_or_else(|| TileError::Unknown {
             name: name.to_string(),
-            known: self.names().join(", "),
+            known: self.known_names().join(", "),
         })
+    }
+
+    /// A kind to read with: like [`TileSet::resolve`], but a latent kind
+    /// ([`LATENT`], built in but added to a set only when first written)
+    /// not yet in the set is the tile it would get, one past the last,
+    /// which no cell holds, so a query finds none of it and the set (and
+    /// the map's hash) stays as it is.
+    pub fn lookup(&self, name: &str) -> Result<Tile, TileError> {
+        match self.by_name(name) {
+            Some(t) => Ok(t),
+            None if LATENT.contains(&name) => {
+                if self.kinds.len() >= Self::CAPACITY {
+                    return Err(TileError::Full(Self::CAPACITY));
+                }
+                Ok(Tile(self.kinds.len() as u8))
+            }
+            None => self.resolve(name),
+        }
+    }
+
+    /// A kind to write with: like [`TileSet::resolve`], but a latent kind
+    /// is added to the set the first time it is named here.
+    pub fn resolve_mut(&mut self, name: &str) -> Result<Tile, TileError> {
+        match self.by_name(name) {
+            Some(t) => Ok(t),
+            None if name == SECRET_DOOR => self.secret_door(),
+            None => self.resolve(name),
+        }
+    }
+
+    /// The names a tile argument accepts: the set's, then every latent
+    /// kind not in it yet.
+    pub fn known_names(&self) -> Vec<&str> {
+        let mut names = self.names();
+        for latent in LATENT {
+            if !names.contains(&latent) {
+                names.push(latent);
+            }
+        }
+        names
     }
 
     /// The first kind drawn with `glyph` (kinds may share one; the text
@@ -183,7 +273,46 @@ impl TileSet {
         if let Some(t) = self.by_name(SECRET_DOOR) {
             return Ok(t);
         }
-        self.define(kind(SECRET_DOOR, '≡', Rgb(0x90, 0x70, 0x40), true, false))
+        self.define(latent_secret_door().clone())
+    }
+
+    /// The most marker names a script may give a look.
+    pub const MARKER_CAPACITY: usize = 256;
+
+    /// Gives the markers named `look.name` their glyph and colour. The
+    /// glyph follows a kind's rules (drawable, not the start's `@`);
+    /// defining a name twice alike is allowed, differently an error.
+    pub fn define_marker(&mut self, look: MarkerLook) -> Result<(), TileError> {
+        if look.glyph == START_GLYPH {
+            return Err(TileError::GlyphReserved(look.glyph));
+        }
+        if look.glyph.is_control() || look.glyph.is_whitespace() {
+            return Err(TileError::GlyphInvalid(look.glyph.to_string()));
+        }
+        if !crate::glyphs::drawable(look.glyph) {
+            return Err(TileError::GlyphUndrawable(look.glyph));
+        }
+        match self.marker_look(&look.name) {
+            Some(same) if *same == look => Ok(()),
+            Some(_) => Err(TileError::MarkerRedefined(look.name)),
+            None if self.marker_looks.len() >= Self::MARKER_CAPACITY => {
+                Err(TileError::MarkersFull(Self::MARKER_CAPACITY))
+            }
+            None => {
+                self.marker_looks.push(look);
+                Ok(())
+            }
+        }
+    }
+
+    /// The look a script gave the markers named `name`, if it did.
+    pub fn marker_look(&self, name: &str) -> Option<&MarkerLook> {
+        self.marker_looks.iter().find(|l| l.name == name)
+    }
+
+    /// Every marker look, in definition order.
+    pub fn marker_looks(&self) -> &[MarkerLook] {
+        &self.marker_looks
     }
 
     /// Adds a script's own kind. Defining the same kind twice with the same
@@ -197,6 +326,10 @@ impl TileSet {
                 .all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !name_ok {
             return Err(TileError::NameInvalid(new.name));
+        }
+        // A latent built-in is defined as itself or not at all.
+        if LATENT.contains(&new.name.as_str()) && new != *latent_secret_door() {
+            return Err(TileError::Builtin(new.name));
         }
         if let Some(existing) = self.by_name(&new.name) {
             if existing.index() < Self::BUILTIN_COUNT {
@@ -246,6 +379,36 @@ mod tests {
     }
 
     #[test]
+    fn secret_door_is_known_before_it_is_in_the_set() {
+        let mut set = TileSet::builtin();
+        set.define(lava()).unwrap();
+        // Read: the tile it would get, which no cell holds; the set stays.
+        assert_eq!(set.lookup(SECRET_DOOR), Ok(Tile(7)));
+        assert_eq!(set.kind(Tile(7)).name, SECRET_DOOR);
+        assert_eq!(set.len(), 7);
+        assert!(set
+            .resolve("nope")
+            .unwrap_err()
+            .to_string()
+            .ends_with("water, lava, secret_door"));
+        assert_eq!(set.known_names().last(), Some(&SECRET_DOOR));
+        // Written: it joins the set, once.
+        assert_eq!(set.resolve_mut(SECRET_DOOR), Ok(Tile(7)));
+        assert_eq!(set.resolve_mut(SECRET_DOOR), Ok(Tile(7)));
+        assert_eq!(set.len(), 8);
+        assert_eq!(set.known_names().len(), 8);
+        // Only as itself.
+        let mut other = TileSet::builtin();
+        let mut look = latent_secret_door().clone();
+        look.glyph = 'S';
+        assert_eq!(
+            other.define(look),
+            Err(TileError::Builtin(SECRET_DOOR.into()))
+        );
+        assert_eq!(other.define(latent_secret_door().clone()), Ok(Tile(6)));
+    }
+
+    #[test]
     fn define_appends_and_is_idempotent() {
         let mut set = TileSet::builtin();
         let t = set.define(lava()).unwrap();
@@ -289,7 +452,7 @@ mod tests {
         let err = TileSet::builtin().resolve("flor").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown tile 'flor'; known tiles: wall, floor, door, stairs_down, stairs_up, water"
+            "unknown tile 'flor'; known tiles: wall, floor, door, stairs_down, stairs_up, water, secret_door"
         );
     }
 

@@ -12,9 +12,10 @@ fn open(map: &Map, x: i32, y: i32) -> bool {
     })
 }
 
-/// For every cell, row by row: whether it is buried rock, a cell that is
-/// neither walkable nor transparent with no 8-neighbour that is either
-/// (off the map counts as rock).
+/// For every cell, row by row: whether it is buried rock, a cell of the
+/// built-in `wall` kind with no 8-neighbour that is walkable or
+/// transparent (off the map counts as rock). Only `wall`, as the README
+/// says: a script's own opaque kinds (trees, lava rock) are always drawn.
 pub fn buried_mask(map: &Map) -> Vec<bool> {
     let (w, h) = (map.width(), map.height());
     let mut mask = Vec::with_capacity((w * h) as usize);
@@ -28,7 +29,7 @@ pub fn buried_mask(map: &Map) -> Vec<bool> {
 
 /// Whether the cell (x, y), on the map, is buried rock (see [`buried_mask`]).
 pub fn is_buried(map: &Map, x: i32, y: i32) -> bool {
-    if open(map, x, y) {
+    if map.get(x as i64, y as i64) != Ok(crate::map::Tile::WALL) {
         return false;
     }
     for dy in -1..=1 {
@@ -44,6 +45,29 @@ pub fn is_buried(map: &Map, x: i32, y: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_wall_kind_is_ever_buried() {
+        let mut map = Map::from_ascii("#####\n#####\n#####\n").unwrap();
+        let tree = map
+            .tiles_mut()
+            .define(crate::map::TileKind {
+                name: "tree".into(),
+                glyph: '♣',
+                color: crate::map::Rgb(0, 200, 0),
+                background: crate::map::Rgb(0, 0, 0),
+                walkable: false,
+                transparent: false,
+            })
+            .unwrap();
+        assert!(is_buried(&map, 2, 1), "a wall deep in rock");
+        map.set(2, 1, tree).unwrap();
+        assert!(
+            !is_buried(&map, 2, 1),
+            "an opaque kind of the script's is drawn"
+        );
+        assert!(is_buried(&map, 0, 0), "the walls round it stay dark");
+    }
 
     #[test]
     fn only_rock_out_of_sight_is_buried() {

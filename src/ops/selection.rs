@@ -49,6 +49,46 @@ impl Selection {
         }
     }
 
+    /// Every cell of `rect`, corners included (the cells `fill_rect`
+    /// writes); the rect must lie on the map.
+    pub fn of_rect(map: &Map, rect: &crate::geom::Rect) -> Result<Selection, MapError> {
+        map.check_rect(rect)?;
+        let w = map.width() as u32;
+        let cells = (rect.y1..=rect.y2)
+            .flat_map(|y| (rect.x1..=rect.x2).map(move |x| y as u32 * w + x as u32))
+            .collect();
+        Ok(Selection {
+            width: map.width(),
+            height: map.height(),
+            cells,
+        })
+    }
+
+    /// The dead ends: walkable cells with exactly one walkable
+    /// 4-neighbour (what `dunlua check` counts as `dead_ends`).
+    pub fn dead_ends(map: &Map) -> Selection {
+        let walk = |x: i32, y: i32| map.is_walkable(x as i64, y as i64);
+        let mut cells = Vec::new();
+        for y in 0..map.height() {
+            for x in 0..map.width() {
+                if walk(x, y) {
+                    let exits = [(0, -1), (1, 0), (0, 1), (-1, 0)]
+                        .iter()
+                        .filter(|(dx, dy)| walk(x + dx, y + dy))
+                        .count();
+                    if exits == 1 {
+                        cells.push(y as u32 * map.width() as u32 + x as u32);
+                    }
+                }
+            }
+        }
+        Selection {
+            width: map.width(),
+            height: map.height(),
+            cells,
+        }
+    }
+
     /// Every cell holding `tile`.
     pub fn of_tile(map: &Map, tile: Tile) -> Selection {
         let cells = map

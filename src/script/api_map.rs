@@ -13,6 +13,7 @@ use super::budget::{self, Reservation};
 use super::cost::{self, area, rect_cells, span};
 use super::error::located;
 use super::raw::rect::rect_value;
+use crate::geom::Rect;
 use crate::map::{Map, Tile};
 use crate::ops::{self, CellularRule, Selection, StampCell};
 use crate::params::ParamValue;
@@ -23,10 +24,10 @@ use crate::replay::Journal;
 const MARKER_BYTES: usize = 48;
 
 /// A tile named by an options field, or `default` when the field is absent.
-fn opt_tile(a: &Args, map: &Map, opts: &Table, key: &str, default: Tile) -> mlua::Result<Tile> {
+fn opt_tile(a: &Args, map: &mut Map, opts: &Table, key: &str, default: Tile) -> mlua::Result<Tile> {
     match opts.get::<Value>(key)? {
         Value::Nil => Ok(default),
-        Value::String(s) => tile_named(&s, map.tiles()).map_err(|e| a.fail(e)),
+        Value::String(s) => tile_named(&s, map.tiles_mut()).map_err(|e| a.fail(e)),
         other => Err(a.fail(format!("{key} must be a tile name, got {}", show(&other)))),
     }
 }
@@ -93,6 +94,18 @@ fn read_rows(a: &Args, i: usize, map: &Map) -> mlua::Result<(Vec<String>, Reserv
         rows.push(row);
     }
     Ok((rows, held))
+}
+
+/// The rect a stamp of (turned) `rows` at `(x, y)` covers: its first and
+/// last cells as corners, so `map:fill_rect` of it covers exactly them.
+fn covered_rect(x: i32, y: i32, rows: &[String]) -> Rect {
+    let w = rows.first().map_or(0, |r| r.chars().count()) as i32;
+    Rect {
+        x1: x,
+        y1: y,
+        x2: x + w - 1,
+        y2: y + rows.len() as i32 - 1,
+    }
 }
 
 /// `rotate` of a stamp's options: 0, 90, 180, 270, or `"any"` where
@@ -344,7 +357,7 @@ const LEGEND_ENTRY_BYTES: usize = std::mem::size_of::<(char, StampCell)>();
 /// sorted by key; with the bytes it holds, reserved as it is read.
 fn read_legend(
     a: &Args,
-    map: &Map,
+    map: &mut Map,
     legend: &Table,
 ) -> mlua::Result<(Vec<(char, StampCell)>, Reservation)> {
     let mut out = Vec::new();
@@ -379,7 +392,7 @@ fn read_legend(
         };
         let cell = match value {
             Value::String(s) => StampCell {
-                tile: Some(tile_named(&s, map.tiles()).map_err(|e| a.fail(e))?),
+                tile: Some(tile_named(&s, map.tiles_mut()).map_err(|e| a.fail(e))?),
                 mark: None,
             },
             Value::Table(t) => StampCell {
@@ -626,7 +639,7 @@ impl UserData for LuaMap {
         });
         writer!(methods, "set", |map, a| {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
-            let tile = a.tile(2, map.tiles())?;
+            let tile = a.tile(2, map.tiles_mut())?;
             map.set(x, y, tile).map_err(|e| a.map_failed(e))
         });
         reader!(methods, "in_bounds", |map, a| {
@@ -642,32 +655,32 @@ impl UserData for LuaMap {
             Ok(map.count(a.tile(0, map.tiles())?))
         });
         writer!(methods, "fill", |map, a| {
-            let tile = a.tile(0, map.tiles())?;
+            let tile = a.tile(0, map.tiles_mut())?;
             a.charge(cost::written(area(map)))?;
             map.fill(tile);
             Ok(())
         });
         writer!(methods, "fill_rect", |map, a| {
             let rect = a.rect(0, "rect")?;
-            let tile = a.tile(1, map.tiles())?;
+            let tile = a.tile(1, map.tiles_mut())?;
             a.charge(cost::written(rect_cells(map, &rect)))?;
             map.fill_rect(&rect, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "carve_room", |map, a| {
             let rect = a.rect(0, "rect")?;
-            let tile = a.tile_or(1, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(1, map.tiles_mut(), Tile::FLOOR)?;
             a.charge(cost::written(rect_cells(map, &rect)))?;
             map.carve_room(&rect, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "h_tunnel", |map, a| {
             let (x1, x2, y) = (a.coord(0, "x1")?, a.coord(1, "x2")?, a.coord(2, "y")?);
-            let tile = a.tile_or(3, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(3, map.tiles_mut(), Tile::FLOOR)?;
             a.charge(cost::written(span(x1, x2, map.width())))?;
             map.h_tunnel(x1, x2, y, tile).map_err(|e| a.map_failed(e))
         });
         writer!(methods, "v_tunnel", |map, a| {
             let (y1, y2, x) = (a.coord(0, "y1")?, a.coord(1, "y2")?, a.coord(2, "x")?);
-            let tile = a.tile_or(3, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(3, map.tiles_mut(), Tile::FLOOR)?;
             a.charge(cost::written(span(y1, y2, map.height())))?;
             map.v_tunnel(y1, y2, x, tile).map_err(|e| a.map_failed(e))
         });
@@ -675,7 +688,7 @@ impl UserData for LuaMap {
             let from = (a.coord(0, "ax")?, a.coord(1, "ay")?);
             let to = (a.coord(2, "bx")?, a.coord(3, "by")?);
             let horizontal_first = a.boolean(4, "horizontal_first")?;
-            let tile = a.tile_or(5, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(5, map.tiles_mut(), Tile::FLOOR)?;
             a.charge(cost::written(
                 span(from.0, to.0, map.width()) + span(from.1, to.1, map.height()),
             ))?;
@@ -949,12 +962,7 @@ impl UserData for LuaMap {
                         )))
                     }
                 }
-                tile = match opts.get::<Value>("tile")? {
-                    Value::String(s) if is(&s, crate::map::SECRET_DOOR) => {
-                        map.tiles_mut().secret_door().map_err(|e| a.fail(e))?
-                    }
-                    _ => opt_tile(&a, map, &opts, "tile", Tile::DOOR)?,
-                };
+                tile = opt_tile(&a, map, &opts, "tile", Tile::DOOR)?;
                 rng = match opts.get::<Value>("rng")? {
                     Value::Nil => None,
                     Value::UserData(ud) => match ud.borrow::<super::api_rng::LuaRng>() {
@@ -1013,7 +1021,7 @@ impl UserData for LuaMap {
                     }
                 };
             }
-            let tile = a.tile_or(0, map.tiles(), Tile::DOOR)?;
+            let tile = a.tile_or(0, map.tiles_mut(), Tile::DOOR)?;
             let ring: u64 = map
                 .rooms()
                 .iter()
@@ -1027,7 +1035,7 @@ impl UserData for LuaMap {
         methods.add_method("stamp", |lua, this, values: Six| {
             let a = this.args(lua, "map:stamp", values)?;
             let mut guard = this.map_mut(lua)?;
-            let done = (|| -> mlua::Result<(mlua::Result<()>, usize)> {
+            let done = (|| -> mlua::Result<(mlua::Result<Rect>, usize)> {
                 let map = &mut *guard;
                 let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
                 let (rows, _rows) = read_rows(&a, 2, map)?;
@@ -1052,7 +1060,9 @@ impl UserData for LuaMap {
                 let _markers = a.reserve(stamp_marker_bytes(&rows, &legend))?;
                 let rows = ops::orient(&rows, rotate, mirror).map_err(|e| a.map_failed(e))?;
                 let before = map.markers().len();
-                let stamped = map.stamp(x, y, &rows, &legend);
+                // What it covers once turned: its first and last cells.
+                let covered = covered_rect(x as i32, y as i32, &rows);
+                let stamped = map.stamp(x, y, &rows, &legend).map(|()| covered);
                 // Markers put down before a failure stay, as tiles do.
                 Ok((
                     stamped.map_err(|e| a.map_failed(e)),
@@ -1065,7 +1075,7 @@ impl UserData for LuaMap {
             drop(guard);
             let (stamped, added) = done?;
             this.hold(&a, added)?;
-            stamped
+            rect_value(lua, stamped?)
         });
         methods.add_method("place_prefab", |lua, this, values: Six| {
             let a = this.args(lua, "map:place_prefab", values)?;
@@ -1132,23 +1142,39 @@ impl UserData for LuaMap {
                         journal.capture(map, "place_prefab", false);
                     }
                 }
+                // What it covers, turned as it went down.
+                let placed = placed.map(|(x, y, rotate, mirror)| {
+                    let (w, h) = (
+                        rows.first().map_or(0, |r| r.chars().count()) as i32,
+                        rows.len() as i32,
+                    );
+                    let (w, h) = if rotate % 180 == 90 { (h, w) } else { (w, h) };
+                    let covered = Rect {
+                        x1: x,
+                        y1: y,
+                        x2: x + w - 1,
+                        y2: y + h - 1,
+                    };
+                    ((x, y, rotate, mirror), covered)
+                });
                 (placed, marker_bytes_from(map, before))
             };
             // The markers it put down, and whatever the journal holds now.
             this.hold(&a, added)?;
             Ok(match placed {
-                Some((x, y, rotate, mirror)) => (
+                Some(((x, y, rotate, mirror), covered)) => (
                     Some(x),
                     Some(y),
                     Some(rotate),
                     mirror.map(|m| if m == ops::Mirror::X { "x" } else { "y" }),
+                    Some(rect_value(lua, covered)?),
                 ),
-                None => (None, None, None, None),
+                None => (None, None, None, None, None),
             })
         });
         writer!(methods, "circle", |map, a| {
             let (x, y, r) = (a.coord(0, "x")?, a.coord(1, "y")?, a.coord(2, "r")?);
-            let tile = a.tile(3, map.tiles())?;
+            let tile = a.tile(3, map.tiles_mut())?;
             let side = span(x - r, x + r, map.width().max(map.height()));
             a.charge(cost::visited(side.saturating_mul(side)))?;
             map.circle(x, y, r, tile).map_err(|e| a.map_failed(e))
@@ -1156,7 +1182,7 @@ impl UserData for LuaMap {
         writer!(methods, "line", |map, a| {
             let from = (a.coord(0, "x1")?, a.coord(1, "y1")?);
             let to = (a.coord(2, "x2")?, a.coord(3, "y2")?);
-            let tile = a.tile(4, map.tiles())?;
+            let tile = a.tile(4, map.tiles_mut())?;
             a.charge(cost::visited(
                 span(from.0, to.0, map.width()) + span(from.1, to.1, map.height()),
             ))?;
@@ -1166,14 +1192,14 @@ impl UserData for LuaMap {
             let (x, y) = (a.coord(0, "x")?, a.coord(1, "y")?);
             let steps = a.int(2, "steps")?;
             let rng = a.rng(3)?;
-            let tile = a.tile_or(4, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(4, map.tiles_mut(), Tile::FLOOR)?;
             // Refused at once, before walking, when the steps cannot be paid for.
             a.charge(cost::visited(steps.max(0) as u64).saturating_mul(2))?;
             let walked = map.walk(x, y, steps, &mut rng.borrow_mut(), tile);
             walked.map_err(|e| a.map_failed(e))
         });
         writer!(methods, "scatter", |map, a| {
-            let tile = a.tile(0, map.tiles())?;
+            let tile = a.tile(0, map.tiles_mut())?;
             let p = a.number(1, "p")?;
             let rng = a.rng(2)?;
             let area = if a.is_given(3) {
@@ -1239,7 +1265,7 @@ impl UserData for LuaMap {
         });
         writer!(methods, "carve_path", |map, a| {
             let cells = read_point_list(&a, 0, "path")?;
-            let tile = a.tile_or(1, map.tiles(), Tile::FLOOR)?;
+            let tile = a.tile_or(1, map.tiles_mut(), Tile::FLOOR)?;
             map.carve_path(&cells, tile).map_err(|e| a.map_failed(e))
         });
         reader!(methods, "noise", |map, a| {
@@ -1287,9 +1313,21 @@ impl UserData for LuaMap {
             let _room = a.reserve(area(map) as usize * 4)?;
             LuaSelection::held(&a, Selection::of_tile(map, tile))
         });
+        reader!(methods, "select_rect", |map, a| {
+            let rect = a.rect(0, "rect")?;
+            a.charge(cost::visited(rect_cells(map, &rect)))?;
+            let _room = a.reserve(rect_cells(map, &rect) as usize * 4)?;
+            let sel = Selection::of_rect(map, &rect).map_err(|e| a.map_failed(e))?;
+            LuaSelection::held(&a, sel)
+        });
+        reader!(methods, "dead_ends", |map, a| {
+            a.charge(cost::visited(area(map).saturating_mul(5)))?;
+            let _room = a.reserve(area(map) as usize * 4)?;
+            LuaSelection::held(&a, Selection::dead_ends(map))
+        });
         writer!(methods, "fill_selection", |map, a| {
             let sel = a.selection(0, "selection")?;
-            let tile = a.tile(1, map.tiles())?;
+            let tile = a.tile(1, map.tiles_mut())?;
             a.charge(cost::written(sel.count() as u64))?;
             map.fill_selection(&sel, tile).map_err(|e| a.map_failed(e))
         });

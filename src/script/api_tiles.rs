@@ -63,7 +63,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     .borrow::<LuaMap>()?
                     .map(lua)?
                     .tiles()
-                    .names()
+                    .known_names()
                     .iter()
                     .map(|s| s.to_string())
                     .collect(),
@@ -71,7 +71,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     .app_data_ref::<HostState>()
                     .map(|s| {
                         s.pending_tiles
-                            .names()
+                            .known_names()
                             .iter()
                             .map(|n| n.to_string())
                             .collect()

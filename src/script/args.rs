@@ -109,16 +109,36 @@ fn too_long(what: &str, len: usize, max: usize) -> String {
     format!("{what} is {len} bytes; at most {max}")
 }
 
+/// Where a tile name is resolved: a set read from (`&TileSet`: a latent
+/// kind not yet in it is found with no cells, see [`TileSet::lookup`]) or
+/// written with (`&mut TileSet`: a latent kind joins it, see
+/// [`TileSet::resolve_mut`]).
+pub(crate) trait Kinds {
+    fn named(self, name: &str) -> Result<Tile, crate::map::TileError>;
+}
+
+impl Kinds for &TileSet {
+    fn named(self, name: &str) -> Result<Tile, crate::map::TileError> {
+        self.lookup(name)
+    }
+}
+
+impl Kinds for &mut TileSet {
+    fn named(self, name: &str) -> Result<Tile, crate::map::TileError> {
+        self.resolve_mut(name)
+    }
+}
+
 /// The tile `s` names in `tiles`; a name longer than any tile's is refused
 /// by its length, without reading it.
-pub(crate) fn tile_named(s: &LuaString, tiles: &TileSet) -> Result<Tile, String> {
+pub(crate) fn tile_named(s: &LuaString, tiles: impl Kinds) -> Result<Tile, String> {
     let bytes = s.as_bytes();
     if bytes.len() > MAX_NAME {
         return Err(too_long("tile name", bytes.len(), MAX_NAME));
     }
     // Never longer than MAX_NAME bytes here.
     let name = String::from_utf8_lossy(&bytes);
-    tiles.resolve(&name).map_err(|e| e.to_string())
+    tiles.named(&name).map_err(|e| e.to_string())
 }
 
 /// How a value reads in an error message (a string cut short: see [`quote`]).
@@ -304,7 +324,7 @@ impl<'lua> Args<'lua> {
     }
 
     /// A tile given by name, resolved in `tiles`.
-    pub fn tile(&self, i: usize, tiles: &TileSet) -> mlua::Result<Tile> {
+    pub fn tile(&self, i: usize, tiles: impl Kinds) -> mlua::Result<Tile> {
         match self.value(i) {
             Value::String(s) => tile_named(s, tiles).map_err(|e| self.fail(e)),
             _ => Err(self.bad("tile", "a tile name (string)", i)),
@@ -312,7 +332,7 @@ impl<'lua> Args<'lua> {
     }
 
     /// A tile name, or `default` when the argument is absent.
-    pub fn tile_or(&self, i: usize, tiles: &TileSet, default: Tile) -> mlua::Result<Tile> {
+    pub fn tile_or(&self, i: usize, tiles: impl Kinds, default: Tile) -> mlua::Result<Tile> {
         if self.is_given(i) {
             self.tile(i, tiles)
         } else {

@@ -5,6 +5,8 @@
 pub mod api_doc;
 mod api_level;
 mod api_map;
+mod api_markers;
+mod api_prefab;
 mod api_rect;
 mod api_rng;
 mod api_selection;

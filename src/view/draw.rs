@@ -5,7 +5,7 @@ use super::camera::follow;
 use super::input::help_lines;
 use super::state::{Sight, ViewState};
 use crate::map::Rgb;
-use crate::render::{dim, marker_is_tile, Frame, BURIED, GLYPH, MARKER_COLOR, START_COLOR};
+use crate::render::{dim, marker_is_tile, Frame, MarkerLooks, BURIED, GLYPH, START_COLOR};
 
 pub const STATUS_BG: Rgb = Rgb(0x20, 0x20, 0x30);
 pub const STATUS_FG: Rgb = Rgb(0xdd, 0xdd, 0xdd);
@@ -69,13 +69,12 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
     // Marker letters by cell, once per frame (not a scan per cell); while
     // replaying, only the markers placed so far.
     let (placed, start) = state.placed();
-    let markers: std::collections::HashMap<(i32, i32), char> = map.markers()[..placed]
+    let looks = MarkerLooks::of(map);
+    let markers: std::collections::HashMap<(i32, i32), (char, crate::map::Rgb)> = map.markers()
+        [..placed]
         .iter()
         .filter(|m| !marker_is_tile(map, m))
-        .map(|m| {
-            let letter = m.name.chars().next().unwrap_or('*').to_ascii_uppercase();
-            ((m.x, m.y), letter)
-        })
+        .map(|m| ((m.x, m.y), looks.get(&m.name)))
         .collect();
     let at = |v: i32| (v as usize * cell) as i64;
     // One cell more than fits, so partial cells at the edges are drawn too.
@@ -96,8 +95,8 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
             let kind = map.tiles().kind(state.shown(mx, my));
             let (mut glyph, mut fg, mut bg) = (kind.glyph, kind.color, kind.background);
             let marked = markers.get(&(mx, my)).copied();
-            if let Some(letter) = marked {
-                (glyph, fg) = (letter, MARKER_COLOR);
+            if let Some(look) = marked {
+                (glyph, fg) = look;
             }
             if sight == Sight::Remembered {
                 (fg, bg) = (dim(fg, 40), dim(bg, 40));
@@ -148,13 +147,58 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
 }
 
 fn draw_status(state: &ViewState, frame: &mut Frame) {
-    let ui = ui_size(frame.width);
-    let h = status_height(frame.width);
+    let (ui, lines) = status_lines(&state.status(), frame.width);
+    // The bar keeps its height; lines beyond the first grow it upward over
+    // the map's bottom rows, so nothing moves and nothing is cut.
+    let line_h = ui + 2;
+    let h = status_height(frame.width).max(lines.len() * line_h + 2);
     let top = frame.height.saturating_sub(h) as i64;
     frame.fill_rect(0, top, frame.width, h, STATUS_BG);
-    let max_chars = frame.width / ui;
-    let text: String = state.status().chars().take(max_chars).collect();
-    frame.text(0, top + 2, ui, &text, STATUS_FG, STATUS_BG);
+    for (i, line) in lines.iter().enumerate() {
+        let y = top + 2 + (i * line_h) as i64;
+        frame.text(0, y, ui, line, STATUS_FG, STATUS_BG);
+    }
+}
+
+/// The status text laid out for a `width`-pixel window, whole: the UI font
+/// if it fits on one line, else the 8 px font, wrapped (at ` | ` where it
+/// can) onto as many lines as it takes. Returns the font size and lines.
+pub fn status_lines(text: &str, width: usize) -> (usize, Vec<String>) {
+    let ui = ui_size(width);
+    let len = text.chars().count();
+    if len * ui <= width {
+        return (ui, vec![text.to_string()]);
+    }
+    let max = (width / GLYPH).max(1);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for (i, part) in text.split(" | ").enumerate() {
+        let sep = if i == 0 || line.is_empty() { "" } else { " | " };
+        if line.chars().count() + sep.len() + part.chars().count() <= max {
+            line.push_str(sep);
+            line.push_str(part);
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+            if i > 0 {
+                line.push_str("| ");
+            }
+        } else if i > 0 {
+            line.push_str(sep);
+        }
+        // A part longer than a line is split wherever it must be.
+        for c in part.chars() {
+            if line.chars().count() == max {
+                lines.push(std::mem::take(&mut line));
+            }
+            line.push(c);
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    (GLYPH, lines)
 }
 
 /// A box of text lines, wrapped to the frame, at the top or centred.
@@ -208,9 +252,13 @@ mod tests {
     use std::time::Duration;
 
     fn state(text: &str, zoom: usize) -> ViewState {
+        state_of(Map::from_ascii(text).unwrap(), zoom)
+    }
+
+    fn state_of(map: Map, zoom: usize) -> ViewState {
         let cell = GLYPH * zoom;
         let g = Generated {
-            map: Map::from_ascii(text).unwrap(),
+            map,
             provenance: Provenance {
                 script: "x.lua".into(),
                 name: "X".into(),
@@ -255,6 +303,61 @@ mod tests {
         assert_glyph(&frame, 8, 8, '@', START_COLOR, floor.background);
         let status_top = frame.height - status_height(320);
         assert_eq!(frame.get(319, status_top), STATUS_BG);
+    }
+
+    #[test]
+    fn markers_show_their_looks() {
+        let row = "#".repeat(40);
+        let text = format!("{row}\n#@....{}\n{row}\n", "#".repeat(34));
+        let mut map = Map::from_ascii(&text).unwrap();
+        map.tiles_mut()
+            .define_marker(crate::map::MarkerLook {
+                name: "treasure".into(),
+                glyph: '$',
+                color: Rgb(0xff, 0xd7, 0x00),
+            })
+            .unwrap();
+        map.mark(2, 1, "treasure").unwrap();
+        map.mark(3, 1, "goblin").unwrap();
+        map.mark(4, 1, "gold").unwrap();
+        let s = state_of(map, 1);
+        let mut frame = Frame::new(320, 3 * 8 + status_height(320), Rgb(1, 1, 1));
+        draw(&s, &mut frame);
+        let floor = s.map().tiles().kind(crate::map::Tile::FLOOR).clone();
+        assert_glyph(&frame, 16, 8, '$', Rgb(0xff, 0xd7, 0x00), floor.background);
+        let looks = crate::render::MarkerLooks::of(s.map());
+        let (goblin, gold) = (looks.get("goblin"), looks.get("gold"));
+        assert_eq!(
+            (goblin.0, gold.0),
+            ('G', 'G'),
+            "undefined: the first letter"
+        );
+        assert_ne!(
+            goblin.1, gold.1,
+            "two names sharing a letter differ in colour"
+        );
+        assert_glyph(&frame, 24, 8, 'G', goblin.1, floor.background);
+        assert_glyph(&frame, 32, 8, 'G', gold.1, floor.background);
+    }
+
+    #[test]
+    fn the_status_line_is_never_cut() {
+        let long = "(3,4) floor | seed 1234567890 | step 12/27 carve_room | level 2/3 | fov | param max_rooms=30 (, .) | overlay markers | 14px | saved caves-7.png | ? keys";
+        for width in [320, 648, 1134, 1280] {
+            let (ui, lines) = status_lines(long, width);
+            assert!(
+                lines.iter().all(|l| l.chars().count() * ui <= width),
+                "{width}: {lines:?}"
+            );
+            let joined: String = lines.concat();
+            let plain: String = long.chars().filter(|c| !c.is_whitespace()).collect();
+            let got: String = joined.chars().filter(|c| !c.is_whitespace()).collect();
+            assert_eq!(got, plain, "every character shows at {width} px");
+        }
+        assert_eq!(
+            status_lines("seed 1 | ? keys", 1280),
+            (16, vec!["seed 1 | ? keys".to_string()])
+        );
     }
 
     #[test]

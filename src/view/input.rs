@@ -20,6 +20,9 @@ pub enum Action {
     /// The next overlay: none, rooms, regions, distance, markers.
     CycleOverlay,
     ToggleHelp,
+    /// Esc: close the key list, else the seed grid, else the overlay, else
+    /// quit.
+    Back,
     Quit,
     NextSeed,
     PrevSeed,
@@ -137,11 +140,16 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         keys: "?",
-        does: "this help",
+        does: "this key list (? or Esc closes it)",
         actions: &[Action::ToggleHelp],
     },
     Binding {
-        keys: "Esc q",
+        keys: "Esc",
+        does: "close this list, the grid or the overlay; else quit",
+        actions: &[Action::Back],
+    },
+    Binding {
+        keys: "q",
         does: "quit",
         actions: &[Action::Quit],
     },
@@ -181,7 +189,8 @@ pub fn key_action(key: Key, ctrl: bool) -> Option<Action> {
         Key::W => ToggleRock,
         Key::M => CycleOverlay,
         Key::G => ToggleGrid,
-        Key::Escape | Key::Q => Quit,
+        Key::Escape => Back,
+        Key::Q => Quit,
         Key::PageDown => NextSeed,
         Key::PageUp => PrevSeed,
         Key::R => RandomSeed,
@@ -294,7 +303,7 @@ mod tests {
     fn commands() {
         assert_eq!(key_action(Key::S, true), Some(Action::Save));
         assert_eq!(key_action(Key::S, false), None);
-        assert_eq!(key_action(Key::Escape, false), Some(Action::Quit));
+        assert_eq!(key_action(Key::Escape, false), Some(Action::Back));
         assert_eq!(key_action(Key::Q, false), Some(Action::Quit));
         assert_eq!(key_action(Key::F, false), Some(Action::ToggleFov));
         assert_eq!(key_action(Key::PageDown, false), Some(Action::NextSeed));
@@ -354,7 +363,7 @@ mod tests {
         for a in &all {
             match a {
                 Move(..) | ZoomIn | ZoomOut | FitMap | ToggleFov | ToggleRock | CycleOverlay
-                | ToggleHelp | Quit | NextSeed | PrevSeed | RandomSeed | Save | StepBack
+                | ToggleHelp | Back | Quit | NextSeed | PrevSeed | RandomSeed | Save | StepBack
                 | StepForward | FirstStep | LastStep | PlayReplay | ReplaySlower | ReplayFaster
                 | NextParam | ParamDown | ParamUp | ResetParams | Descend | Ascend | Hover(_)
                 | Click(..) | ToggleGrid | GridSelect(_) | GridOpen(_) => {}

@@ -274,14 +274,14 @@ pub fn run(
         .first()
         .ok_or_else(|| ViewError::Other(anyhow::anyhow!("no level to show")))?;
     let (mw, mh) = (first.map.width() as usize, first.map.height() as usize);
-    let zoom = camera::fit_zoom(mw, mh, camera::MAX_WINDOW, status_h);
-    let (w, h) = camera::window_size(mw, mh, zoom, camera::MAX_WINDOW, status_h);
+    let cell = camera::fit_cell(mw, mh, camera::MAX_WINDOW, status_h, &state::CELL_SIZES);
+    let (w, h) = camera::window_size(mw, mh, cell, camera::MAX_WINDOW, status_h);
     // The script's own defaults, to tell tuned parameters from them.
     let defaults = script::inspect(&config.request)
         .map(|info| info.params)
         .unwrap_or_default();
     let values = first.provenance.params.clone();
-    let mut state = ViewState::new(levels, gen_time, zoom * crate::render::GLYPH);
+    let mut state = ViewState::new(levels, gen_time, cell);
     state.tuning = Some(Tuning::new(defaults, values));
     state.view = (w, h.saturating_sub(draw::status_height(w)));
     let mut window = Window::new(&state.title(), w, h, WindowOptions::default())

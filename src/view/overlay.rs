@@ -4,7 +4,7 @@
 
 use super::state::{Overlay, ViewState};
 use crate::map::Rgb;
-use crate::render::{Frame, GLYPH, MARKER_COLOR};
+use crate::render::{Frame, MarkerLooks, GLYPH};
 
 const ROOM: Rgb = Rgb(0x40, 0xe0, 0xff);
 const LABEL_BG: Rgb = Rgb(0, 0, 0);
@@ -31,6 +31,56 @@ pub fn heat(t: f64) -> Rgb {
         ramp(1.5 - (2.0 * t - 1.0).abs() * 1.5),
         ramp(1.0 - 2.0 * t),
     )
+}
+
+/// The most marker labels drawn at once.
+pub const MAX_LABELS: usize = 600;
+
+/// A rectangle on screen: x, y, width, height.
+type Box = (i64, i64, i64, i64);
+
+fn overlaps(a: &Box, b: &Box) -> bool {
+    a.0 < b.0 + b.2 && b.0 < a.0 + a.2 && a.1 < b.1 + b.3 && b.1 < a.1 + a.3
+}
+
+/// Where each marker's label goes (`sizes[i]` beside `cells[i]`): right
+/// of its cell, else left, above or below, the first spot inside `area`
+/// (width, height) that overlaps no label placed before it and no marker's
+/// cell; `None` (not drawn) when no spot is free, so labels never run into
+/// each other or hide a marker. Only the first [`MAX_LABELS`] get one (the
+/// search is quadratic; that many labels fill any window anyway).
+pub fn place_labels(
+    cells: &[Box],
+    sizes: &[(i64, i64)],
+    area: (i64, i64),
+) -> Vec<Option<(i64, i64)>> {
+    let mut placed: Vec<Box> = Vec::new();
+    cells
+        .iter()
+        .zip(sizes)
+        .enumerate()
+        .map(|(i, (c, &(w, h)))| {
+            if i >= MAX_LABELS {
+                return None;
+            }
+            let spots = [
+                (c.0 + c.2 + 1, c.1),
+                (c.0 - w - 1, c.1),
+                (c.0, c.1 - h - 1),
+                (c.0, c.1 + c.3 + 1),
+            ];
+            let free = spots.into_iter().map(|(x, y)| (x, y, w, h)).find(|b| {
+                b.0 >= 0
+                    && b.1 >= 0
+                    && b.0 + b.2 <= area.0
+                    && b.1 + b.3 <= area.1
+                    && !placed.iter().any(|p| overlaps(p, b))
+                    && !cells.iter().any(|m| overlaps(m, b))
+            })?;
+            placed.push(free);
+            Some((free.0, free.1))
+        })
+        .collect()
 }
 
 /// Draws the state's overlay; `cam` is the top-left map cell shown.
@@ -111,20 +161,30 @@ pub fn draw(state: &ViewState, frame: &mut Frame, cam: (i32, i32)) {
             }
         }
         Overlay::Markers => {
-            for m in map.markers() {
-                if !visible(m.x, m.y) {
-                    continue;
+            let looks = MarkerLooks::of(map);
+            let size = (cell as usize).max(3);
+            let shown: Vec<&crate::map::Marker> =
+                map.markers().iter().filter(|m| visible(m.x, m.y)).collect();
+            let boxes: Vec<Box> = shown
+                .iter()
+                .map(|m| (px(m.x), py(m.y), size as i64, size as i64))
+                .collect();
+            let labels: Vec<(i64, i64)> = shown
+                .iter()
+                .map(|m| {
+                    (
+                        (m.name.chars().count() * label_size) as i64,
+                        label_size as i64,
+                    )
+                })
+                .collect();
+            let spots = place_labels(&boxes, &labels, (frame_w, map_h));
+            for ((m, b), spot) in shown.iter().zip(&boxes).zip(spots) {
+                let (_, color) = looks.get(&m.name);
+                frame.outline(b.0, b.1, size, size, 1, color);
+                if let Some((x, y)) = spot {
+                    frame.text(x, y, label_size, &m.name, color, LABEL_BG);
                 }
-                let size = (cell as usize).max(3);
-                frame.outline(px(m.x), py(m.y), size, size, 1, MARKER_COLOR);
-                frame.text(
-                    px(m.x) + cell + 1,
-                    py(m.y),
-                    label_size,
-                    &m.name,
-                    MARKER_COLOR,
-                    LABEL_BG,
-                );
             }
         }
     }
@@ -133,6 +193,34 @@ pub fn draw(state: &ViewState, frame: &mut Frame, cam: (i32, i32)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marker_labels_never_overlap_each_other_or_a_marker() {
+        // Three markers side by side, each a long label: the first goes
+        // right of its cell only if that is free of the others' cells.
+        let cells: Vec<Box> = (0..3).map(|i| (40 + i * 10, 40, 8, 8)).collect();
+        let sizes = vec![(48, 8); 3];
+        let spots = place_labels(&cells, &sizes, (400, 300));
+        let mut boxes: Vec<Box> = Vec::new();
+        for (spot, size) in spots.iter().zip(&sizes) {
+            let (x, y) = spot.expect("room enough for each");
+            let b = (x, y, size.0, size.1);
+            assert!(
+                boxes.iter().all(|o| !overlaps(o, &b)),
+                "{b:?} runs into {boxes:?}"
+            );
+            assert!(
+                cells.iter().all(|c| !overlaps(c, &b)),
+                "{b:?} hides a marker"
+            );
+            assert!(x >= 0 && y >= 0 && x + b.2 <= 400 && y + b.3 <= 300);
+            boxes.push(b);
+        }
+        // No room at all: no label rather than one over another.
+        let crowded: Vec<Box> = (0..4).map(|i| (i * 9, 0, 8, 8)).collect();
+        let spots = place_labels(&crowded, &[(40, 8); 4], (36, 8));
+        assert!(spots.iter().all(Option::is_none), "{spots:?}");
+    }
 
     #[test]
     fn heat_runs_from_blue_to_red() {

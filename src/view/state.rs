@@ -19,7 +19,7 @@ pub const FOV_RADIUS: i32 = 10;
 
 /// Pixels per cell the zoom steps through: coloured blocks below the
 /// 8-px font, glyphs from 8 up.
-pub const CELL_SIZES: [usize; 11] = [1, 2, 3, 4, 6, 8, 16, 24, 32, 40, 48];
+pub const CELL_SIZES: [usize; 15] = [1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32, 40, 48];
 
 /// What a map shows over its tiles (`M` cycles them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -117,8 +117,8 @@ pub struct ViewState {
     /// Each level's regions, distances and buried rock (worked out on the
     /// worker that made the levels, so a big map does not stall the window).
     inspections: Vec<Inspection>,
-    /// Replay playback speed: steps a frame are the replay's length over
-    /// `120 / 2^speed` (0 plays it in about two seconds).
+    /// Replay playback speed (see [`ViewState::replay_frames`]): 0 is a
+    /// quarter of a second a step; each step up halves the time.
     pub speed: i32,
     /// The replay was stepped or played since the map came.
     stepped: bool,
@@ -424,34 +424,44 @@ impl ViewState {
         }
     }
 
-    /// Starts playing the generation from its first step.
+    /// Starts playing the generation from its first step, which shows at
+    /// the next frame.
     pub fn play(&mut self) {
         self.stepped = true;
         self.step_to(0);
-        self.replay_carry = 0;
-        self.playing = self.replay_len() > 0;
+        let len = self.replay_len() as u64;
+        self.replay_carry = self.replay_frames().saturating_sub(len);
+        self.playing = len > 0;
     }
 
-    /// One animation frame: at speed 0 enough steps that a whole replay
-    /// takes about two seconds at 60 frames a second (at least one a
-    /// frame); each speed up halves the time, each speed down doubles it,
-    /// down to a step every few frames; stops at the end.
+    /// The frames a whole replay takes at the current speed: at speed 0 a
+    /// quarter of a second a step at 60 frames a second, so a designer can
+    /// follow it whatever the count (27 steps take 6.75 s), but at least 2
+    /// and at most 12 seconds in all; each speed up halves it, each speed
+    /// down doubles it (at least one frame).
+    pub fn replay_frames(&self) -> u64 {
+        let len = self.replay_len() as u64;
+        let base = (len * 15).clamp(120, 720);
+        let frames = if self.speed >= 0 {
+            base >> self.speed.clamp(0, 6)
+        } else {
+            base << (-self.speed).clamp(0, 6)
+        };
+        frames.max(1)
+    }
+
+    /// One animation frame: the steps due at the pace of
+    /// [`ViewState::replay_frames`] (whole numbers: the rest waits for the
+    /// next frame); stops at the end.
     pub fn tick(&mut self) {
         if !self.playing {
             return;
         }
-        let frames = (120u64 >> self.speed.clamp(0, 6)) << (-self.speed).clamp(0, 6);
-        let len = self.replay_len() as u64;
-        // Whole numbers: `carry / frames` steps are due, the rest waits.
-        let steps = if self.speed >= 0 {
-            len.div_ceil(frames).max(1)
-        } else {
-            self.replay_carry += len;
-            let due = self.replay_carry / frames;
-            self.replay_carry %= frames;
-            due
-        };
-        self.step_by(steps as i64);
+        let frames = self.replay_frames();
+        self.replay_carry += self.replay_len() as u64;
+        let due = self.replay_carry / frames;
+        self.replay_carry %= frames;
+        self.step_by(due as i64);
         self.playing = self.step < self.replay_len();
     }
 
@@ -513,6 +523,21 @@ impl ViewState {
 
     /// Does what `action` asks and says what the window loop must do.
     pub fn apply(&mut self, action: Action) -> Effect {
+        // Esc closes what is open, the innermost first; only with nothing
+        // open does it quit.
+        let action = match action {
+            Action::Back if self.help => {
+                self.help = false;
+                return Effect::Nothing;
+            }
+            Action::Back if self.grid.is_some() => Action::ToggleGrid,
+            Action::Back if self.overlay != Overlay::None => {
+                self.overlay = Overlay::None;
+                return Effect::Nothing;
+            }
+            Action::Back => Action::Quit,
+            other => other,
+        };
         if self.grid.is_some() {
             return self.apply_in_grid(action);
         }
@@ -522,7 +547,7 @@ impl ViewState {
                 self.grid = Some(Grid::new(self.seed(), self.view, map));
                 return Effect::StartGrid;
             }
-            Action::GridSelect(_) | Action::GridOpen(_) => {}
+            Action::GridSelect(_) | Action::GridOpen(_) | Action::Back => {}
             Action::Quit => return Effect::Quit,
             Action::Move(dx, dy) => {
                 self.try_move(dx, dy);
@@ -612,9 +637,31 @@ impl ViewState {
 
     /// The tile drawn at a cell: the replay's, or dark rock.
     pub fn is_dark(&self, x: i32, y: i32) -> bool {
-        // Rock is judged on the finished map, so it does not flicker
-        // while the replay steps.
-        self.dark_rock && self.inspection().buried_at(x, y)
+        if !self.dark_rock {
+            return false;
+        }
+        // Before the replay's end, rock is judged on the map as it is at
+        // this step (what is not dug yet is buried yet); at the end, on the
+        // finished map's worked-out mask.
+        if self.step < self.replay_len() {
+            return self.buried_at_step(x, y);
+        }
+        self.inspection().buried_at(x, y)
+    }
+
+    /// [`crate::ops::is_buried`] on the cells shown at this replay step.
+    fn buried_at_step(&self, x: i32, y: i32) -> bool {
+        let map = self.map();
+        if self.shown(x, y) != Tile::WALL {
+            return false;
+        }
+        let open = |x: i32, y: i32| {
+            map.in_bounds(x as i64, y as i64) && {
+                let kind = map.tiles().kind(self.shown(x, y));
+                kind.walkable || kind.transparent
+            }
+        };
+        !(-1..=1).any(|dy| (-1..=1).any(|dx| (dx, dy) != (0, 0) && open(x + dx, y + dy)))
     }
 
     /// Parameters that differ from the script's defaults, as `k=v`.
@@ -706,7 +753,7 @@ impl ViewState {
             None => "none".into(),
         };
         format!(
-            "seed={} level={}/{} player={},{} hash={:016x} step={}/{} fov={} cell={} rock={} overlay={} hover={} generating={} grid={} reloads={} params={} error={}",
+            "seed={} level={}/{} player={},{} hash={:016x} step={}/{} fov={} cell={} rock={} overlay={} help={} hover={} generating={} grid={} reloads={} params={} error={}",
             self.seed(),
             self.level + 1,
             self.levels.len(),
@@ -719,6 +766,7 @@ impl ViewState {
             self.cell,
             if self.dark_rock { "dark" } else { "all" },
             self.overlay.name(),
+            self.help,
             self.hover
                 .map_or("none".to_string(), |(x, y)| format!("{x},{y}")),
             self.generating,
@@ -927,11 +975,34 @@ mod tests {
         );
         s.apply(Action::ToggleGrid);
         assert_eq!(
-            s.apply(Action::Quit),
+            s.apply(Action::Back),
             Effect::Nothing,
             "Esc closes the grid, not the window"
         );
         assert!(s.grid.is_none());
+    }
+
+    #[test]
+    fn esc_closes_what_is_open_before_it_quits() {
+        let mut s = ViewState::new(one("#####\n#@..#\n#####\n"), Duration::ZERO, 8);
+        s.view = (600, 400);
+        s.apply(Action::CycleOverlay);
+        s.apply(Action::ToggleGrid);
+        s.apply(Action::ToggleHelp);
+        assert!(s.help && s.grid.is_some() && s.overlay != Overlay::None);
+        assert_eq!(s.apply(Action::Back), Effect::Nothing);
+        assert!(!s.help && s.grid.is_some(), "the key list first");
+        assert_eq!(s.apply(Action::Back), Effect::Nothing);
+        assert!(
+            s.grid.is_none() && s.overlay != Overlay::None,
+            "then the grid"
+        );
+        assert_eq!(s.apply(Action::Back), Effect::Nothing);
+        assert_eq!(s.overlay, Overlay::None, "then the overlay");
+        assert_eq!(s.apply(Action::Back), Effect::Quit, "then it quits");
+        // The key list says how to close it.
+        let help = crate::view::input::help_lines().join("\n");
+        assert!(help.contains("? or Esc closes it"), "{help}");
     }
 
     #[test]
@@ -1008,30 +1079,67 @@ mod tests {
         let mut s = ViewState::new(vec![g], Duration::ZERO, 8);
         s.play();
         s.tick();
-        assert_eq!(s.step, 1, "4 steps over 120 frames: one a frame");
+        assert_eq!(s.step, 1, "the first step shows at once");
+        assert_eq!(s.replay_frames(), 120, "4 steps: two seconds at least");
+        for _ in 0..29 {
+            s.tick();
+        }
+        assert_eq!(s.step, 1, "then a step every 30 frames (half a second)");
+        s.tick();
+        assert_eq!(s.step, 2);
         for _ in 0..7 {
             s.apply(Action::ReplayFaster);
         }
         assert_eq!(s.speed, 6, "capped");
         s.play();
         s.tick();
+        s.tick();
         assert_eq!(
             (s.step, s.playing),
             (4, false),
-            "the whole replay in one frame"
+            "a frame a step at full speed"
         );
         for _ in 0..14 {
             s.apply(Action::ReplaySlower);
         }
         assert_eq!(s.speed, -6, "capped");
         s.play();
+        s.tick();
+        assert_eq!(s.step, 1);
         // 4 steps over 120 << 6 frames: one every 1920 frames.
         for _ in 0..1919 {
             s.tick();
         }
-        assert_eq!(s.step, 0);
-        s.tick();
         assert_eq!(s.step, 1);
+        s.tick();
+        assert_eq!(s.step, 2);
+        // Many steps: a quarter of a second each, 12 seconds at most.
+        s.speed = 0;
+        let per_step = |len: u64| (len * 15).clamp(120, 720) as f64 / len as f64 / 60.0;
+        assert_eq!(per_step(27), 0.25, "27 steps: 6.75 s, not half a second");
+        assert!(per_step(2000) < 0.01 && per_step(2000) * 2000.0 == 12.0);
+    }
+
+    #[test]
+    fn dark_rock_follows_the_replay() {
+        let mut g = generated("#######\n#######\n#######\n#######\n#######\n");
+        let mut map = Map::new(7, 5).unwrap();
+        let mut journal = Journal::new(&mut map);
+        map.set(3, 2, Tile::FLOOR).unwrap();
+        journal.capture(&mut map, "dig", false);
+        map.set_start(3, 2).unwrap();
+        g.map = map;
+        g.replay = Some(journal.finish());
+        let mut s = ViewState::new(vec![g], Duration::ZERO, 8);
+        assert!(s.dark_rock);
+        assert!(!s.is_dark(2, 2), "at the end: next to the floor");
+        s.step_to(0);
+        assert!(
+            s.is_dark(2, 2),
+            "before the dig: buried, as that step's map is"
+        );
+        s.step_to(1);
+        assert!(!s.is_dark(2, 2));
     }
 
     #[test]
@@ -1103,7 +1211,9 @@ mod tests {
         assert_eq!((s.step, s.playing), (0, true));
         s.tick();
         assert_eq!((s.step, s.playing), (1, true));
-        s.tick();
+        for _ in 0..60 {
+            s.tick();
+        }
         assert_eq!((s.step, s.playing), (2, false));
         s.tick();
         assert_eq!(s.step, 2, "stopped at the end");

@@ -219,6 +219,16 @@ pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
                     out.push((Owner::Global("tiles"), Kind::Function, key?.0));
                 }
             }
+            ("prefab", mlua::Value::Table(t)) => {
+                for key in t.pairs::<String, mlua::Value>() {
+                    out.push((Owner::Global("prefab"), Kind::Function, key?.0));
+                }
+            }
+            ("markers", mlua::Value::Table(t)) => {
+                for key in t.pairs::<String, mlua::Value>() {
+                    out.push((Owner::Global("markers"), Kind::Function, key?.0));
+                }
+            }
             (other, _) => out.push((Owner::Global("_G"), Kind::Function, other.to_string())),
         }
     }
