@@ -5,6 +5,7 @@ mod util;
 mod bad_input;
 mod check;
 mod check_html;
+mod check_shard;
 mod cli;
 mod deadline;
 mod dependent;
