@@ -20,6 +20,7 @@ mod hostile;
 mod json_schema;
 mod levels;
 mod library;
+mod luajit;
 mod properties;
 mod pure_lua;
 mod reference;
