@@ -359,6 +359,29 @@ fn shard_usage_errors() {
         std::fs::read_to_string(dir.join("flaky.lua")).unwrap(),
         FLAKY
     );
+    // A module is known once the runs loaded it: refused then, untouched.
+    let run = dunlua_in(
+        dir,
+        &[
+            "check",
+            "flaky.lua",
+            "--shard",
+            "1/4",
+            "--shard-out",
+            "lib/extra.lua",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--shard-out lib/extra.lua: is the module lib/extra.lua the script loads"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("lib/extra.lua")).unwrap(),
+        EXTRA
+    );
     let run = dunlua_in(dir, &["check", "flaky.lua", "--merge", "s1.json"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     let run = dunlua_in(dir, &["check"]);

@@ -325,8 +325,10 @@ pub fn run(options: &CheckOptions, shard: Shard, out: &Path) -> anyhow::Result<R
     let source_hash = hash_file(&request.script)?;
     let params = resolved_params(request)?;
     let results = run_seeds(options, slice.clone(), true)?;
+    let loaded: std::collections::BTreeSet<&PathBuf> =
+        results.iter().flat_map(|r| &r.modules).collect();
     let mut modules = BTreeMap::new();
-    for path in results.iter().flat_map(|r| &r.modules) {
+    for path in loaded {
         if files::same_file(out, path) {
             bail!(
                 "--shard-out {}: is the module {} the script loads",
@@ -334,10 +336,7 @@ pub fn run(options: &CheckOptions, shard: Shard, out: &Path) -> anyhow::Result<R
                 path.display()
             );
         }
-        let name = module_name(&request.script, path);
-        if !modules.contains_key(&name) {
-            modules.insert(name, hash_file(path)?);
-        }
+        modules.insert(module_name(&request.script, path), hash_file(path)?);
     }
     let file = ShardFile {
         format: FORMAT.into(),
