@@ -18,7 +18,7 @@ use crate::thumbnail::thumbnail;
 /// The box a thumbnail fits in, in pixels.
 const THUMB: usize = 220;
 /// How many failing seeds of one kind are pictured.
-const FAILURES_SHOWN: usize = 12;
+pub(crate) const FAILURES_SHOWN: usize = 12;
 /// Bars a histogram has (fewer when the values are few whole numbers).
 const BINS: usize = 20;
 const BAR: &str = "#4a90d9";

@@ -6,6 +6,7 @@
 //! writes the report with pictures ([`html`]).
 
 pub mod html;
+pub mod shard;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -13,7 +14,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::export::{self, Options};
 use crate::generated::{dungeon_hash, Generated};
@@ -38,7 +39,7 @@ pub struct CheckOptions {
 }
 
 /// Why a seed failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Problem {
     ScriptError,
@@ -102,6 +103,11 @@ pub(crate) struct SeedResult {
     /// Kept only for failures that have maps, when they are to be saved or
     /// pictured (a seed rejected on every attempt: its last rejected map).
     pub(crate) maps: Option<Vec<Generated>>,
+    /// Whether the failure had a map to keep (so a merge of shards, which
+    /// keep none, knows which seeds to make again for their pictures).
+    has_map: bool,
+    /// The modules the run loaded (a shard records their hashes).
+    modules: Vec<PathBuf>,
 }
 
 /// min, median, 95th percentile and max (nearest rank).
@@ -274,12 +280,20 @@ fn run_seed(
             let outcome = measure_levels(&levels, stairs);
             let keep =
                 outcome.is_err() && (options.save_failures.is_some() || options.html.is_some());
+            let mut modules: Vec<PathBuf> = Vec::new();
+            for path in levels.iter().flat_map(|g| &g.modules) {
+                if !modules.contains(path) {
+                    modules.push(path.clone());
+                }
+            }
             SeedResult {
                 seed,
                 hash: Some(dungeon_hash(&levels)),
+                has_map: outcome.is_err(),
                 outcome,
                 time_ms,
                 maps: keep.then_some(levels),
+                modules,
             }
         }
         Err(e) => {
@@ -296,12 +310,15 @@ fn run_seed(
                 .and_then(Session::take_rejected)
                 .filter(|_| problem == Problem::Rejected)
                 .map(|(level, map)| rejected_map(&options.request, seed, level, map));
+            let keep = options.save_failures.is_some() || options.html.is_some();
             SeedResult {
                 seed,
                 hash: None,
                 outcome: Err((problem, e.to_string())),
                 time_ms,
-                maps: rejected.map(|g| vec![g]),
+                has_map: rejected.is_some(),
+                maps: rejected.filter(|_| keep).map(|g| vec![g]),
+                modules: Vec::new(),
             }
         }
     }
@@ -309,7 +326,28 @@ fn run_seed(
 
 /// Runs every seed and builds the report (and saves failures if asked).
 pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
-    let seeds: Vec<u64> = options.seeds.clone().collect();
+    let results = run_seeds(options, options.seeds.clone(), false)?;
+    finish(options, &results)
+}
+
+/// The request every seed runs with: no replay, and the rejected maps
+/// kept when failures are to be saved or pictured (or, for a shard, to
+/// learn which failures have a map).
+fn seed_request(options: &CheckOptions, keep_rejected: bool) -> Request {
+    let mut request = options.request.clone();
+    request.record = false;
+    request.keep_rejected =
+        keep_rejected || options.save_failures.is_some() || options.html.is_some();
+    request
+}
+
+/// Runs `seeds` on `options.jobs` threads; the results in seed order.
+fn run_seeds(
+    options: &CheckOptions,
+    seeds: Range<u64>,
+    keep_rejected: bool,
+) -> anyhow::Result<Vec<SeedResult>> {
+    let seeds: Vec<u64> = seeds.collect();
     let bar = options.progress.then(|| {
         let bar = indicatif::ProgressBar::new(seeds.len() as u64);
         bar.set_style(
@@ -323,9 +361,7 @@ pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
         .build()?;
-    let mut request = options.request.clone();
-    request.record = false;
-    request.keep_rejected = options.save_failures.is_some() || options.html.is_some();
+    let request = seed_request(options, keep_rejected);
     // What the script promises about stairs, read once (a script that
     // cannot load fails every seed below anyway).
     let stairs = crate::script::inspect(&request)
@@ -350,12 +386,17 @@ pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    Ok(results)
+}
+
+/// Saves the failures if asked, builds the report and writes the page.
+fn finish(options: &CheckOptions, results: &[SeedResult]) -> anyhow::Result<Report> {
     if let Some(dir) = &options.save_failures {
-        save_failures(dir, &options.request, &results, &options.export)?;
+        save_failures(dir, &options.request, results, &options.export)?;
     }
-    let report = report(options, &results);
+    let report = report(options, results);
     if let Some(path) = &options.html {
-        html::write(path, options, &report, &results)?;
+        html::write(path, options, &report, results)?;
     }
     Ok(report)
 }

@@ -4,26 +4,19 @@ use std::io::IsTerminal;
 
 use super::flags::{BenchArgs, CheckArgs, NewArgs};
 use super::{print_stdout, Failure, EXIT_SCRIPT, EXIT_USAGE};
-use crate::check::{self, CheckOptions};
+use crate::check::{self, shard, CheckOptions};
 use crate::map;
 use crate::script;
 
-/// `dunlua check`: exit 1 when any seed failed.
+/// `dunlua check`: exit 1 when any seed failed. With `--shard`, one slice
+/// written to a file (exit 0 once written); with `--merge`, the shards'
+/// files put together into the whole report.
 pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
     let jobs = args
         .jobs
         .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let options = CheckOptions {
-        request: args.script_args.request(&args.script, 0),
-        seeds: args.seeds.clone(),
-        jobs,
-        save_failures: args.save_failures.clone(),
-        export: args.export.options()?,
-        progress: std::io::stderr().is_terminal(),
-        html: args.html.clone(),
-    };
-    if let Some(path) = &options.html {
+    if let Some(path) = &args.html {
         if path.extension().is_none_or(|e| e != "html" && e != "htm") {
             return Err(Failure::usage(format!(
                 "--html {}: the report is an .html file",
@@ -39,6 +32,21 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
             )));
         }
     }
+    if !args.merge.is_empty() {
+        return merge(args, jobs);
+    }
+    let Some(script_path) = &args.script else {
+        return Err(Failure::usage("check needs a SCRIPT (or --merge FILES)"));
+    };
+    let options = CheckOptions {
+        request: args.script_args.request(script_path, 0),
+        seeds: args.seeds.clone(),
+        jobs,
+        save_failures: args.save_failures.clone(),
+        export: args.export.options()?,
+        progress: std::io::stderr().is_terminal(),
+        html: args.html.clone(),
+    };
     // A bad script, parameter or size is a usage error, not 1000 failures.
     let info = script::inspect(&options.request)?;
     info.params
@@ -48,19 +56,115 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
         map::check_size(w, h).map_err(|e| Failure::usage(e.to_string()))?;
     }
     let started = std::time::Instant::now();
+    if let (Some(shard), Some(out)) = (args.shard, &args.shard_out) {
+        shard::check_target(out).map_err(|e| Failure::usage(e.to_string()))?;
+        if crate::files::same_file(out, script_path) {
+            return Err(Failure::usage(format!(
+                "--shard-out {}: is the script itself",
+                out.display()
+            )));
+        }
+        let report = shard::run(&options, shard, out).map_err(Failure::run)?;
+        print_stdout(&if args.json {
+            report.json()
+        } else {
+            report.text()
+        })?;
+        note!(
+            "dunlua: shard {shard}: seeds {}..{} ({} ok, {} failed) in {:.2} s; wrote {} (put the shards together with dunlua check --merge)",
+            report.seeds[0],
+            report.seeds[1],
+            report.ok,
+            report.failed,
+            started.elapsed().as_secs_f64(),
+            out.display()
+        );
+        return Ok(());
+    }
     let report = check::check(&options).map_err(Failure::run)?;
+    print_report(args, &report, started, Some(jobs))
+}
+
+/// `dunlua check --merge FILES...`.
+fn merge(args: &CheckArgs, jobs: usize) -> Result<(), Failure> {
+    let given = &args.script_args;
+    let defaults = [
+        (given.size.is_some(), "--size"),
+        (!given.params.is_empty(), "-p"),
+        (given.levels.is_some(), "--levels"),
+        (
+            given.max_instructions != script::Limits::DEFAULT_INSTRUCTIONS,
+            "--max-instructions",
+        ),
+        (
+            given.max_attempts != script::DEFAULT_MAX_ATTEMPTS,
+            "--max-attempts",
+        ),
+        (
+            given.max_memory != script::Limits::DEFAULT_MEMORY_MB,
+            "--max-memory",
+        ),
+        (
+            given.timeout != script::Limits::DEFAULT_TIMEOUT_SECS as f64,
+            "--timeout",
+        ),
+    ];
+    if let Some((_, flag)) = defaults.iter().find(|(set, _)| *set) {
+        return Err(Failure::usage(format!(
+            "--merge takes the script, seeds, parameters, size and limits from the shards; {flag} cannot change them"
+        )));
+    }
+    if let Some(html) = &args.html {
+        if let Some(shard) = args.merge.iter().find(|m| crate::files::same_file(m, html)) {
+            return Err(Failure::usage(format!(
+                "--html {}: is the shard {} that --merge reads",
+                html.display(),
+                shard.display()
+            )));
+        }
+    }
+    let options = shard::MergeOptions {
+        jobs,
+        save_failures: args.save_failures.clone(),
+        html: args.html.clone(),
+        export: args.export.options()?,
+        progress: std::io::stderr().is_terminal(),
+    };
+    let started = std::time::Instant::now();
+    let report =
+        shard::merge(&args.merge, &options).map_err(|e| match e.downcast::<shard::Refused>() {
+            Ok(refused) => Failure::usage(refused.0),
+            Err(e) => Failure::run(e),
+        })?;
+    print_report(args, &report, started, None)
+}
+
+/// Prints the report, a line of throughput, and fails when a seed did.
+fn print_report(
+    args: &CheckArgs,
+    report: &check::Report,
+    started: std::time::Instant,
+    jobs: Option<usize>,
+) -> Result<(), Failure> {
     let elapsed = started.elapsed().as_secs_f64();
     print_stdout(&if args.json {
         report.json()
     } else {
         report.text()
     })?;
-    note!(
-        "dunlua: {} seeds in {elapsed:.2} s on {jobs} thread{} ({:.0} maps/s)",
-        report.total,
-        if jobs == 1 { "" } else { "s" },
-        report.total as f64 / elapsed.max(1e-9)
-    );
+    match jobs {
+        Some(jobs) => note!(
+            "dunlua: {} seeds in {elapsed:.2} s on {jobs} thread{} ({:.0} maps/s)",
+            report.total,
+            if jobs == 1 { "" } else { "s" },
+            report.total as f64 / elapsed.max(1e-9)
+        ),
+        None => note!(
+            "dunlua: {} seeds merged from {} shards in {elapsed:.2} s",
+            report.total,
+            args.merge.len()
+        ),
+    }
     if report.failed > 0 {
         return Err(Failure::new(
             EXIT_SCRIPT,

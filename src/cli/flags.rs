@@ -123,8 +123,9 @@ pub struct RunArgs {
 /// `dunlua check SCRIPT --seeds A..B ...`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// The generation script to check.
-    pub script: PathBuf,
+    /// The generation script to check (not with --merge: the shards name it).
+    #[arg(required_unless_present = "merge", conflicts_with = "merge")]
+    pub script: Option<PathBuf>,
 
     /// The seeds: A..B (B excluded), A..=B (B included) or N (0..N).
     #[arg(long, value_name = "RANGE", default_value = "0..100", value_parser = crate::check::parse_seeds)]
@@ -147,6 +148,22 @@ pub struct CheckArgs {
     /// metric's minimum, median and maximum.
     #[arg(long, value_name = "FILE.html")]
     pub html: Option<PathBuf>,
+
+    /// Run only shard I of N (contiguous slices of --seeds, I from 1) and
+    /// write its results to --shard-out, for --merge to put together.
+    #[arg(long, value_name = "I/N", value_parser = crate::check::shard::Shard::parse,
+          requires = "shard_out", conflicts_with = "html")]
+    pub shard: Option<crate::check::shard::Shard>,
+
+    /// Where --shard writes its results (JSON).
+    #[arg(long, value_name = "FILE.json", requires = "shard")]
+    pub shard_out: Option<PathBuf>,
+
+    /// Put together the files of every shard of a range and print the
+    /// report (and digest, and --html) one run over all the seeds gives;
+    /// the script, parameters, size and limits come from the shards.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "shard")]
+    pub merge: Vec<PathBuf>,
 
     #[command(flatten)]
     pub script_args: ScriptArgs,

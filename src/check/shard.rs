@@ -1,0 +1,717 @@
+//! `dunlua check --shard I/N --shard-out FILE`: one slice of the seed range,
+//! its per-seed results written as a JSON file; `dunlua check --merge
+//! FILES...`: the shards put back together into the report (text, JSON,
+//! digest and `--html`) that one run over every seed gives. The shards
+//! must fit: the same script source and modules, parameters, size, limits,
+//! seed range and N, and every slice exactly once; anything else is
+//! refused with one line naming the file and the mismatch.
+//!
+//! A slice is contiguous: shard I of N over `A..B` is
+//! `A + (B-A)(I-1)/N .. A + (B-A)I/N`, so the shards in order are the
+//! seeds in order and the merged report is built from the same per-seed
+//! results, in the same order, as a single run's.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail};
+use rayon::prelude::*;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::{
+    finish, html, run_seed, run_seeds, seed_request, CheckOptions, Metrics, Problem, Report,
+    SeedResult, COLUMNS,
+};
+use crate::files;
+use crate::script::{Limits, Request, Session};
+
+/// What `format` says, so a stray JSON file is told apart from a shard.
+pub const FORMAT: &str = "dunlua-check-shard";
+/// The shard format's version; bumped on any incompatible change.
+pub const VERSION: u32 = 1;
+/// The most shards a range is cut into.
+pub const MAX_SHARDS: u64 = 100_000;
+/// The largest shard file `--merge` reads (a million seeds is ~100 MB).
+const SHARD_FILE: files::Kind = files::Kind {
+    what: "a check shard",
+    max_bytes: 4 << 30,
+};
+
+/// `--shard I/N`: slice `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Parses `I/N` with `1 <= I <= N <= 100000`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("expected I/N with 1 <= I <= N (shard 2 of 4 is 2/4), got '{text}'");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: u64 = i.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        if count > MAX_SHARDS {
+            return Err(format!("at most {MAX_SHARDS} shards, got '{text}'"));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// This shard's seeds of `seeds`: contiguous, the shards in order
+    /// covering the range once (a slice may be empty when N exceeds it).
+    pub fn slice(self, seeds: &Range<u64>) -> Range<u64> {
+        let len = (seeds.end - seeds.start) as u128;
+        let at = |k: u64| seeds.start + (len * k as u128 / self.count as u128) as u64;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// A number that reads back bit for bit: whole numbers (all the metrics
+/// but `floor_ratio`) as JSON integers, others as Rust's shortest
+/// round-trip text in a string, since JSON readers (serde_json's among
+/// them) may round a long decimal to a neighbouring double.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Exact(f64);
+
+impl Serialize for Exact {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+            s.serialize_i64(v as i64)
+        } else {
+            s.serialize_str(&format!("{v:?}"))
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Exact {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Exact, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Exact;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number, or a number as a string")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Exact, E> {
+                Ok(Exact(v as f64))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Exact, E> {
+                Ok(Exact(v as f64))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Exact, E> {
+                Ok(Exact(v))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Exact, E> {
+                v.parse()
+                    .map(Exact)
+                    .map_err(|_| E::custom(format!("'{v}' is not a number")))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+/// The limits a shard ran under; shards with different ones do not merge.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct ShardLimits {
+    max_instructions: u64,
+    /// Bytes.
+    max_memory: u64,
+    /// Seconds; absent for no deadline.
+    timeout_seconds: Option<Exact>,
+    max_attempts: u32,
+    /// `--levels`, when given.
+    levels: Option<u32>,
+}
+
+/// One seed's result: what the digest and the report need.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct ShardSeed {
+    seed: u64,
+    /// The dungeon hash as 16 hex digits, when the seed made a map.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hash: Option<String>,
+    time_ms: Exact,
+    /// A passing seed's metrics, a row per level in `columns` order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    metrics: Option<Vec<Vec<Exact>>>,
+    /// A failing seed's kind and whole message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    problem: Option<Problem>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+    /// The failure had a map (saved by `--save-failures`, pictured by
+    /// `--html`); a merge makes it again from the seed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    map: bool,
+}
+
+/// A shard file (see the README's `check` section).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct ShardFile {
+    format: String,
+    version: u32,
+    /// The dunlua version that ran it.
+    dunlua: String,
+    /// The script as given on the command line (the report names it so).
+    script: String,
+    /// FNV-1a 64 of the script's bytes, 16 hex digits.
+    source_hash: String,
+    /// Every module a run loaded, by its path under the script's folder,
+    /// with the same hash of its bytes.
+    modules: BTreeMap<String, String>,
+    /// Every declared parameter with the value it ran with.
+    params: BTreeMap<String, String>,
+    /// `--size`, when given.
+    size: Option<[i64; 2]>,
+    limits: ShardLimits,
+    /// The whole range, `[A, B)`.
+    seeds: [u64; 2],
+    /// `[I, N]`.
+    shard: [u64; 2],
+    /// This shard's seeds, `[a, b)`.
+    slice: [u64; 2],
+    /// The metric names of each `metrics` row, in order.
+    columns: Vec<String>,
+    /// Where the shard saved its failures (`--save-failures`), if it did.
+    #[serde(default)]
+    saved_failures: Option<String>,
+    /// One entry per seed of the slice, in seed order.
+    results: Vec<ShardSeed>,
+}
+
+/// FNV-1a 64 of bytes, as 16 hex digits.
+fn hash_bytes(bytes: &[u8]) -> String {
+    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{h:016x}")
+}
+
+fn hash_file(path: &Path) -> anyhow::Result<String> {
+    let bytes = files::read(path, files::SOURCE)
+        .map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?;
+    Ok(hash_bytes(&bytes))
+}
+
+/// A module's name in a shard: its path under the script's folder.
+fn module_name(script: &Path, module: &Path) -> String {
+    let folder = script.parent().unwrap_or(Path::new(""));
+    module
+        .strip_prefix(folder)
+        .unwrap_or(module)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+fn module_path(script: &Path, name: &str) -> PathBuf {
+    script.parent().unwrap_or(Path::new("")).join(name)
+}
+
+/// The parameters a request runs with, every declared one, as `-p` text.
+fn resolved_params(request: &Request) -> anyhow::Result<BTreeMap<String, String>> {
+    let info = crate::script::inspect(request).map_err(|e| anyhow!("{}", e.message))?;
+    let params = info
+        .params
+        .with_overrides(&request.params)
+        .map_err(|e| anyhow!(e))?;
+    Ok(params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_arg()))
+        .collect())
+}
+
+fn limits_of(request: &Request) -> ShardLimits {
+    ShardLimits {
+        max_instructions: request.limits.max_instructions,
+        max_memory: request.limits.max_memory as u64,
+        timeout_seconds: request.limits.timeout.map(|t| Exact(t.as_secs_f64())),
+        max_attempts: request.max_attempts,
+        levels: request.levels,
+    }
+}
+
+fn to_entry(r: &SeedResult) -> ShardSeed {
+    let (metrics, problem, message) = match &r.outcome {
+        Ok(levels) => (
+            Some(
+                levels
+                    .iter()
+                    .map(|m| COLUMNS.iter().map(|(_, get)| Exact(get(m))).collect())
+                    .collect(),
+            ),
+            None,
+            None,
+        ),
+        Err((p, why)) => (None, Some(*p), Some(why.clone())),
+    };
+    ShardSeed {
+        seed: r.seed,
+        hash: r.hash.map(|h| format!("{h:016x}")),
+        time_ms: Exact(r.time_ms),
+        metrics,
+        map: problem.is_some() && r.has_map,
+        problem,
+        message,
+    }
+}
+
+/// [`Metrics`] from a row in [`COLUMNS`] order.
+fn metrics_of(row: &[Exact]) -> Option<Metrics> {
+    let [attempts, rooms, floor_ratio, regions, longest_path, dead_ends] = row else {
+        return None;
+    };
+    Some(Metrics {
+        attempts: attempts.0,
+        rooms: rooms.0,
+        floor_ratio: floor_ratio.0,
+        regions: regions.0,
+        longest_path: longest_path.0,
+        dead_ends: dead_ends.0,
+    })
+}
+
+/// A shard entry back as a result (no maps: a merge makes those again).
+fn from_entry(e: &ShardSeed) -> Result<SeedResult, String> {
+    let hash = match &e.hash {
+        Some(text) => Some(
+            u64::from_str_radix(text, 16)
+                .map_err(|_| format!("seed {}: hash '{text}' is not 16 hex digits", e.seed))?,
+        ),
+        None => None,
+    };
+    let outcome = match (&e.metrics, e.problem) {
+        (Some(rows), None) => Ok(rows
+            .iter()
+            .map(|row| metrics_of(row))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| format!("seed {}: a metrics row is not 6 numbers", e.seed))?),
+        (None, Some(problem)) => Err((problem, e.message.clone().unwrap_or_default())),
+        _ => {
+            return Err(format!(
+                "seed {}: needs either metrics or a problem",
+                e.seed
+            ))
+        }
+    };
+    Ok(SeedResult {
+        seed: e.seed,
+        hash,
+        outcome,
+        time_ms: e.time_ms.0,
+        maps: None,
+        has_map: e.map,
+        modules: Vec::new(),
+    })
+}
+
+/// Runs shard `shard` of `options.seeds`, writes its file to `out` (all or
+/// nothing) and returns the report of its slice alone.
+pub fn run(options: &CheckOptions, shard: Shard, out: &Path) -> anyhow::Result<Report> {
+    let slice = shard.slice(&options.seeds);
+    let request = &options.request;
+    // Read before the run: the shard describes the script it ran.
+    let source_hash = hash_file(&request.script)?;
+    let params = resolved_params(request)?;
+    let results = run_seeds(options, slice.clone(), true)?;
+    let loaded: std::collections::BTreeSet<&PathBuf> =
+        results.iter().flat_map(|r| &r.modules).collect();
+    let mut modules = BTreeMap::new();
+    for path in loaded {
+        if files::same_file(out, path) {
+            bail!(
+                "--shard-out {}: is the module {} the script loads",
+                out.display(),
+                path.display()
+            );
+        }
+        modules.insert(module_name(&request.script, path), hash_file(path)?);
+    }
+    let file = ShardFile {
+        format: FORMAT.into(),
+        version: VERSION,
+        dunlua: env!("CARGO_PKG_VERSION").into(),
+        script: request.script.display().to_string(),
+        source_hash,
+        modules,
+        params,
+        size: request.size.map(|(w, h)| [w, h]),
+        limits: limits_of(request),
+        seeds: [options.seeds.start, options.seeds.end],
+        shard: [shard.index, shard.count],
+        slice: [slice.start, slice.end],
+        columns: COLUMNS.iter().map(|(name, _)| name.to_string()).collect(),
+        saved_failures: options
+            .save_failures
+            .as_ref()
+            .map(|d| d.display().to_string()),
+        results: results.iter().map(to_entry).collect(),
+    };
+    let mut text = serde_json::to_string(&file)
+        .unwrap_or_else(|e| unreachable!("a shard always serialises: {e}"));
+    text.push('\n');
+    let slice_options = CheckOptions {
+        seeds: slice,
+        html: None,
+        ..options.clone()
+    };
+    let report = finish(&slice_options, &results)?;
+    crate::export::write_atomically(out, text.as_bytes())?;
+    Ok(report)
+}
+
+/// What `--merge` needs besides the shard files.
+pub struct MergeOptions {
+    pub jobs: usize,
+    pub save_failures: Option<PathBuf>,
+    pub html: Option<PathBuf>,
+    pub export: crate::export::Options,
+    pub progress: bool,
+}
+
+/// Why shards were refused: a usage error (exit 2), one line.
+#[derive(Debug)]
+pub struct Refused(pub String);
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+fn read_shard(path: &Path) -> Result<ShardFile, Refused> {
+    let name = path.display();
+    let bytes = files::read(path, SHARD_FILE)
+        .map_err(|e| Refused(format!("--merge {name}: cannot read it: {e}")))?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| Refused(format!("--merge {name}: not a check shard (not JSON: {e})")))?;
+    if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+        return Err(Refused(format!(
+            "--merge {name}: not a check shard (no \"format\": \"{FORMAT}\"); write shards with dunlua check --shard I/N --shard-out FILE"
+        )));
+    }
+    match value.get("version").and_then(|v| v.as_u64()) {
+        Some(v) if v == VERSION as u64 => {}
+        other => {
+            return Err(Refused(format!(
+                "--merge {name}: shard format version {}, this dunlua reads version {VERSION}",
+                other.map_or("missing".to_string(), |v| v.to_string())
+            )))
+        }
+    }
+    serde_json::from_value(value)
+        .map_err(|e| Refused(format!("--merge {name}: a damaged check shard: {e}")))
+}
+
+/// The first thing that must be the same for all shards where `a` and
+/// `b` differ: what it is, and its value in each (as compact JSON).
+fn mismatch(a: &ShardFile, b: &ShardFile) -> Option<(&'static str, String, String)> {
+    fn show(v: &impl Serialize) -> String {
+        serde_json::to_string(v).unwrap_or_default()
+    }
+    let fields = [
+        ("dunlua version", show(&a.dunlua), show(&b.dunlua)),
+        ("script", show(&a.script), show(&b.script)),
+        (
+            "script source hash",
+            show(&a.source_hash),
+            show(&b.source_hash),
+        ),
+        ("parameters", show(&a.params), show(&b.params)),
+        ("--size", show(&a.size), show(&b.size)),
+        ("limits", show(&a.limits), show(&b.limits)),
+        ("seed range", show(&a.seeds), show(&b.seeds)),
+        ("shard count N", show(&a.shard[1]), show(&b.shard[1])),
+        ("metric columns", show(&a.columns), show(&b.columns)),
+    ];
+    fields.into_iter().find(|(_, x, y)| x != y)
+}
+
+/// The shards checked to fit together, in slice order.
+fn fit(paths: &[PathBuf]) -> Result<Vec<(PathBuf, ShardFile)>, Refused> {
+    let mut shards: Vec<(PathBuf, ShardFile)> = Vec::new();
+    for path in paths {
+        let file = read_shard(path)?;
+        let name = path.display();
+        let [index, count] = file.shard;
+        let seeds = file.seeds[0]..file.seeds[1];
+        let shard = Shard { index, count };
+        if index == 0 || index > count || count > MAX_SHARDS || seeds.start > seeds.end {
+            return Err(Refused(format!(
+                "--merge {name}: shard {index}/{count} of seeds {}..{} is not a shard",
+                seeds.start, seeds.end
+            )));
+        }
+        let slice = shard.slice(&seeds);
+        if file.slice != [slice.start, slice.end] {
+            return Err(Refused(format!(
+                "--merge {name}: its slice {}..{} is not shard {shard} of seeds {}..{} ({}..{})",
+                file.slice[0], file.slice[1], seeds.start, seeds.end, slice.start, slice.end
+            )));
+        }
+        let listed: Vec<u64> = file.results.iter().map(|r| r.seed).collect();
+        if !listed.iter().copied().eq(slice.clone()) {
+            return Err(Refused(format!(
+                "--merge {name}: holds {} results, not one for each seed of its slice {}..{} in order",
+                listed.len(),
+                slice.start,
+                slice.end
+            )));
+        }
+        if let Some((first, head)) = shards.first() {
+            if let Some((what, ours, theirs)) = mismatch(head, &file) {
+                return Err(Refused(format!(
+                    "--merge {name}: {what} {theirs} differs from {ours} in {}",
+                    first.display()
+                )));
+            }
+        }
+        for (module, hash) in &file.modules {
+            let other = shards
+                .iter()
+                .find(|(_, s)| s.modules.get(module).is_some_and(|h| h != hash));
+            if let Some((other, theirs)) = other {
+                return Err(Refused(format!(
+                    "--merge {name}: module {module} hash \"{hash}\" differs from \"{}\" in {}",
+                    theirs.modules[module],
+                    other.display()
+                )));
+            }
+        }
+        if let Some((other, _)) = shards.iter().find(|(_, s)| s.shard == file.shard) {
+            return Err(Refused(format!(
+                "--merge {name}: shard {shard} is also in {} (each slice once)",
+                other.display()
+            )));
+        }
+        shards.push((path.clone(), file));
+    }
+    let Some((_, head)) = shards.first() else {
+        return Err(Refused("--merge: no shard files given".into()));
+    };
+    let count = head.shard[1];
+    let seeds = head.seeds[0]..head.seeds[1];
+    for index in 1..=count {
+        if !shards.iter().any(|(_, s)| s.shard[0] == index) {
+            let shard = Shard { index, count };
+            let slice = shard.slice(&seeds);
+            return Err(Refused(format!(
+                "--merge: shard {shard} (seeds {}..{}) is missing: {} of {count} shards given",
+                slice.start,
+                slice.end,
+                shards.len()
+            )));
+        }
+    }
+    shards.sort_by_key(|(_, s)| s.shard[0]);
+    Ok(shards)
+}
+
+/// The request the shards ran with.
+fn request_of(head: &ShardFile) -> Request {
+    let mut request = Request::new(&head.script, 0);
+    request.size = head.size.map(|[w, h]| (w, h));
+    request.params = head
+        .params
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    request.limits = Limits {
+        max_instructions: head.limits.max_instructions,
+        max_memory: head.limits.max_memory as usize,
+        timeout: head
+            .limits
+            .timeout_seconds
+            .map(|s| std::time::Duration::from_secs_f64(s.0)),
+    };
+    request.max_attempts = head.limits.max_attempts;
+    request.levels = head.limits.levels;
+    request
+}
+
+/// Puts the shards in `paths` together: the report one run over all their
+/// seeds gives, with failures saved and the page written as it would.
+/// Shards that do not fit are a [`Refused`] error.
+pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> {
+    let shards = fit(paths)?;
+    let head = &shards[0].1;
+    let options = CheckOptions {
+        request: request_of(head),
+        seeds: head.seeds[0]..head.seeds[1],
+        jobs: merge.jobs,
+        save_failures: merge.save_failures.clone(),
+        export: merge.export.clone(),
+        progress: merge.progress,
+        html: merge.html.clone(),
+    };
+    let mut results = Vec::with_capacity((options.seeds.end - options.seeds.start) as usize);
+    let mut modules = BTreeMap::new();
+    for (path, file) in &shards {
+        for entry in &file.results {
+            results.push(from_entry(entry).map_err(|e| {
+                Refused(format!(
+                    "--merge {}: a damaged check shard: {e}",
+                    path.display()
+                ))
+            })?);
+        }
+        modules.extend(file.modules.clone());
+    }
+    // The page pictures maps and --save-failures writes them: both are
+    // made again from their seeds, so the script must be the one the
+    // shards ran.
+    if options.html.is_some() || options.save_failures.is_some() {
+        let script = &options.request.script;
+        let now = hash_file(script)?;
+        if now != head.source_hash {
+            return Err(Refused(format!(
+                "--merge: {} changed since the shards ran (source hash {now}, the shards' {}); --html and --save-failures make maps again from it",
+                script.display(),
+                head.source_hash
+            ))
+            .into());
+        }
+        for (name, hash) in &modules {
+            let now = hash_file(&module_path(script, name))?;
+            if &now != hash {
+                return Err(Refused(format!(
+                    "--merge: module {name} of {} changed since the shards ran (hash {now}, the shards' {hash})",
+                    script.display()
+                ))
+                .into());
+            }
+        }
+        remake_failures(&options, &mut results)?;
+    }
+    finish(&options, &results)
+}
+
+/// Makes again the maps of the failures that had one and are to be saved
+/// (all) or pictured (as many a kind as the page shows).
+fn remake_failures(options: &CheckOptions, results: &mut [SeedResult]) -> anyhow::Result<()> {
+    let mut shown: BTreeMap<Problem, usize> = BTreeMap::new();
+    let mut wanted = Vec::new();
+    for (i, r) in results.iter().enumerate() {
+        let Err((kind, _)) = &r.outcome else {
+            continue;
+        };
+        let count = shown.entry(*kind).or_default();
+        *count += 1;
+        let pictured = options.html.is_some() && *count <= html::FAILURES_SHOWN;
+        if r.has_map && (options.save_failures.is_some() || pictured) {
+            wanted.push(i);
+        }
+    }
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let request = seed_request(options, false);
+    let stairs = crate::script::inspect(&request)
+        .map(|info| info.stairs)
+        .unwrap_or_default();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .build()?;
+    let seeds: Vec<u64> = wanted.iter().map(|&i| results[i].seed).collect();
+    let maps: Vec<_> = pool.install(|| {
+        seeds
+            .par_iter()
+            .map_init(
+                || Session::new(&request),
+                |session, &seed| run_seed(options, session, stairs, seed).maps,
+            )
+            .collect()
+    });
+    for (i, maps) in wanted.into_iter().zip(maps) {
+        results[i].maps = maps;
+    }
+    Ok(())
+}
+
+/// `--shard-out FILE` can be written: its folder exists and it is no folder.
+pub fn check_target(path: &Path) -> anyhow::Result<()> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if folder.is_some_and(|f| !f.is_dir()) {
+        bail!(
+            "--shard-out {}: folder {} does not exist",
+            path.display(),
+            folder.unwrap_or(Path::new(".")).display()
+        );
+    }
+    if path.is_dir() {
+        bail!("--shard-out {}: is a folder", path.display());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_cover_the_range_once() {
+        assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
+        for bad in ["0/4", "5/4", "2", "a/b", "1/0", "1/100001"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+        for (range, n) in [(0..1000u64, 4u64), (5..12, 3), (0..3, 5), (7..8, 1)] {
+            let mut next = range.start;
+            for index in 1..=n {
+                let slice = Shard { index, count: n }.slice(&range);
+                assert_eq!(slice.start, next, "{range:?} {index}/{n}");
+                assert!(slice.end >= slice.start);
+                next = slice.end;
+            }
+            assert_eq!(next, range.end);
+        }
+        assert_eq!(Shard { index: 2, count: 4 }.slice(&(0..1000)), 250..500);
+    }
+
+    #[test]
+    fn numbers_read_back_bit_for_bit() {
+        for v in [
+            0.0,
+            3.0,
+            -7.0,
+            0.1,
+            1.0 / 3.0,
+            2345.0 / 3999.0,
+            1e-300,
+            f64::MAX,
+            9_007_199_254_740_993.0,
+        ] {
+            let text = serde_json::to_string(&Exact(v)).unwrap();
+            let back: Exact = serde_json::from_str(&text).unwrap();
+            assert_eq!(back.0.to_bits(), v.to_bits(), "{v} as {text}");
+        }
+        assert_eq!(serde_json::to_string(&Exact(12.0)).unwrap(), "12");
+    }
+
+    #[test]
+    fn metrics_rows_follow_the_columns() {
+        let m = Metrics {
+            attempts: 1.0,
+            rooms: 2.0,
+            floor_ratio: 0.3,
+            regions: 4.0,
+            longest_path: 5.0,
+            dead_ends: 6.0,
+        };
+        let row: Vec<Exact> = COLUMNS.iter().map(|(_, get)| Exact(get(&m))).collect();
+        assert_eq!(metrics_of(&row), Some(m));
+        assert_eq!(metrics_of(&row[..5]), None);
+    }
+}

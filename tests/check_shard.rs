@@ -1,0 +1,389 @@
+//! `dunlua check --shard I/N --shard-out FILE` and `check --merge FILES`:
+//! four shards put together give the report, digest, page and saved
+//! failures of one run over all the seeds, and shards that do not fit
+//! together are refused with one line naming the file and the mismatch.
+
+use std::path::Path;
+
+use crate::util::{dunlua, dunlua_in, files_in, Run, Scratch};
+
+/// Fails in a known way on known seeds (by the last digit), with a
+/// parameter and a module, so both are part of what shards must share.
+const FLAKY: &str = r#"
+local extra = require("lib.extra")
+return { params = { k = 1 }, generate = function(map, rng, p)
+  local s = rng.seed
+  extra.room(map, p.k)
+  if s % 10 == 3 then error("boom on " .. s) end
+  if s % 10 == 5 then map:set(20, 20, "floor") end
+  if s % 10 == 7 then map:set_start(0, 0) end
+  if s % 10 == 9 then reject("nine") end
+  if s % 4 == 0 then map:carve_room(Rect.new(1, 1, 8 + s % 7, 5)) end
+end }
+"#;
+
+const EXTRA: &str = r#"
+return { room = function(map, k)
+  map:fill("wall")
+  map:fill_rect(Rect.new(1, 1, 4 + k, 3), "floor")
+  map:add_room(Rect.new(0, 0, 5 + k, 4))
+  map:set_start(2, 2)
+end }
+"#;
+
+const COMMON: [&str; 3] = ["--max-attempts", "1", "--jobs"];
+
+fn scratch() -> Scratch {
+    let scratch = Scratch::new();
+    scratch.write("flaky.lua", FLAKY);
+    scratch.write("lib/extra.lua", EXTRA);
+    scratch
+}
+
+/// `check flaky.lua --seeds RANGE --shard I/N --shard-out OUT` plus `extra`.
+fn shard(dir: &Path, range: &str, shard: &str, out: &str, extra: &[&str]) -> Run {
+    let mut args = vec!["check", "flaky.lua", "--seeds", range];
+    args.extend(COMMON);
+    args.extend(["1", "--shard", shard, "--shard-out", out]);
+    if !extra.contains(&"--size") {
+        args.extend(["--size", "30x30"]);
+    }
+    args.extend(extra);
+    let run = dunlua_in(dir, &args);
+    assert_eq!(run.code, 0, "shard {shard}: {}", run.stderr);
+    run
+}
+
+fn without_timing_json(json: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert!(v["time_ms"].is_object(), "{json}");
+    v.as_object_mut().unwrap().remove("time_ms");
+    v
+}
+
+/// The text (or the page holding it) without the one row that varies.
+fn without_timing(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("time_ms "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Equal texts, or a panic that shows the first line that differs (cut
+/// short: a page's lines are long).
+fn same_text(a: &str, b: &str) {
+    let cut = |l: &str| l.chars().take(300).collect::<String>();
+    for (i, (x, y)) in a.split('>').zip(b.split('>')).enumerate() {
+        assert!(x == y, "piece {i} differs:\n{}\n{}", cut(x), cut(y));
+    }
+    assert_eq!(a.len(), b.len());
+}
+
+fn merge(dir: &Path, files: &[&str], extra: &[&str]) -> Run {
+    let mut args = vec!["check", "--merge"];
+    args.extend(files);
+    args.extend(extra);
+    dunlua_in(dir, &args)
+}
+
+#[test]
+fn four_shards_merge_into_the_report_of_one_run() {
+    let scratch = scratch();
+    let dir = scratch.path();
+    let mut single = vec!["check", "flaky.lua", "--seeds", "0..43"];
+    single.extend(COMMON);
+    single.extend(["2", "--size", "30x30", "--html", "one.html"]);
+    single.extend(["--save-failures", "one"]);
+    let text = dunlua_in(dir, &single);
+    assert_eq!(text.code, 1, "{}", text.stderr);
+    single.push("--json");
+    let json = dunlua_in(dir, &single);
+    assert_eq!(json.code, 1, "{}", json.stderr);
+
+    for i in 1..=4 {
+        shard(dir, "0..43", &format!("{i}/4"), &format!("s{i}.json"), &[]);
+    }
+    // In any order.
+    let files = ["s3.json", "s1.json", "s4.json", "s2.json"];
+    let merged_text = merge(dir, &files, &[]);
+    assert_eq!(merged_text.code, 1, "{}", merged_text.stderr);
+    assert!(
+        merged_text.stderr.contains("of 43 seeds failed"),
+        "{}",
+        merged_text.stderr
+    );
+    assert_eq!(
+        without_timing(&merged_text.stdout),
+        without_timing(&text.stdout)
+    );
+    assert!(
+        merged_text.stdout.contains("\ntime_ms "),
+        "the timings are the shards': {}",
+        merged_text.stdout
+    );
+    let merged = merge(
+        dir,
+        &files,
+        &[
+            "--json",
+            "--html",
+            "merged.html",
+            "--save-failures",
+            "merged",
+        ],
+    );
+    assert_eq!(merged.code, 1, "{}", merged.stderr);
+    let (a, b) = (
+        without_timing_json(&json.stdout),
+        without_timing_json(&merged.stdout),
+    );
+    assert_eq!(a, b);
+    assert!(
+        a["digest"].as_str().unwrap().len() == 16 && a["failed"] == 16,
+        "{a}"
+    );
+
+    // The page: the same, pictures included, but for the timing row.
+    let page = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let (one, two) = (page("one.html"), page("merged.html"));
+    assert!(one.contains("data:image/png;base64,") && one.contains("<h2>Failures</h2>"));
+    same_text(&without_timing(&one), &without_timing(&two));
+
+    // The saved failures: the same files, byte for byte.
+    let (one, two) = (dir.join("one"), dir.join("merged"));
+    assert_eq!(files_in(&one), files_in(&two));
+    assert!(files_in(&one).contains(&"flaky-9.png".to_string()));
+    for name in files_in(&one) {
+        assert_eq!(
+            std::fs::read(one.join(&name)).unwrap(),
+            std::fs::read(two.join(&name)).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn shards_of_a_reference_script_give_its_digest() {
+    let scratch = Scratch::new();
+    let out = |i: u32| scratch.path().join(format!("r{i}.json"));
+    for i in 1..=4u32 {
+        let path = out(i);
+        let run = dunlua(&[
+            "check",
+            "scripts/rooms.lua",
+            "--seeds",
+            "100..300",
+            "--jobs",
+            "2",
+            "--shard",
+            &format!("{i}/4"),
+            "--shard-out",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let one = dunlua(&[
+        "check",
+        "scripts/rooms.lua",
+        "--seeds",
+        "100..300",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    let paths: Vec<String> = (1..=4).map(|i| out(i).display().to_string()).collect();
+    let mut args = vec!["check", "--merge"];
+    args.extend(paths.iter().map(String::as_str));
+    let merged = dunlua(&args);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    assert!(merged.stdout.contains("maps digest "), "{}", merged.stdout);
+    assert_eq!(without_timing(&merged.stdout), without_timing(&one.stdout));
+}
+
+/// `merge` fails with exit 2 and one line that says `wanted`.
+#[track_caller]
+fn refused(run: Run, wanted: &str) {
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(wanted),
+        "wanted '{wanted}' in: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn shards_that_do_not_fit_together_are_refused() {
+    let scratch = scratch();
+    let dir = scratch.path();
+    for i in 1..=4 {
+        shard(dir, "0..40", &format!("{i}/4"), &format!("s{i}.json"), &[]);
+    }
+    let ok = merge(dir, &["s1.json", "s2.json", "s3.json", "s4.json"], &[]);
+    assert_eq!(
+        ok.code, 1,
+        "the failing seeds fail the merge: {}",
+        ok.stderr
+    );
+
+    refused(
+        merge(dir, &["s1.json", "s2.json", "s4.json"], &[]),
+        "dunlua: --merge: shard 3/4 (seeds 20..30) is missing: 3 of 4 shards given",
+    );
+    std::fs::copy(dir.join("s2.json"), dir.join("again.json")).unwrap();
+    refused(
+        merge(
+            dir,
+            &["s1.json", "s2.json", "s3.json", "s4.json", "again.json"],
+            &[],
+        ),
+        "--merge again.json: shard 2/4 is also in s2.json",
+    );
+    let four = |name: &str, extra: &[&str]| {
+        shard(dir, "0..40", "4/4", name, extra);
+        merge(dir, &["s1.json", "s2.json", "s3.json", name], &[])
+    };
+    refused(
+        four("k.json", &["-p", "k=2"]),
+        r#"--merge k.json: parameters {"k":"2"} differs from {"k":"1"} in s1.json"#,
+    );
+    refused(
+        four("size.json", &["--size", "31x30"]),
+        "--merge size.json: --size [31,30] differs from [30,30] in s1.json",
+    );
+    refused(
+        four("limits.json", &["--max-instructions", "9000000"]),
+        "--merge limits.json: limits {\"max_instructions\":9000000,",
+    );
+    shard(dir, "0..50", "4/4", "range.json", &[]);
+    refused(
+        merge(dir, &["s1.json", "s2.json", "s3.json", "range.json"], &[]),
+        "--merge range.json: seed range [0,50] differs from [0,40] in s1.json",
+    );
+    shard(dir, "0..40", "5/5", "five.json", &[]);
+    refused(
+        merge(dir, &["s1.json", "s2.json", "s3.json", "five.json"], &[]),
+        "--merge five.json: shard count N 5 differs from 4 in s1.json",
+    );
+
+    // The script or a module edited between shards.
+    scratch.write("flaky.lua", &format!("{FLAKY}-- edited\n"));
+    refused(
+        four("edited.json", &[]),
+        "--merge edited.json: script source hash ",
+    );
+    // ... or since: the page and the saved failures are made from it again.
+    refused(
+        merge(
+            dir,
+            &["s1.json", "s2.json", "s3.json", "s4.json"],
+            &["--html", "page.html"],
+        ),
+        "--merge: flaky.lua changed since the shards ran",
+    );
+    assert!(!dir.join("page.html").exists());
+    scratch.write("flaky.lua", FLAKY);
+    scratch.write("lib/extra.lua", &format!("{EXTRA}-- edited\n"));
+    refused(
+        four("module.json", &[]),
+        "--merge module.json: module lib/extra.lua hash ",
+    );
+    scratch.write("lib/extra.lua", EXTRA);
+
+    // Not shards, or damaged ones.
+    scratch.write("other.json", "{\"format\": 2, \"width\": 3}");
+    refused(
+        merge(dir, &["s1.json", "other.json"], &[]),
+        "--merge other.json: not a check shard",
+    );
+    let text = std::fs::read_to_string(dir.join("s1.json")).unwrap();
+    scratch.write("v9.json", &text.replace("\"version\":1,", "\"version\":9,"));
+    refused(
+        merge(dir, &["v9.json"], &[]),
+        "--merge v9.json: shard format version 9, this dunlua reads version 1",
+    );
+    scratch.write("cut.json", &text.replace("{\"seed\":3,", "{\"seed\":33,"));
+    refused(
+        merge(dir, &["cut.json", "s2.json", "s3.json", "s4.json"], &[]),
+        "--merge cut.json: holds 10 results, not one for each seed of its slice 0..10 in order",
+    );
+    refused(
+        merge(dir, &["missing.json"], &[]),
+        "--merge missing.json: cannot read it",
+    );
+    // What the shards fix cannot be changed at the merge.
+    refused(
+        merge(dir, &["s1.json", "s2.json", "s3.json", "s4.json"], &["-p", "k=2"]),
+        "--merge takes the script, seeds, parameters, size and limits from the shards; -p cannot change them",
+    );
+}
+
+#[test]
+fn shard_usage_errors() {
+    let scratch = scratch();
+    let dir = scratch.path();
+    for (args, wanted) in [
+        (
+            vec!["--shard", "5/4", "--shard-out", "x.json"],
+            "expected I/N",
+        ),
+        (vec!["--shard", "1/4"], "--shard-out"),
+        (vec!["--shard-out", "x.json"], "--shard"),
+        (
+            vec![
+                "--shard",
+                "1/4",
+                "--shard-out",
+                "x.json",
+                "--html",
+                "a.html",
+            ],
+            "cannot be used with",
+        ),
+        (
+            vec!["--shard", "1/4", "--shard-out", "flaky.lua"],
+            "is the script itself",
+        ),
+        (
+            vec!["--shard", "1/4", "--shard-out", "nowhere/x.json"],
+            "folder nowhere does not exist",
+        ),
+    ] {
+        let mut all = vec!["check", "flaky.lua"];
+        all.extend(args);
+        let run = dunlua_in(dir, &all);
+        assert_eq!(run.code, 2, "{all:?}: {}", run.stderr);
+        assert!(run.stderr.contains(wanted), "{all:?}: {}", run.stderr);
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("flaky.lua")).unwrap(),
+        FLAKY
+    );
+    // A module is known once the runs loaded it: refused then, untouched.
+    let run = dunlua_in(
+        dir,
+        &[
+            "check",
+            "flaky.lua",
+            "--shard",
+            "1/4",
+            "--shard-out",
+            "lib/extra.lua",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--shard-out lib/extra.lua: is the module lib/extra.lua the script loads"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("lib/extra.lua")).unwrap(),
+        EXTRA
+    );
+    let run = dunlua_in(dir, &["check", "flaky.lua", "--merge", "s1.json"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let run = dunlua_in(dir, &["check"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
