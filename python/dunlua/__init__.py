@@ -56,6 +56,8 @@ def generate(
     budget: int | None = None,
     memory: int | None = None,
     timeout: float | None = None,
+    levels: int | None = None,
+    max_attempts: int | None = None,
 ) -> Map:
     """One map of the script at ``path``: ``Generator(path, ...).generate(seed)``.
 
@@ -69,5 +71,7 @@ def generate(
         budget=budget,
         memory=memory,
         timeout=timeout,
+        levels=levels,
+        max_attempts=max_attempts,
     )
     return gen.generate(seed)

@@ -633,12 +633,18 @@ fn param_value(key: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
         return Ok(ParamValue::Boolean(value.is_truthy()?));
     }
     if let Some(int) = as_int(value) {
-        return int.extract::<i64>().map(ParamValue::Integer).map_err(|_| {
-            PyValueError::new_err(format!(
-                "parameter '{key}': {} does not fit a 64-bit integer",
+        if let Ok(v) = int.extract::<i64>() {
+            return Ok(ParamValue::Integer(v));
+        }
+        // Past 64 bits: a number (a number parameter takes it; an integer
+        // one says it wants an integer).
+        return match int.extract::<f64>() {
+            Ok(v) if v.is_finite() => Ok(ParamValue::Number(v)),
+            _ => Err(PyValueError::new_err(format!(
+                "parameter '{key}': {} is too big",
                 shown(value)
-            ))
-        });
+            ))),
+        };
     }
     if value.is_instance_of::<pyo3::types::PyFloat>() {
         return Ok(ParamValue::Number(value.extract::<f64>()?));
@@ -687,7 +693,10 @@ fn script_error(py: Python<'_>, failure: dunlua::Error) -> PyErr {
             } else {
                 PyOSError::new_err(message)
             }
-        } else if message.starts_with("parameter '") && message.contains("' must be a") {
+        } else if message.starts_with("parameter '")
+            && message.contains("' must be a")
+            && !message.contains("' must be a finite")
+        {
             PyTypeError::new_err(message)
         } else {
             PyValueError::new_err(message)

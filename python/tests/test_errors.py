@@ -168,3 +168,11 @@ def test_numpy_integers_are_integers():
         dunlua.Generator("scripts/rooms.lua").generate(np.float64(7))
     with pytest.raises(TypeError):
         dunlua.Generator("scripts/rooms.lua").generate(np.bool_(True))
+
+
+def test_parameter_values_out_of_range_are_value_errors():
+    with pytest.raises(ValueError, match="finite"):
+        dunlua.Generator("scripts/caves.lua", params={"fill": float("nan")})
+    with pytest.raises(TypeError, match="must be an integer"):
+        dunlua.Generator("scripts/rooms.lua", params={"max_rooms": 2**70})
+    assert dunlua.Generator("scripts/caves.lua", params={"fill": 2**70}).params["fill"] == float(2**70)

@@ -453,7 +453,8 @@ impl Session {
                 Some(above) => Some(lua.create_userdata(LevelView::new(above, level - 1))?),
                 None => None,
             };
-            let ctx = super::raw::fields::make_ctx(lua, level, levels, seed as i64, above.as_ref())?;
+            let ctx =
+                super::raw::fields::make_ctx(lua, level, levels, seed as i64, above.as_ref())?;
             Ok((ud, lua.create_userdata(rng)?, p, ctx))
         })()
         .map_err(|e| vm.failure(e))?;
