@@ -26,4 +26,4 @@ pub use noise::{draws as noise_draws, Noise, MAX_SCALE as NOISE_MAX_SCALE};
 pub use path::{path, PathCosts};
 pub use rock::{buried_mask, is_buried};
 pub use selection::Selection;
-pub use stamp::{orient, Mirror, MirrorChoice, Placement, StampCell};
+pub use stamp::{orient, Mirror, MirrorChoice, PlaceOn, Placement, StampCell};

@@ -1091,10 +1091,14 @@ impl UserData for LuaMap {
                         Value::String(s) => {
                             let tile = tile_named(&s, map.tiles())
                                 .map_err(|e| a.fail(format!("on: {e}")))?;
-                            a.charge(cost::visited(area(map)))?;
-                            Some(ops::Selection::of_tile(map, tile))
+                            // Checked on the map cell by cell within the
+                            // tries (charged below), never as a whole-map
+                            // selection.
+                            Some(ops::PlaceOn::Tile(tile))
                         }
-                        _ => a.opt_selection(&opts, "on", (map.width(), map.height()))?,
+                        _ => a
+                            .opt_selection(&opts, "on", (map.width(), map.height()))?
+                            .map(ops::PlaceOn::Cells),
                     };
                     how.within = match opts.get::<Value>("within")? {
                         Value::Nil => None,
