@@ -747,3 +747,40 @@ end }
     );
     assert!(refused("map:room(3)").contains("map:room: room 3 does not exist (there are 0)"));
 }
+
+#[test]
+fn chokepoints_from_lua() {
+    let scratch = Scratch::new();
+    // A room, a corridor (its cells cut, up to where it meets the loop)
+    // and a loop (no cut on it but that joint).
+    let text = on_map(
+        &[
+            "###########",
+            "#...#######",
+            "#.........#",
+            "#...###.#.#",
+            "#######...#",
+            "###########",
+        ],
+        r#"
+        local cuts = map:chokepoints()
+        local got = {}
+        for _, c in ipairs(cuts:cells()) do got[#got + 1] = c[1] .. "," .. c[2] end
+        assert(table.concat(got, " ") == "3,2 4,2 5,2 6,2 7,2", "chokepoints: " .. table.concat(got, " "))
+        -- Each is a cell whose removal cuts the far room off.
+        map:set(4, 2, "wall")
+        assert(not map:flood(1, 1):contains(8, 4))
+        map:set(4, 2, "floor")
+        map:set(8, 2, "wall")
+        assert(map:flood(1, 1):contains(8, 4), "a cell on the loop cuts nothing")
+        map:set(8, 2, "floor")
+        map:fill("wall")
+        assert(map:chokepoints():count() == 0)
+        map:set(1, 1, "floor")
+        map:set_start(1, 1)
+        "#,
+    );
+    scratch
+        .run("x.lua", &text)
+        .unwrap_or_else(|e| panic!("{e}"));
+}

@@ -18,11 +18,7 @@ pub fn flood_avoiding(map: &Map, x: i64, y: i64, avoid: Option<&Selection>) -> V
     let Ok(first) = map.index(x, y) else {
         return seen;
     };
-    let mut walkable: Vec<bool> = map
-        .cells()
-        .iter()
-        .map(|&t| map.tiles().kind(t).walkable)
-        .collect();
+    let mut walkable = map.walkable_mask();
     if let Some(avoid) = avoid {
         for &i in avoid.indices() {
             if let Some(cell) = walkable.get_mut(i as usize) {

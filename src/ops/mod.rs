@@ -4,6 +4,7 @@
 mod analysis;
 mod carve;
 mod cellular;
+mod choke;
 mod connect;
 mod flood;
 mod fov;
@@ -19,6 +20,7 @@ mod stamp;
 
 pub use analysis::{dijkstra, regions, regions_of_kinds, DistanceMap, Region};
 pub use cellular::CellularRule;
+pub use choke::chokepoints;
 pub use flood::{flood, flood_avoiding, unreachable_walkable};
 pub use fov::{field_of_view, visible_mask};
 pub use index::RectIndex;

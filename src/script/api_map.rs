@@ -795,6 +795,16 @@ impl UserData for LuaMap {
             let mask = ops::flood_avoiding(map, x, y, avoid.as_ref());
             LuaSelection::held(&a, Selection::from_mask(map.width(), map.height(), &mask))
         });
+        reader!(methods, "chokepoints", |map, a| {
+            // The depth-first search visits each walkable cell and its four
+            // neighbours once; then one pass gathers the cells.
+            a.charge(cost::visited(area(map) * 4))?;
+            // Discovery times and low points (u32 each), the walkable and
+            // result masks, and the search's stack (up to a cell each).
+            let _search = a.reserve(area(map) as usize * 18)?;
+            let mask = ops::chokepoints(map);
+            LuaSelection::held(&a, Selection::from_mask(map.width(), map.height(), &mask))
+        });
         methods.add_method("regions", |lua, this, values: Six| {
             let a = this.args(lua, "map:regions", values)?;
             let regions = {

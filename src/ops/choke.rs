@@ -1,0 +1,202 @@
+//! Chokepoints (Brogue's chokeMap): the walkable cells whose removal splits
+//! the walkable region they are in, i.e. the articulation points of the
+//! 4-connected walkable graph. Found in linear time by Hopcroft and
+//! Tarjan's depth-first search, run with an explicit stack so a
+//! 2000x2000 map (4 million cells, a DFS as deep) cannot overflow the
+//! call stack.
+
+use crate::map::Map;
+
+/// A mask, row-major, of the walkable cells whose removal would leave the
+/// rest of their walkable region (4-connected) in two or more pieces.
+pub fn chokepoints(map: &Map) -> Vec<bool> {
+    let walkable = map.walkable_mask();
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let n = walkable.len();
+    // Discovery times from 1 (0 = not yet visited) and low points: the
+    // earliest discovery time reachable from a cell's DFS subtree by one
+    // edge out of it.
+    let mut disc = vec![0u32; n];
+    let mut low = vec![0u32; n];
+    let mut cut = vec![false; n];
+    // The DFS path: (cell, how many of its 4 directions were tried).
+    let mut stack: Vec<(u32, u8)> = Vec::new();
+    let mut time = 0u32;
+    let neighbour = |i: usize, dir: u8| -> Option<usize> {
+        let (x, y) = (i % w, i / w);
+        match dir {
+            0 if y > 0 => Some(i - w),
+            1 if x + 1 < w => Some(i + 1),
+            2 if y + 1 < h => Some(i + w),
+            3 if x > 0 => Some(i - 1),
+            _ => None,
+        }
+    };
+    for root in 0..n {
+        if !walkable[root] || disc[root] != 0 {
+            continue;
+        }
+        time += 1;
+        disc[root] = time;
+        low[root] = time;
+        let mut root_children = 0;
+        stack.push((root as u32, 0));
+        while let Some(top) = stack.last_mut() {
+            let v = top.0 as usize;
+            if top.1 < 4 {
+                let dir = top.1;
+                top.1 += 1;
+                let Some(u) = neighbour(v, dir) else {
+                    continue;
+                };
+                if !walkable[u] {
+                    continue;
+                }
+                if disc[u] == 0 {
+                    time += 1;
+                    disc[u] = time;
+                    low[u] = time;
+                    if v == root {
+                        root_children += 1;
+                    }
+                    stack.push((u as u32, 0));
+                } else {
+                    // A back edge (or the edge to the parent, which cannot
+                    // lower `low` below the parent's time and so never
+                    // changes the test below).
+                    low[v] = low[v].min(disc[u]);
+                }
+                continue;
+            }
+            stack.pop();
+            if let Some(&(p, _)) = stack.last() {
+                let p = p as usize;
+                low[p] = low[p].min(low[v]);
+                // No cell of v's subtree reaches above p: p cuts it off.
+                if p != root && low[v] >= disc[p] {
+                    cut[p] = true;
+                }
+            }
+        }
+        if root_children >= 2 {
+            cut[root] = true;
+        }
+    }
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::{flood, regions};
+
+    fn cuts(map: &Map) -> String {
+        let mask = chokepoints(map);
+        let w = map.width() as usize;
+        mask.chunks(w)
+            .map(|row| {
+                let mut s: String = row.iter().map(|&c| if c { 'x' } else { '-' }).collect();
+                s.push('\n');
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn corridors_cut_and_rooms_and_loops_do_not() {
+        // Two rooms joined by a corridor, and a dead-end spur; a loop
+        // (bottom right) has no chokepoint on it.
+        let map = Map::from_ascii(
+            "############\n\
+             #...#####..#\n\
+             #.......#..#\n\
+             #...###.#..#\n\
+             #######.....\n\
+             #######.#.#.\n\
+             #######.....\n",
+        )
+        .unwrap();
+        assert_eq!(
+            cuts(&map),
+            "------------\n\
+             ------------\n\
+             ---xxxxx----\n\
+             -------x----\n\
+             -------x----\n\
+             ------------\n\
+             ------------\n",
+            "\n{map}"
+        );
+    }
+
+    #[test]
+    fn a_single_cell_and_a_pair_have_none() {
+        let map = Map::from_ascii("###\n#.#\n###\n").unwrap();
+        assert_eq!(cuts(&map), "---\n---\n---\n");
+        let map = Map::from_ascii("####\n#..#\n####\n").unwrap();
+        assert_eq!(cuts(&map), "----\n----\n----\n");
+        let map = Map::from_ascii("#####\n#...#\n#####\n").unwrap();
+        assert_eq!(cuts(&map), "-----\n--x--\n-----\n");
+    }
+
+    /// Against the definition: a cell is a chokepoint exactly when making
+    /// it rock leaves more regions than before (minus the one it was, if
+    /// it was a region alone), on random maps.
+    #[test]
+    fn matches_removing_each_cell() {
+        let mut rng = crate::rng::Rng::new(3);
+        for _ in 0..40 {
+            let (w, h) = (9, 7);
+            let text: String = (0..h)
+                .map(|_| {
+                    let row: String = (0..w)
+                        .map(|_| if rng.chance(0.6) { '.' } else { '#' })
+                        .collect();
+                    row + "\n"
+                })
+                .collect();
+            let map = Map::from_ascii(&text).unwrap();
+            let mask = chokepoints(&map);
+            let before = regions(&map).len();
+            for i in 0..(w * h) as usize {
+                let (x, y) = ((i % w as usize) as i64, (i / w as usize) as i64);
+                if !map.is_walkable(x, y) {
+                    assert!(!mask[i]);
+                    continue;
+                }
+                let alone = flood(&map, x, y).iter().filter(|&&r| r).count() == 1;
+                let mut without = map.clone();
+                without.set(x, y, crate::map::Tile::WALL).unwrap();
+                let after = regions(&without).len();
+                let splits = after > before - alone as usize;
+                assert_eq!(mask[i], splits, "({x}, {y})\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_winding_corridor_needs_no_deep_call_stack() {
+        // A serpentine one cell wide: a DFS as deep as the map is big.
+        let (w, h) = (401, 401);
+        let mut text = String::new();
+        for y in 0..h {
+            for x in 0..w {
+                let open = if y % 2 == 0 {
+                    true
+                } else if (y / 2) % 2 == 0 {
+                    x == w - 1
+                } else {
+                    x == 0
+                };
+                text.push(if open { '.' } else { '#' });
+            }
+            text.push('\n');
+        }
+        let map = Map::from_ascii(&text).unwrap();
+        let mask = chokepoints(&map);
+        let count = mask.iter().filter(|&&c| c).count();
+        // Every cell but the two ends.
+        let walkable = map.walkable_mask().iter().filter(|&&c| c).count();
+        assert_eq!(count, walkable - 2);
+    }
+}
