@@ -784,3 +784,57 @@ fn chokepoints_from_lua() {
         .run("x.lua", &text)
         .unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[test]
+fn disconnects_from_lua() {
+    let scratch = Scratch::new();
+    // Two rooms joined by a corridor and, lower down, by a loop round.
+    let text = on_map(
+        &[
+            "##########",
+            "#...##...#",
+            "#........#",
+            "#...##...#",
+            "#.######.#",
+            "#........#",
+            "##########",
+        ],
+        r#"
+        local function cells(list)
+          local sel = map:select("door") -- empty
+          for _, c in ipairs(list) do
+            map:set(c[1], c[2], "door")
+            sel = sel:union(map:select("door"))
+            map:set(c[1], c[2], "floor")
+          end
+          return sel
+        end
+        -- The corridor alone: the loop still joins the rooms.
+        assert(not map:disconnects(cells({ { 4, 2 }, { 5, 2 } })))
+        -- The corridor and the loop: cut.
+        assert(map:disconnects(cells({ { 4, 2 }, { 4, 5 } })))
+        -- A room's corner: nothing falls off.
+        assert(not map:disconnects(cells({ { 1, 1 }, { 2, 1 } })))
+        -- Walls change nothing; nothing selected, nothing cut.
+        assert(not map:disconnects(map:select("wall")))
+        assert(not map:disconnects(map:select("water")))
+        -- What it answers is what filling and counting regions says.
+        local lake = cells({ { 4, 2 }, { 4, 5 } })
+        map:fill_selection(lake, "water")
+        assert(#map:regions() == 2)
+        map:fill_selection(lake, "floor")
+        map:set_start(1, 1)
+        "#,
+    );
+    scratch
+        .run("x.lua", &text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let refused = scratch
+        .run(
+            "bad.lua",
+            &on_map(&["####", "#..#", "####"], "map:disconnects(3)"),
+        )
+        .unwrap_err()
+        .message;
+    assert!(refused.contains("map:disconnects"), "{refused}");
+}

@@ -1,11 +1,147 @@
-//! Chokepoints (Brogue's chokeMap): the walkable cells whose removal splits
-//! the walkable region they are in, i.e. the articulation points of the
-//! 4-connected walkable graph. Found in linear time by Hopcroft and
-//! Tarjan's depth-first search, run with an explicit stack so a
-//! 2000x2000 map (4 million cells, a DFS as deep) cannot overflow the
-//! call stack.
+//! What cuts the walkable area in pieces. Chokepoints (Brogue's chokeMap):
+//! the walkable cells whose removal splits the walkable region they are
+//! in, i.e. the articulation points of the 4-connected walkable graph,
+//! found in linear time by Hopcroft and Tarjan's depth-first search, run
+//! with an explicit stack so a 2000x2000 map (4 million cells, a DFS as
+//! deep) cannot overflow the call stack. And whether blocking a set of
+//! cells would split a region (Brogue's levelIsDisconnectedWithBlockingMap,
+//! which its lakes use).
 
-use crate::map::Map;
+use std::collections::VecDeque;
+
+use super::selection::Selection;
+use crate::map::{Map, MapError};
+
+/// A set of cell indices of one map, a bit a cell.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// Sets the bit; whether it was clear.
+    fn insert(&mut self, i: usize) -> bool {
+        let (word, bit) = (&mut self.0[i / 64], 1u64 << (i % 64));
+        let was_clear = *word & bit == 0;
+        *word |= bit;
+        was_clear
+    }
+}
+
+/// Whether making the cells of `blocked` impassable would split a walkable
+/// region (4-connected) in two or more pieces: some two walkable cells
+/// outside `blocked` that are joined now would no longer be. Cells of
+/// `blocked` that are not walkable change nothing.
+///
+/// Linear in `blocked` and in the regions it touches, never in the whole
+/// map: the walkable cells next to the blocked ones are where the pieces
+/// would meet, so the regions that split are those where they fall apart.
+/// A search from one of them stops as soon as it has met all the others.
+pub fn disconnects(map: &Map, blocked: &Selection) -> Result<bool, MapError> {
+    if (blocked.width(), blocked.height()) != (map.width(), map.height()) {
+        return Err(MapError::SelectionSize {
+            a: (blocked.width(), blocked.height()),
+            b: (map.width(), map.height()),
+        });
+    }
+    let mut table = [false; 256];
+    for (tile, kind) in map.tiles().iter() {
+        table[tile.index()] = kind.walkable;
+    }
+    let cells = map.cells();
+    let walk = |i: usize| table[cells[i].index()];
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let n = cells.len();
+    let neighbours = |i: usize| {
+        let (x, y) = (i % w, i / w);
+        [
+            (y > 0).then(|| i - w),
+            (x + 1 < w).then(|| i + 1),
+            (y + 1 < h).then(|| i + w),
+            (x > 0).then(|| i - 1),
+        ]
+        .into_iter()
+        .flatten()
+    };
+    let mut in_blocked = Bits::new(n);
+    for &i in blocked.indices() {
+        in_blocked.insert(i as usize);
+    }
+    // The walkable cells left next to a walkable blocked one: every piece
+    // of a region that splits holds one of them.
+    let mut is_edge = Bits::new(n);
+    let mut edge = Vec::new();
+    for &s in blocked.indices() {
+        let s = s as usize;
+        if !walk(s) {
+            continue;
+        }
+        for j in neighbours(s) {
+            if walk(j) && !in_blocked.get(j) && is_edge.insert(j) {
+                edge.push(j);
+            }
+        }
+    }
+    if edge.len() <= 1 {
+        return Ok(false);
+    }
+    // The pieces after blocking, one search each from an edge cell not yet
+    // reached; the first that meets every edge cell settles it.
+    let mut seen = Bits::new(n);
+    let mut queue = VecDeque::new();
+    let mut pieces = Vec::new();
+    for &start in &edge {
+        if seen.get(start) {
+            continue;
+        }
+        pieces.push(start);
+        seen.insert(start);
+        queue.clear();
+        queue.push_back(start);
+        let mut met = 1;
+        while let Some(i) = queue.pop_front() {
+            for j in neighbours(i) {
+                if walk(j) && !in_blocked.get(j) && seen.insert(j) {
+                    queue.push_back(j);
+                    met += is_edge.get(j) as usize;
+                }
+            }
+            if pieces.len() == 1 && met == edge.len() {
+                return Ok(false);
+            }
+        }
+    }
+    // Several pieces: a split when two of them were one region before.
+    let mut is_piece = Bits::new(n);
+    for &p in &pieces {
+        is_piece.insert(p);
+    }
+    let mut before = Bits::new(n);
+    for &start in &pieces {
+        if before.get(start) {
+            continue;
+        }
+        before.insert(start);
+        queue.clear();
+        queue.push_back(start);
+        while let Some(i) = queue.pop_front() {
+            for j in neighbours(i) {
+                if walk(j) && before.insert(j) {
+                    if is_piece.get(j) {
+                        return Ok(true);
+                    }
+                    queue.push_back(j);
+                }
+            }
+        }
+    }
+    Ok(false)
+}
 
 /// A mask, row-major, of the walkable cells whose removal would leave the
 /// rest of their walkable region (4-connected) in two or more pieces.
@@ -89,6 +225,55 @@ pub fn chokepoints(map: &Map) -> Vec<bool> {
 mod tests {
     use super::*;
     use crate::ops::{flood, regions};
+
+    /// Against the definition: more regions after blocking than before,
+    /// counting only regions not wholly blocked, on random maps and
+    /// random blocked sets.
+    #[test]
+    fn disconnects_matches_counting_regions() {
+        let mut rng = crate::rng::Rng::new(8);
+        let (w, h) = (10, 8);
+        let mut splits = 0;
+        for round in 0..400 {
+            let text: String = (0..h)
+                .map(|_| {
+                    let row: String = (0..w)
+                        .map(|_| if rng.chance(0.65) { '.' } else { '#' })
+                        .collect();
+                    row + "\n"
+                })
+                .collect();
+            let map = Map::from_ascii(&text).unwrap();
+            let density = [0.03, 0.1, 0.3][round % 3];
+            let picked: Vec<u32> = (0..(w * h) as u32)
+                .filter(|_| rng.chance(density))
+                .collect();
+            let sel = Selection::from_indices(w, h, picked);
+            // Each region before: into how many pieces does it fall?
+            let mut blocked_map = map.clone();
+            blocked_map
+                .fill_selection(&sel, crate::map::Tile::WALL)
+                .unwrap();
+            let after = regions(&blocked_map);
+            let split = regions(&map).iter().any(|r| {
+                after
+                    .iter()
+                    .filter(|a| r.cells.intersect(&a.cells).unwrap().count() > 0)
+                    .count()
+                    > 1
+            });
+            assert_eq!(
+                disconnects(&map, &sel).unwrap(),
+                split,
+                "round {round}\n{text}{:?}",
+                sel.indices()
+            );
+            splits += split as usize;
+        }
+        assert!((50..350).contains(&splits), "both answers tried: {splits}");
+        let map = Map::from_ascii("....\n").unwrap();
+        assert!(disconnects(&map, &Selection::empty(3, 1)).is_err());
+    }
 
     fn cuts(map: &Map) -> String {
         let mask = chokepoints(map);

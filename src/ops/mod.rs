@@ -20,7 +20,7 @@ mod stamp;
 
 pub use analysis::{dijkstra, regions, regions_of_kinds, DistanceMap, Region};
 pub use cellular::CellularRule;
-pub use choke::chokepoints;
+pub use choke::{chokepoints, disconnects};
 pub use flood::{flood, flood_avoiding, unreachable_walkable};
 pub use fov::{field_of_view, visible_mask};
 pub use index::RectIndex;

@@ -805,6 +805,15 @@ impl UserData for LuaMap {
             let mask = ops::chokepoints(map);
             LuaSelection::held(&a, Selection::from_mask(map.width(), map.height(), &mask))
         });
+        reader!(methods, "disconnects", |map, a| {
+            let sel = a.selection(0, "selection")?;
+            // At worst two searches over the map (the pieces after, the
+            // regions before) and a look at each selected cell.
+            a.charge(cost::visited(area(map) * 2 + sel.count() as u64 * 4))?;
+            // Four bitsets and a queue of up to a cell each.
+            let _search = a.reserve(area(map) as usize * 9)?;
+            ops::disconnects(map, &sel).map_err(|e| a.map_failed(e))
+        });
         methods.add_method("regions", |lua, this, values: Six| {
             let a = this.args(lua, "map:regions", values)?;
             let regions = {
