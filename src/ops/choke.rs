@@ -9,29 +9,9 @@
 
 use std::collections::VecDeque;
 
+use super::bits::Bits;
 use super::selection::Selection;
 use crate::map::{Map, MapError};
-
-/// A set of cell indices of one map, a bit a cell.
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn new(n: usize) -> Bits {
-        Bits(vec![0; n.div_ceil(64)])
-    }
-
-    fn get(&self, i: usize) -> bool {
-        self.0[i / 64] >> (i % 64) & 1 == 1
-    }
-
-    /// Sets the bit; whether it was clear.
-    fn insert(&mut self, i: usize) -> bool {
-        let (word, bit) = (&mut self.0[i / 64], 1u64 << (i % 64));
-        let was_clear = *word & bit == 0;
-        *word |= bit;
-        was_clear
-    }
-}
 
 /// Whether making the cells of `blocked` impassable would split a walkable
 /// region (4-connected) in two or more pieces: some two walkable cells

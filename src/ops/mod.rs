@@ -2,6 +2,7 @@
 //! every per-cell loop, so scripts only decide *where*. No Lua in here.
 
 mod analysis;
+mod bits;
 mod carve;
 mod cellular;
 mod choke;
@@ -21,7 +22,7 @@ mod stamp;
 pub use analysis::{dijkstra, regions, regions_of_kinds, DistanceMap, Region};
 pub use cellular::CellularRule;
 pub use choke::{chokepoints, disconnects};
-pub use flood::{flood, flood_avoiding, unreachable_walkable};
+pub use flood::{flood, flood_avoiding, flood_selection, unreachable_walkable};
 pub use fov::{field_of_view, visible_mask};
 pub use index::RectIndex;
 pub use noise::{draws as noise_draws, Noise, MAX_SCALE as NOISE_MAX_SCALE};

@@ -791,9 +791,9 @@ impl UserData for LuaMap {
                 None => None,
             };
             a.charge(cost::visited(area(map)))?;
-            let _mask_memory = a.reserve(area(map) as usize * 2)?;
-            let mask = ops::flood_avoiding(map, x, y, avoid.as_ref());
-            LuaSelection::held(&a, Selection::from_mask(map.width(), map.height(), &mask))
+            // Two bitsets, and a stack of up to a u32 a cell.
+            let _mask_memory = a.reserve(area(map) as usize * 4 + area(map) as usize / 4)?;
+            LuaSelection::held(&a, ops::flood_selection(map, x, y, avoid.as_ref()))
         });
         reader!(methods, "chokepoints", |map, a| {
             // The depth-first search visits each walkable cell and its four
