@@ -50,9 +50,12 @@ return {
     map:add_room(first, { kind = "start" })
     local dug = 1
     -- Wall cells next to what is dug: where sites can be (recomputed,
-    -- natively, only when something new is dug).
+    -- natively, only when something new is dug). While digging the map
+    -- holds only wall and floor, so these are the dug cells' neighbours
+    -- that are not floor (no selection of every wall of a big map).
     local function frontier()
-      return map:select("floor"):grow():intersect(map:select("wall"))
+      local dug_cells = map:select("floor")
+      return dug_cells:grow():subtract(dug_cells)
     end
     local near = frontier()
     for _ = 1, p.tries do

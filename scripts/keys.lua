@@ -2,7 +2,8 @@
 -- to the previous by an L-tunnel, as rooms.lua); the exit (stairs down)
 -- goes on the cell farthest from the start; a locked door goes on the
 -- cheapest path from start to exit, on a cell every way to the exit
--- crosses (checked with map:flood{avoid = the door}); the key goes on the
+-- crosses (a chokepoint, map:chokepoints, that map:flood{avoid = the
+-- door} confirms cuts the exit off); the key goes on the
 -- cell farthest from the door among those reachable without crossing it.
 -- A level with no such cell (none on the path cuts it) is rejected.
 --
@@ -48,11 +49,14 @@ return {
     map:set(ex, ey, "stairs_down")
 
     -- The door: the cell nearest the exit on the path that cuts it off.
+    -- Only a chokepoint can cut anything off, so the flood that checks a
+    -- cell runs for those alone (the same door as checking every cell).
     local path = map:path(sx, sy, ex, ey)
+    local chokes = map:chokepoints()
     local door
     for i = #path - 1, 2, -1 do
       local x, y = path[i].x, path[i].y
-      if map:get(x, y) == "floor" then
+      if map:get(x, y) == "floor" and chokes:contains(x, y) then
         map:set(x, y, "locked_door")
         local before = map:flood(sx, sy, { avoid = map:select("locked_door") })
         if not before:contains(ex, ey) and before:count() > 1 then

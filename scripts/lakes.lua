@@ -1,8 +1,8 @@
 -- lakes.lua: Brogue's lakes. Rooms and corridors first (as rooms.lua, the
 -- corridors by map:connect_regions); then lakes of deep water where a noise
 -- field is low, each kept only if the level stays in one walkable piece:
--- a lake is filled, the walkable regions counted (map:regions), and the
--- lake dried again when it cut the level in two. Water is measured as
+-- a lake is filled unless it would cut the level in two (map:disconnects,
+-- Brogue's levelIsDisconnectedWithBlockingMap). Water is measured as
 -- regions of its own kind (map:regions("water")).
 --
 -- Draw order: the room tries (w, h, x, y each), connect_regions' shuffles,
@@ -39,12 +39,12 @@ return {
     map:fill_selection(wet, "water")
     local lakes = map:regions("water")
     map:fill_selection(wet, "floor")
+    -- The level is one piece here (joined above), and stays so: a lake
+    -- that would cut it stays dry.
     local kept = 0
     for _, lake in ipairs(lakes) do
-      map:fill_selection(lake.cells, "water")
-      if #map:regions() > 1 then
-        map:fill_selection(lake.cells, "floor")   -- it cut the level: dry it
-      else
+      if not map:disconnects(lake.cells) then
+        map:fill_selection(lake.cells, "water")
         kept = kept + 1
       end
     end

@@ -54,12 +54,14 @@ return {
       end
     end
 
-    -- Clearings the woods cut off are planted over.
-    for i, region in ipairs(map:regions()) do
-      if i > 1 then map:fill_selection(region.cells, "tree") end
+    -- Clearings the woods cut off are planted over; the largest, which
+    -- planting leaves as it is, is where the start goes.
+    local regions = map:regions()
+    for i = 2, #regions do
+      map:fill_selection(regions[i].cells, "tree")
     end
 
-    local sx, sy = map:regions()[1].cells:random_cell(rng)
+    local sx, sy = regions[1].cells:random_cell(rng)
     map:set_start(sx, sy)
     if p.stairs then
       local ex, ey = map:dijkstra(sx, sy):farthest()

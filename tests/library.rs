@@ -879,3 +879,94 @@ end }
     let g = scratch.run("s.lua", script).unwrap();
     assert_eq!(dunlua::check::dead_ends(&g.map), 1, "as check counts them");
 }
+
+#[test]
+fn chokepoints_from_lua() {
+    let scratch = Scratch::new();
+    // A room, a corridor (its cells cut, up to where it meets the loop)
+    // and a loop (no cut on it but that joint).
+    let text = on_map(
+        &[
+            "###########",
+            "#...#######",
+            "#.........#",
+            "#...###.#.#",
+            "#######...#",
+            "###########",
+        ],
+        r#"
+        local cuts = map:chokepoints()
+        local got = {}
+        for _, c in ipairs(cuts:cells()) do got[#got + 1] = c[1] .. "," .. c[2] end
+        assert(table.concat(got, " ") == "3,2 4,2 5,2 6,2 7,2", "chokepoints: " .. table.concat(got, " "))
+        -- Each is a cell whose removal cuts the far room off.
+        map:set(4, 2, "wall")
+        assert(not map:flood(1, 1):contains(8, 4))
+        map:set(4, 2, "floor")
+        map:set(8, 2, "wall")
+        assert(map:flood(1, 1):contains(8, 4), "a cell on the loop cuts nothing")
+        map:set(8, 2, "floor")
+        map:fill("wall")
+        assert(map:chokepoints():count() == 0)
+        map:set(1, 1, "floor")
+        map:set_start(1, 1)
+        "#,
+    );
+    scratch
+        .run("x.lua", &text)
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn disconnects_from_lua() {
+    let scratch = Scratch::new();
+    // Two rooms joined by a corridor and, lower down, by a loop round.
+    let text = on_map(
+        &[
+            "##########",
+            "#...##...#",
+            "#........#",
+            "#...##...#",
+            "#.######.#",
+            "#........#",
+            "##########",
+        ],
+        r#"
+        local function cells(list)
+          local sel = map:select("door") -- empty
+          for _, c in ipairs(list) do
+            map:set(c[1], c[2], "door")
+            sel = sel:union(map:select("door"))
+            map:set(c[1], c[2], "floor")
+          end
+          return sel
+        end
+        -- The corridor alone: the loop still joins the rooms.
+        assert(not map:disconnects(cells({ { 4, 2 }, { 5, 2 } })))
+        -- The corridor and the loop: cut.
+        assert(map:disconnects(cells({ { 4, 2 }, { 4, 5 } })))
+        -- A room's corner: nothing falls off.
+        assert(not map:disconnects(cells({ { 1, 1 }, { 2, 1 } })))
+        -- Walls change nothing; nothing selected, nothing cut.
+        assert(not map:disconnects(map:select("wall")))
+        assert(not map:disconnects(map:select("water")))
+        -- What it answers is what filling and counting regions says.
+        local lake = cells({ { 4, 2 }, { 4, 5 } })
+        map:fill_selection(lake, "water")
+        assert(#map:regions() == 2)
+        map:fill_selection(lake, "floor")
+        map:set_start(1, 1)
+        "#,
+    );
+    scratch
+        .run("x.lua", &text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let refused = scratch
+        .run(
+            "bad.lua",
+            &on_map(&["####", "#..#", "####"], "map:disconnects(3)"),
+        )
+        .unwrap_err()
+        .message;
+    assert!(refused.contains("map:disconnects"), "{refused}");
+}

@@ -151,6 +151,15 @@ function Map:noise(rng, opts) end
 ---@return Selection
 function Map:flood(x, y, opts) end
 
+---The walkable cells whose removal splits their walkable region (4-connected; Brogue's chokepoints, the articulation points), found in linear time.
+---@return Selection
+function Map:chokepoints() end
+
+---Whether making the selected cells impassable would split a walkable region in pieces (Brogue's levelIsDisconnectedWithBlockingMap); linear in the selection and the regions it touches.
+---@param sel Selection
+---@return boolean
+function Map:disconnects(sel) end
+
 ---The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil; with a field, entering a cell also costs weight (default 1) times the field's value there.
 ---@param ax integer
 ---@param ay integer

@@ -263,6 +263,16 @@ impl Map {
         }
     }
 
+    /// Which cells can be walked on, row-major: one table lookup a cell
+    /// instead of a kind lookup, for the whole-map searches.
+    pub fn walkable_mask(&self) -> Vec<bool> {
+        let mut table = [false; 256];
+        for (tile, kind) in self.tiles.iter() {
+            table[tile.index()] = kind.walkable;
+        }
+        self.cells.iter().map(|t| table[t.index()]).collect()
+    }
+
     pub fn count(&self, tile: Tile) -> usize {
         self.cells.iter().filter(|&&t| t == tile).count()
     }

@@ -2,8 +2,6 @@
 //! distance maps, neighbour counts, random cells. Walking is 4-connected
 //! here, as in [`flood`](super::flood), the strictest reading of "reachable".
 
-use std::collections::VecDeque;
-
 use super::selection::Selection;
 use crate::map::{Map, MapError, Tile};
 use crate::rng::Rng;
@@ -23,12 +21,7 @@ pub struct Region {
 /// Connected walkable regions, largest first; equal sizes in the row-major
 /// order of their first cells, so the order never depends on anything else.
 pub fn regions(map: &Map) -> Vec<Region> {
-    let walkable: Vec<bool> = map
-        .cells()
-        .iter()
-        .map(|&t| map.tiles().kind(t).walkable)
-        .collect();
-    regions_of(map, &walkable)
+    regions_of(map, &map.walkable_mask())
 }
 
 /// Connected regions (4-connected) of the cells whose kind is one of
@@ -38,41 +31,69 @@ pub fn regions_of_kinds(map: &Map, kinds: &[Tile]) -> Vec<Region> {
     regions_of(map, &member)
 }
 
-/// Connected regions of the cells marked in `member`, row-major.
-fn regions_of(map: &Map, walkable: &[bool]) -> Vec<Region> {
-    let (w, h) = (map.width(), map.height());
-    let mut seen = vec![false; walkable.len()];
-    let mut out = Vec::new();
-    for first in 0..walkable.len() {
-        if !walkable[first] || seen[first] {
+/// Connected regions of the cells marked in `member`, row-major. Linear:
+/// each cell is labelled with its region by a breadth-first search from
+/// the region's first cell, then one row-major pass hands every cell to
+/// its region, so each region's cells come out sorted without a sort.
+fn regions_of(map: &Map, member: &[bool]) -> Vec<Region> {
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    const NONE: u32 = u32::MAX;
+    let mut label = vec![NONE; member.len()];
+    let mut firsts: Vec<usize> = Vec::new();
+    let mut sizes: Vec<usize> = Vec::new();
+    let mut queue: Vec<u32> = Vec::new();
+    for first in 0..member.len() {
+        if !member[first] || label[first] != NONE {
             continue;
         }
-        let mut cells = vec![first as u32];
-        seen[first] = true;
+        let id = firsts.len() as u32;
+        label[first] = id;
+        queue.clear();
+        queue.push(first as u32);
         let mut head = 0;
-        while head < cells.len() {
-            let i = cells[head] as i32;
+        while head < queue.len() {
+            let i = queue[head] as usize;
             head += 1;
             let (x, y) = (i % w, i / w);
-            for (dx, dy) in STEPS4 {
-                let (nx, ny) = (x + dx, y + dy);
-                if nx < 0 || ny < 0 || nx >= w || ny >= h {
-                    continue;
+            let mut visit = |j: usize| {
+                if member[j] && label[j] == NONE {
+                    label[j] = id;
+                    queue.push(j as u32);
                 }
-                let j = (ny * w + nx) as usize;
-                if walkable[j] && !seen[j] {
-                    seen[j] = true;
-                    cells.push(j as u32);
-                }
+            };
+            if y > 0 {
+                visit(i - w);
+            }
+            if x + 1 < w {
+                visit(i + 1);
+            }
+            if y + 1 < h {
+                visit(i + w);
+            }
+            if x > 0 {
+                visit(i - 1);
             }
         }
-        out.push(Region {
-            size: cells.len(),
-            x: first as i32 % w,
-            y: first as i32 / w,
-            cells: Selection::from_indices(w, h, cells),
-        });
+        firsts.push(first);
+        sizes.push(queue.len());
     }
+    let mut cells: Vec<Vec<u32>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
+    for (i, &l) in label.iter().enumerate() {
+        if l != NONE {
+            cells[l as usize].push(i as u32);
+        }
+    }
+    let (wi, hi) = (map.width(), map.height());
+    let mut out: Vec<Region> = cells
+        .into_iter()
+        .zip(firsts)
+        .map(|(cells, first)| Region {
+            size: cells.len(),
+            x: (first % w) as i32,
+            y: (first / w) as i32,
+            cells: Selection::from_sorted(wi, hi, cells),
+        })
+        .collect();
     // A stable sort keeps equal sizes in first-cell order.
     out.sort_by_key(|r| std::cmp::Reverse(r.size));
     out
@@ -143,16 +164,20 @@ impl DistanceMap {
 /// through walkable cells. Each source must be on the map.
 pub fn dijkstra(map: &Map, sources: &[(i64, i64)]) -> Result<DistanceMap, MapError> {
     let (w, h) = (map.width(), map.height());
+    let walkable = map.walkable_mask();
     let mut dist = vec![-1i32; map.cells().len()];
-    let mut queue = VecDeque::new();
+    let mut queue: Vec<u32> = Vec::new();
     for &(x, y) in sources {
         let i = map.index(x, y)?;
         if dist[i] != 0 {
             dist[i] = 0;
-            queue.push_back(i);
+            queue.push(i as u32);
         }
     }
-    while let Some(i) = queue.pop_front() {
+    let mut head = 0;
+    while head < queue.len() {
+        let i = queue[head] as usize;
+        head += 1;
         let (x, y) = (i as i32 % w, i as i32 / w);
         for (dx, dy) in STEPS4 {
             let (nx, ny) = (x + dx, y + dy);
@@ -160,9 +185,9 @@ pub fn dijkstra(map: &Map, sources: &[(i64, i64)]) -> Result<DistanceMap, MapErr
                 continue;
             }
             let j = (ny * w + nx) as usize;
-            if dist[j] < 0 && map.tiles().kind(map.cells()[j]).walkable {
+            if dist[j] < 0 && walkable[j] {
                 dist[j] = dist[i] + 1;
-                queue.push_back(j);
+                queue.push(j as u32);
             }
         }
     }

@@ -1,9 +1,6 @@
 //! Making any map playable: tunnels that join every walkable region to the
 //! largest, and doors where corridors enter rooms.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use super::analysis::regions;
 use super::selection::Selection;
 use crate::map::{Map, MapError, Tile};
@@ -13,10 +10,15 @@ use crate::rng::Rng;
 struct Search {
     dist: Vec<u32>,
     parent: Vec<u32>,
-    /// (distance, push order, cell), popped smallest first; the push order
-    /// breaks ties so the result never depends on the heap's internals.
-    heap: BinaryHeap<Reverse<(u32, u64, u32)>>,
-    pushes: u64,
+    /// A bucket queue: `buckets[d]` holds the cells pushed at distance `d`,
+    /// in push order, and `heads[d]` how many of them were popped. Popping
+    /// the smallest distance first and, within it, the earliest push is the
+    /// order the specified (distance, push order) priority gives, in
+    /// linear time (every step costs 1, so distances stay below the cells).
+    buckets: Vec<Vec<u32>>,
+    heads: Vec<usize>,
+    /// No bucket below this one holds an unpopped cell.
+    lowest: usize,
 }
 
 impl Search {
@@ -24,14 +26,36 @@ impl Search {
         Search {
             dist: vec![u32::MAX; n],
             parent: vec![u32::MAX; n],
-            heap: BinaryHeap::new(),
-            pushes: 0,
+            buckets: Vec::new(),
+            heads: Vec::new(),
+            lowest: 0,
         }
     }
 
     fn push(&mut self, d: u32, i: usize) {
-        self.pushes += 1;
-        self.heap.push(Reverse((d, self.pushes, i as u32)));
+        let d = d as usize;
+        if d >= self.buckets.len() {
+            self.buckets.resize_with(d + 1, Vec::new);
+            self.heads.resize(d + 1, 0);
+        }
+        self.buckets[d].push(i as u32);
+        self.lowest = self.lowest.min(d);
+    }
+
+    /// The next (distance, cell): the smallest distance, earliest pushed.
+    fn pop(&mut self) -> Option<(u32, u32)> {
+        while self.lowest < self.buckets.len() {
+            let d = self.lowest;
+            if let Some(&cell) = self.buckets[d].get(self.heads[d]) {
+                self.heads[d] += 1;
+                return Some((d as u32, cell));
+            }
+            // Drained: give its memory back; later pushes start it afresh.
+            self.buckets[d] = Vec::new();
+            self.heads[d] = 0;
+            self.lowest += 1;
+        }
+        None
     }
 
     /// Makes a cell a source: distance 0, its own parent.
@@ -39,6 +63,28 @@ impl Search {
         self.dist[i] = 0;
         self.parent[i] = i as u32;
         self.push(0, i);
+    }
+
+    /// Makes every cell of a region a source, in order. A cell whose
+    /// neighbours on the map are all sources already is not queued: popped,
+    /// it would reach nothing closer, so leaving it out changes nothing
+    /// but the time (most of a big cave's cells).
+    fn sources(&mut self, cells: &[u32], w: usize, h: usize) {
+        for &i in cells {
+            self.dist[i as usize] = 0;
+            self.parent[i as usize] = i;
+        }
+        for &i in cells {
+            let i = i as usize;
+            let (x, y) = (i % w, i / w);
+            let inner = (y > 0 && self.dist[i - w] != 0)
+                || (x + 1 < w && self.dist[i + 1] != 0)
+                || (y + 1 < h && self.dist[i + w] != 0)
+                || (x > 0 && self.dist[i - 1] != 0);
+            if inner {
+                self.push(0, i);
+            }
+        }
     }
 
     /// Reaches `j` from `i` at distance `d` if that is closer than before.
@@ -84,10 +130,10 @@ impl Map {
         let (w, h) = (self.width(), self.height());
         let n = (w * h) as usize;
         // The region each walkable cell belongs to.
-        let mut owner = vec![usize::MAX; n];
+        let mut owner = vec![u32::MAX; n];
         for (id, region) in found.iter().enumerate() {
             for &i in region.cells.indices() {
-                owner[i as usize] = id;
+                owner[i as usize] = id as u32;
             }
         }
         let mut blocked = vec![false; n];
@@ -103,19 +149,17 @@ impl Map {
         let mut search = Search::new(n);
         joined[0] = true;
         left -= 1;
-        for &i in found[0].cells.indices() {
-            search.source(i as usize);
-        }
+        search.sources(found[0].cells.indices(), w as usize, h as usize);
         let mut dirs = [(0i32, -1i32), (1, 0), (0, 1), (-1, 0)];
         rng.shuffle(&mut dirs);
         let mut tunnels = 0;
-        while let Some(Reverse((d, _, cell))) = search.heap.pop() {
+        while let Some((d, cell)) = search.pop() {
             let i = cell as usize;
             if d > search.dist[i] {
                 continue; // a stale entry: a closer route was found since
             }
-            let region = owner[i];
-            if region != usize::MAX && !joined[region] {
+            let region = owner[i] as usize;
+            if owner[i] != u32::MAX && !joined[region] {
                 // The nearest unjoined region: dig the way back to a source.
                 joined[region] = true;
                 left -= 1;
@@ -123,16 +167,14 @@ impl Map {
                 let mut j = search.parent[i] as usize;
                 while search.dist[j] != 0 {
                     let next = search.parent[j] as usize;
-                    if owner[j] == usize::MAX {
+                    if owner[j] == u32::MAX {
                         let _ = self.set((j as i32 % w) as i64, (j as i32 / w) as i64, tile);
                         owner[j] = 0;
                     }
                     search.source(j);
                     j = next;
                 }
-                for &k in found[region].cells.indices() {
-                    search.source(k as usize);
-                }
+                search.sources(found[region].cells.indices(), w as usize, h as usize);
                 if left == 0 {
                     break;
                 }
@@ -147,7 +189,7 @@ impl Map {
                 }
                 let j = (ny * w + nx) as usize;
                 let on_ring = nx == 0 || ny == 0 || nx == w - 1 || ny == h - 1;
-                if on_ring && owner[j] == usize::MAX || blocked[j] {
+                if on_ring && owner[j] == u32::MAX || blocked[j] {
                     continue;
                 }
                 search.relax(i, j, d + 1);

@@ -1,6 +1,7 @@
 //! Reachability over walkable cells (4-connected, as the player walks in the
 //! reference scripts' corridors).
 
+use super::bits::Bits;
 use super::selection::Selection;
 use crate::map::Map;
 
@@ -18,11 +19,7 @@ pub fn flood_avoiding(map: &Map, x: i64, y: i64, avoid: Option<&Selection>) -> V
     let Ok(first) = map.index(x, y) else {
         return seen;
     };
-    let mut walkable: Vec<bool> = map
-        .cells()
-        .iter()
-        .map(|&t| map.tiles().kind(t).walkable)
-        .collect();
+    let mut walkable = map.walkable_mask();
     if let Some(avoid) = avoid {
         for &i in avoid.indices() {
             if let Some(cell) = walkable.get_mut(i as usize) {
@@ -57,6 +54,65 @@ pub fn flood_avoiding(map: &Map, x: i64, y: i64, avoid: Option<&Selection>) -> V
         }
     }
     seen
+}
+
+/// [`flood_avoiding`] as a selection, in time and memory that follow what
+/// it reaches rather than the map: cells are marked in a bitset (an eighth
+/// of a byte a cell to clear) and kinds read through a table, so a small
+/// room on a big map costs little more than clearing the bits.
+pub fn flood_selection(map: &Map, x: i64, y: i64, avoid: Option<&Selection>) -> Selection {
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let (wi, hi) = (map.width(), map.height());
+    let Ok(first) = map.index(x, y) else {
+        return Selection::empty(wi, hi);
+    };
+    let mut table = [false; 256];
+    for (tile, kind) in map.tiles().iter() {
+        table[tile.index()] = kind.walkable;
+    }
+    let cells = map.cells();
+    // `seen` starts with the avoided cells in it, so they are never entered.
+    let mut seen = Bits::new(cells.len());
+    if let Some(avoid) = avoid {
+        for &i in avoid.indices() {
+            if (i as usize) < cells.len() {
+                seen.insert(i as usize);
+            }
+        }
+    }
+    if !table[cells[first].index()] || seen.get(first) {
+        return Selection::empty(wi, hi);
+    }
+    let mut reached = Bits::new(cells.len());
+    seen.insert(first);
+    reached.insert(first);
+    let mut count = 1usize;
+    let mut stack = vec![first as u32];
+    while let Some(i) = stack.pop() {
+        let i = i as usize;
+        let (cx, cy) = (i % w, i / w);
+        let mut visit = |j: usize| {
+            if table[cells[j].index()] && seen.insert(j) {
+                reached.insert(j);
+                count += 1;
+                stack.push(j as u32);
+            }
+        };
+        if cx > 0 {
+            visit(i - 1);
+        }
+        if cx + 1 < w {
+            visit(i + 1);
+        }
+        if cy > 0 {
+            visit(i - w);
+        }
+        if cy + 1 < h {
+            visit(i + w);
+        }
+    }
+    debug_assert_eq!(reached.indices().len(), count);
+    Selection::from_sorted(wi, hi, reached.indices())
 }
 
 /// Walkable cells that cannot be reached from the start (all of them when
@@ -105,6 +161,12 @@ mod tests {
         let mask = flood_avoiding(&map, 1, 1, Some(&door));
         let reached: Vec<usize> = (0..mask.len()).filter(|&i| mask[i]).collect();
         assert_eq!(reached, [8, 9], "the door and beyond are not reached");
+        let sel = flood_selection(&map, 1, 1, Some(&door));
+        assert_eq!(sel.indices(), [8, 9]);
+        assert_eq!(flood_selection(&map, 1, 1, None).count(), 5);
+        assert_eq!(flood_selection(&map, 3, 1, Some(&door)).count(), 0);
+        assert_eq!(flood_selection(&map, 0, 0, None).count(), 0);
+        assert_eq!(flood_selection(&map, 9, 9, None).count(), 0);
         assert_eq!(flood(&map, 1, 1).iter().filter(|&&r| r).count(), 5);
     }
 

@@ -13,19 +13,36 @@ use std::collections::VecDeque;
 use crate::map::{Map, Tile};
 use crate::rng::Rng;
 
+/// The walkable cells of a map, row-major, read off by coordinates (off
+/// the map is not walkable) and kept up to date as loops are opened.
+struct Walkable {
+    w: i32,
+    h: i32,
+    mask: Vec<bool>,
+}
+
+impl Walkable {
+    fn of(map: &Map) -> Walkable {
+        Walkable {
+            w: map.width(),
+            h: map.height(),
+            mask: map.walkable_mask(),
+        }
+    }
+
+    fn at(&self, x: i32, y: i32) -> bool {
+        x >= 0 && y >= 0 && x < self.w && y < self.h && self.mask[(y * self.w + x) as usize]
+    }
+}
+
 /// Whether (x, y) is a wall between two walkable cells on opposite sides;
 /// the two sides if so.
-fn between(map: &Map, x: i32, y: i32) -> Option<((i32, i32), (i32, i32))> {
-    let walk = |x: i32, y: i32| map.is_walkable(x as i64, y as i64);
-    if walk(x, y) {
+fn between(walk: &Walkable, x: i32, y: i32) -> Option<((i32, i32), (i32, i32))> {
+    if walk.at(x, y) {
         return None;
     }
-    let (n, s, e, w) = (
-        walk(x, y - 1),
-        walk(x, y + 1),
-        walk(x + 1, y),
-        walk(x - 1, y),
-    );
+    let (n, s) = (walk.at(x, y - 1), walk.at(x, y + 1));
+    let (e, w) = (walk.at(x + 1, y), walk.at(x - 1, y));
     if n && s && !e && !w {
         Some(((x, y - 1), (x, y + 1)))
     } else if e && w && !n && !s {
@@ -35,16 +52,38 @@ fn between(map: &Map, x: i32, y: i32) -> Option<((i32, i32), (i32, i32))> {
     }
 }
 
+/// The cells off the outer ring that qualify now, row-major: what
+/// [`between`] says, read straight off three rows of the mask at a time.
+fn candidates(walk: &Walkable) -> Vec<(i32, i32)> {
+    let (w, h) = (walk.w as usize, walk.h as usize);
+    let mut out = Vec::new();
+    if w < 3 || h < 3 {
+        return out;
+    }
+    for y in 1..h - 1 {
+        let up = &walk.mask[(y - 1) * w..y * w];
+        let row = &walk.mask[y * w..(y + 1) * w];
+        let down = &walk.mask[(y + 1) * w..(y + 2) * w];
+        for x in 1..w - 1 {
+            let (n, s, e, west) = (up[x], down[x], row[x + 1], row[x - 1]);
+            if !row[x] && ((n && s && !e && !west) || (e && west && !n && !s)) {
+                out.push((x as i32, y as i32));
+            }
+        }
+    }
+    out
+}
+
 /// Walking distance from `a` to `b`, if it is below `limit`.
 fn distance_below(
-    map: &Map,
+    walk: &Walkable,
     a: (i32, i32),
     b: (i32, i32),
     limit: u32,
     seen: &mut [u32],
     stamp: u32,
 ) -> Option<u32> {
-    let w = map.width();
+    let w = walk.w;
     let index = |(x, y): (i32, i32)| (y * w + x) as usize;
     let mut queue = VecDeque::from([(a, 0u32)]);
     seen[index(a)] = stamp;
@@ -57,7 +96,7 @@ fn distance_below(
         }
         for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0)] {
             let next = (x + dx, y + dy);
-            if map.is_walkable(next.0 as i64, next.1 as i64) && seen[index(next)] != stamp {
+            if walk.at(next.0, next.1) && seen[index(next)] != stamp {
                 seen[index(next)] = stamp;
                 queue.push_back((next, d + 1));
             }
@@ -70,32 +109,27 @@ impl Map {
     /// How many cells qualify to open now (what a caller can charge for:
     /// each costs at most one bounded search).
     pub fn loop_candidates(&self) -> usize {
-        let (w, h) = (self.width(), self.height());
-        (1..h - 1)
-            .flat_map(|y| (1..w - 1).map(move |x| (x, y)))
-            .filter(|&(x, y)| between(self, x, y).is_some())
-            .count()
+        candidates(&Walkable::of(self)).len()
     }
 
     /// Opens loops as specified above; returns how many cells it opened.
     pub fn add_loops(&mut self, min_distance: u32, tile: Tile, rng: Option<&mut Rng>) -> usize {
-        let (w, h) = (self.width(), self.height());
-        let mut candidates: Vec<(i32, i32)> = (1..h - 1)
-            .flat_map(|y| (1..w - 1).map(move |x| (x, y)))
-            .filter(|&(x, y)| between(self, x, y).is_some())
-            .collect();
+        let mut walk = Walkable::of(self);
+        let mut candidates = candidates(&walk);
         if let Some(rng) = rng {
             rng.shuffle(&mut candidates);
         }
+        let opens_walkable = self.tiles().kind(tile).walkable;
         // A stamp per search instead of clearing the marks each time.
         let mut seen = vec![0u32; self.cells().len()];
         let mut opened = 0;
         for (stamp, (x, y)) in candidates.into_iter().enumerate() {
-            let Some((a, b)) = between(self, x, y) else {
+            let Some((a, b)) = between(&walk, x, y) else {
                 continue;
             };
-            if distance_below(self, a, b, min_distance, &mut seen, stamp as u32 + 1).is_none() {
+            if distance_below(&walk, a, b, min_distance, &mut seen, stamp as u32 + 1).is_none() {
                 let _ = self.set(x as i64, y as i64, tile);
+                walk.mask[(y * walk.w + x) as usize] = opens_walkable;
                 opened += 1;
             }
         }

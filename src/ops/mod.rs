@@ -2,8 +2,10 @@
 //! every per-cell loop, so scripts only decide *where*. No Lua in here.
 
 mod analysis;
+mod bits;
 mod carve;
 mod cellular;
+mod choke;
 mod connect;
 mod flood;
 mod fov;
@@ -19,11 +21,12 @@ mod stamp;
 
 pub use analysis::{dijkstra, regions, regions_of_kinds, DistanceMap, Region};
 pub use cellular::CellularRule;
-pub use flood::{flood, flood_avoiding, unreachable_walkable};
+pub use choke::{chokepoints, disconnects};
+pub use flood::{flood, flood_avoiding, flood_selection, unreachable_walkable};
 pub use fov::{field_of_view, visible_mask};
 pub use index::RectIndex;
 pub use noise::{draws as noise_draws, Noise, MAX_SCALE as NOISE_MAX_SCALE};
 pub use path::{path, PathCosts};
 pub use rock::{buried_mask, is_buried};
 pub use selection::Selection;
-pub use stamp::{orient, Mirror, MirrorChoice, Placement, StampCell};
+pub use stamp::{orient, Mirror, MirrorChoice, PlaceOn, Placement, StampCell};

@@ -156,7 +156,7 @@ pub fn path(
         h: heuristic(start),
         cell: start,
     });
-    while let Some(Open { f, cell, .. }) = open.pop() {
+    while let Some(Open { f, h: h_cell, cell }) = open.pop() {
         if cell == goal {
             let mut cells = vec![cell];
             let mut at = cell;
@@ -171,8 +171,9 @@ pub fn path(
                 .collect();
             return Ok(Some(steps));
         }
-        // A stale entry: the cell was reached more cheaply since.
-        if f > g[cell] + heuristic(cell) {
+        // A stale entry: the cell was reached more cheaply since (its h,
+        // stored with it, is heuristic(cell)).
+        if f > g[cell] + h_cell {
             continue;
         }
         let (x, y) = (cell as i32 % w, cell as i32 / w);

@@ -34,6 +34,17 @@ impl Selection {
         }
     }
 
+    /// From indices already sorted and without duplicates (a row-major
+    /// scan's output), so nothing needs sorting.
+    pub(crate) fn from_sorted(width: i32, height: i32, cells: Vec<u32>) -> Selection {
+        debug_assert!(cells.windows(2).all(|p| p[0] < p[1]));
+        Selection {
+            width,
+            height,
+            cells,
+        }
+    }
+
     /// From a row-major mask.
     pub fn from_mask(width: i32, height: i32, mask: &[bool]) -> Selection {
         let cells = mask
@@ -89,15 +100,23 @@ impl Selection {
         }
     }
 
-    /// Every cell holding `tile`.
+    /// Every cell holding `tile`. The map is scanned 32 cells at a time
+    /// and a block with no match is skipped whole, so a rare tile costs
+    /// little more than reading the cells.
     pub fn of_tile(map: &Map, tile: Tile) -> Selection {
-        let cells = map
-            .cells()
-            .iter()
-            .enumerate()
-            .filter(|(_, &t)| t == tile)
-            .map(|(i, _)| i as u32)
-            .collect();
+        const BLOCK: usize = 32;
+        let mut cells = Vec::new();
+        for (b, block) in map.cells().chunks(BLOCK).enumerate() {
+            if !block.iter().fold(false, |any, &t| any | (t == tile)) {
+                continue;
+            }
+            let base = (b * BLOCK) as u32;
+            for (k, &t) in block.iter().enumerate() {
+                if t == tile {
+                    cells.push(base + k as u32);
+                }
+            }
+        }
         Selection {
             width: map.width(),
             height: map.height(),
@@ -171,6 +190,28 @@ impl Selection {
 
     pub fn intersect(&self, other: &Selection) -> Result<Selection, MapError> {
         self.same_size(other)?;
+        let (small, large) = if self.cells.len() <= other.cells.len() {
+            (&self.cells, &other.cells)
+        } else {
+            (&other.cells, &self.cells)
+        };
+        // A small selection against a big one (the cells next to a room
+        // against every wall): a search per small cell instead of a walk
+        // over the big one.
+        if small.len().saturating_mul(16) < large.len() {
+            let mut cells = Vec::new();
+            let mut rest: &[u32] = large;
+            for &c in small {
+                match rest.binary_search(&c) {
+                    Ok(k) => {
+                        cells.push(c);
+                        rest = &rest[k + 1..];
+                    }
+                    Err(k) => rest = &rest[k..],
+                }
+            }
+            return Ok(Selection { cells, ..*self });
+        }
         let mut cells = Vec::new();
         let (mut i, mut j) = (0, 0);
         while i < self.cells.len() && j < other.cells.len() {
@@ -196,7 +237,6 @@ impl Selection {
         Ok(Selection { cells, ..*self })
     }
 
-    /// Adds every cell 8-adjacent to the selection.
     /// The bytes this selection holds on the heap.
     pub fn heap_bytes(&self) -> usize {
         self.cells.capacity() * std::mem::size_of::<u32>()
@@ -207,18 +247,29 @@ impl Selection {
         self.width as u64 * self.height as u64
     }
 
+    /// Adds every cell 8-adjacent to the selection. A big selection is
+    /// grown on a row-major mask (linear in the map); a small one by
+    /// sorting its neighbours (no whole-map pass).
     pub fn grow(&self) -> Selection {
         let (w, h) = (self.width, self.height);
-        let mut out = Vec::with_capacity(self.cells.len() * 3);
-        for (x, y) in self.points() {
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let (nx, ny) = (x + dx, y + dy);
-                    if nx >= 0 && ny >= 0 && nx < w && ny < h {
-                        out.push((ny * w + nx) as u32);
-                    }
+        let area = self.area() as usize;
+        let neighbour = |(x, y): (i32, i32), f: &mut dyn FnMut(u32)| {
+            for ny in (y - 1).max(0)..=(y + 1).min(h - 1) {
+                for nx in (x - 1).max(0)..=(x + 1).min(w - 1) {
+                    f((ny * w + nx) as u32);
                 }
             }
+        };
+        if self.cells.len().saturating_mul(64) >= area {
+            let mut mask = vec![false; area];
+            for p in self.points() {
+                neighbour(p, &mut |i| mask[i as usize] = true);
+            }
+            return Selection::from_mask(w, h, &mask);
+        }
+        let mut out = Vec::with_capacity(self.cells.len() * 3);
+        for p in self.points() {
+            neighbour(p, &mut |i| out.push(i));
         }
         Selection::from_indices(w, h, out)
     }
@@ -290,6 +341,43 @@ mod tests {
         assert_eq!(sel_text(&one.grow()), "xxx--\nxxx--\nxxx--\n-----\n");
         let corner = Selection::from_indices(3, 3, vec![0]);
         assert_eq!(corner.grow().count(), 4, "clipped at the edge");
+    }
+
+    /// The fast paths (a search per cell of a small selection, a mask for
+    /// a big grow) give what the plain definitions give.
+    #[test]
+    fn fast_paths_match_the_definitions() {
+        let (w, h) = (37, 23);
+        let mut rng = Rng::new(11);
+        for density in [0.002, 0.02, 0.3, 0.9] {
+            let pick = |rng: &mut Rng| {
+                let cells = (0..(w * h) as u32)
+                    .filter(|_| rng.chance(density))
+                    .collect();
+                Selection::from_indices(w, h, cells)
+            };
+            let (a, b) = (pick(&mut rng), pick(&mut rng));
+            let both: Vec<u32> = a
+                .indices()
+                .iter()
+                .copied()
+                .filter(|c| b.indices().contains(c))
+                .collect();
+            assert_eq!(a.intersect(&b).unwrap().indices(), both);
+            assert_eq!(b.intersect(&a).unwrap().indices(), both);
+            let grown: Vec<u32> = (0..(w * h) as u32)
+                .filter(|&i| {
+                    let (x, y) = ((i % w as u32) as i32, (i / w as u32) as i32);
+                    a.points()
+                        .any(|(ax, ay)| (ax - x).abs() <= 1 && (ay - y).abs() <= 1)
+                })
+                .collect();
+            assert_eq!(a.grow().indices(), grown, "density {density}");
+        }
+        let map = Map::from_ascii(&format!("{}~\n{}\n", "#".repeat(70), ".".repeat(71))).unwrap();
+        let water = Selection::of_tile(&map, Tile::WATER);
+        assert_eq!(water.indices(), [70]);
+        assert_eq!(Selection::of_tile(&map, Tile::FLOOR).count(), 71);
     }
 
     #[test]

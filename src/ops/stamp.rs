@@ -73,10 +73,29 @@ pub struct Placement {
     pub rotate: Option<u32>,
     pub mirror: MirrorChoice,
     /// Every cell the prefab puts down must be on one of these cells.
-    pub on: Option<Selection>,
+    pub on: Option<PlaceOn>,
     /// The prefab must lie inside this rect (the whole map by default).
     pub within: Option<Rect>,
     pub tries: u32,
+}
+
+/// Where [`Placement::on`] lets a prefab's cells go.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlaceOn {
+    /// Cells holding this tile when the call starts (read off the map as
+    /// each try is checked, so no whole-map selection is built per call).
+    Tile(Tile),
+    /// The cells of a selection.
+    Cells(Selection),
+}
+
+impl PlaceOn {
+    fn allows(&self, map: &Map, x: i32, y: i32) -> bool {
+        match self {
+            PlaceOn::Tile(t) => map.get(x as i64, y as i64).is_ok_and(|c| c == *t),
+            PlaceOn::Cells(sel) => sel.contains(x, y),
+        }
+    }
 }
 
 /// What one legend character puts down.
@@ -183,7 +202,7 @@ impl Map {
             y2: self.height() - 1,
         });
         self.check_rect(&area)?;
-        if let Some(on) = &how.on {
+        if let Some(PlaceOn::Cells(on)) = &how.on {
             if (on.width(), on.height()) != (self.width(), self.height()) {
                 return Err(MapError::SelectionSize {
                     a: (on.width(), on.height()),
@@ -214,7 +233,7 @@ impl Map {
                         || how
                             .on
                             .as_ref()
-                            .is_none_or(|on| on.contains(x + dx as i32, y + dy as i32))
+                            .is_none_or(|on| on.allows(self, x + dx as i32, y + dy as i32))
                 })
             });
             if fits {
@@ -307,7 +326,7 @@ mod tests {
         let how = Placement {
             rotate: None,
             mirror: MirrorChoice::Any,
-            on: Some(on),
+            on: Some(PlaceOn::Cells(on)),
             within: None,
             tries: 200,
         };
@@ -326,7 +345,7 @@ mod tests {
         let none = Placement {
             rotate: Some(0),
             mirror: MirrorChoice::Fixed(None),
-            on: Some(Selection::of_tile(&small, Tile::FLOOR)),
+            on: Some(PlaceOn::Cells(Selection::of_tile(&small, Tile::FLOOR))),
             within: None,
             tries: 20,
         };
@@ -335,6 +354,33 @@ mod tests {
             Ok(None)
         );
         assert_eq!(small, before);
+    }
+
+    #[test]
+    fn place_prefab_on_a_tile_places_as_on_its_selection() {
+        let text = "#####.....\n##.##.....\n#####.....\n#####.....\n";
+        for seed in 0..20 {
+            let mut by_tile = Map::from_ascii(text).unwrap();
+            let mut by_cells = by_tile.clone();
+            let how = |on| Placement {
+                rotate: None,
+                mirror: MirrorChoice::Any,
+                on: Some(on),
+                within: None,
+                tries: 30,
+            };
+            let cells = PlaceOn::Cells(Selection::of_tile(&by_cells, Tile::FLOOR));
+            let prefab = rows(&["#+#", "#$."]);
+            let a = by_tile.place_prefab(
+                &prefab,
+                &legend(),
+                &mut Rng::new(seed),
+                &how(PlaceOn::Tile(Tile::FLOOR)),
+            );
+            let b = by_cells.place_prefab(&prefab, &legend(), &mut Rng::new(seed), &how(cells));
+            assert_eq!(a, b, "seed {seed}");
+            assert_eq!(by_tile, by_cells, "seed {seed}");
+        }
     }
 
     #[test]

@@ -804,9 +804,28 @@ impl UserData for LuaMap {
                 None => None,
             };
             a.charge(cost::visited(area(map)))?;
-            let _mask_memory = a.reserve(area(map) as usize * 2)?;
-            let mask = ops::flood_avoiding(map, x, y, avoid.as_ref());
+            // Two bitsets, and a stack of up to a u32 a cell.
+            let _mask_memory = a.reserve(area(map) as usize * 4 + area(map) as usize / 4)?;
+            LuaSelection::held(&a, ops::flood_selection(map, x, y, avoid.as_ref()))
+        });
+        reader!(methods, "chokepoints", |map, a| {
+            // The depth-first search visits each walkable cell and its four
+            // neighbours once; then one pass gathers the cells.
+            a.charge(cost::visited(area(map) * 4))?;
+            // Discovery times and low points (u32 each), the walkable and
+            // result masks, and the search's stack (up to a cell each).
+            let _search = a.reserve(area(map) as usize * 18)?;
+            let mask = ops::chokepoints(map);
             LuaSelection::held(&a, Selection::from_mask(map.width(), map.height(), &mask))
+        });
+        reader!(methods, "disconnects", |map, a| {
+            let sel = a.selection(0, "selection")?;
+            // At worst two searches over the map (the pieces after, the
+            // regions before) and a look at each selected cell.
+            a.charge(cost::visited(area(map) * 2 + sel.count() as u64 * 4))?;
+            // Four bitsets and a queue of up to a cell each.
+            let _search = a.reserve(area(map) as usize * 9)?;
+            ops::disconnects(map, &sel).map_err(|e| a.map_failed(e))
         });
         methods.add_method("regions", |lua, this, values: Six| {
             let a = this.args(lua, "map:regions", values)?;
@@ -1101,10 +1120,14 @@ impl UserData for LuaMap {
                         Value::String(s) => {
                             let tile = tile_named(&s, map.tiles())
                                 .map_err(|e| a.fail(format!("on: {e}")))?;
-                            a.charge(cost::visited(area(map)))?;
-                            Some(ops::Selection::of_tile(map, tile))
+                            // Checked on the map cell by cell within the
+                            // tries (charged below), never as a whole-map
+                            // selection.
+                            Some(ops::PlaceOn::Tile(tile))
                         }
-                        _ => a.opt_selection(&opts, "on", (map.width(), map.height()))?,
+                        _ => a
+                            .opt_selection(&opts, "on", (map.width(), map.height()))?
+                            .map(ops::PlaceOn::Cells),
                     };
                     how.within = match opts.get::<Value>("within")? {
                         Value::Nil => None,
