@@ -106,12 +106,23 @@ fn tiled_maps_load_and_match_the_map() {
         map.properties["seed"],
         tiled::TiledValue::String("7".into())
     );
-    // Written under /tmp from /work/...: no folder in common, so the
-    // script's name alone (never the author's folders).
-    assert_eq!(
-        map.properties["script"],
-        tiled::TiledValue::String("vaults.lua".into())
+    // Never an absolute path of the author's machine: relative to the
+    // written file's folder when they share one (a clone under /tmp), else
+    // the script's name alone (written under /tmp from /work/...).
+    let tiled::TiledValue::String(stored) = &map.properties["script"] else {
+        panic!("script is a string property");
+    };
+    assert!(
+        !stored.starts_with('/') && stored.ends_with("vaults.lua"),
+        "{stored}"
     );
+    if stored != "vaults.lua" {
+        let resolved = std::fs::canonicalize(scratch.path().join(stored)).unwrap();
+        assert_eq!(
+            resolved,
+            std::fs::canonicalize(crate::util::root().join("scripts/vaults.lua")).unwrap()
+        );
+    }
     assert_eq!(
         map.properties["param.max_rooms"],
         tiled::TiledValue::Int(30)
