@@ -14,40 +14,15 @@ use dunlua::params::ParamValue;
 use dunlua::script::{self, Request};
 use dunlua::{Generator, Limits};
 
+mod support;
+use support::{available, build_libraries, built_dir, shared_library};
+
 fn capi_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn rooms() -> PathBuf {
     capi_dir().join("../scripts/rooms.lua")
-}
-
-/// The folder cargo builds into for this profile (this test runs from its
-/// `deps/` subfolder).
-fn built_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
-}
-
-/// Builds the shared and static libraries: `cargo test` builds only what
-/// the tests link (the rlib), so the callers' libraries are built here,
-/// once, into the same folder.
-fn build_libraries() {
-    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| {
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut command = Command::new(cargo);
-        command.args(["build", "--offline", "-p", "dunlua-capi", "--lib"]);
-        if built_dir().file_name().is_some_and(|p| p == "release") {
-            command.arg("--release");
-        }
-        let output = command.output().unwrap();
-        assert!(
-            output.status.success(),
-            "cargo build -p dunlua-capi:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    });
 }
 
 const MAIN_SCRIPT: &str = "local room = require('lib.room')\n\
@@ -198,18 +173,6 @@ fn expected() -> String {
 }
 
 /// Whether `program` can be run; with `CI` set it must be.
-fn available(program: &str) -> bool {
-    let found = Command::new(program).arg("--version").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{program} is not installed, and CI must run every caller (see .ci/run)"
-        );
-        eprintln!("skipping the {program} caller: {program} is not installed");
-    }
-    found
-}
-
 fn run(program: &Path, args: &[&Path], env: &[(&str, &Path)]) -> String {
     let mut command = Command::new(program);
     command.args(args).current_dir(capi_dir().join("callers"));
@@ -228,21 +191,9 @@ fn run(program: &Path, args: &[&Path], env: &[(&str, &Path)]) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-fn shared_library() -> PathBuf {
-    build_libraries();
-    let name = format!(
-        "{}dunlua_capi{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    let path = built_dir().join(name);
-    assert!(path.exists(), "{} was not built", path.display());
-    path
-}
-
 #[test]
 fn a_c_program_gets_the_command_lines_maps_and_errors() {
-    if !available("cc") {
+    if !available("cc", "every caller") {
         return;
     }
     let scratch = std::env::temp_dir().join(format!("dunlua-capi-c-{}", std::process::id()));
@@ -307,7 +258,7 @@ fn a_c_program_gets_the_command_lines_maps_and_errors() {
 
 #[test]
 fn a_python_program_gets_them_through_ctypes() {
-    if !available("python3") {
+    if !available("python3", "every caller") {
         return;
     }
     let script = capi_dir().join("callers/generate.py");
@@ -321,7 +272,7 @@ fn a_python_program_gets_them_through_ctypes() {
 
 #[test]
 fn a_luajit_program_gets_them_through_ffi() {
-    if !available("luajit") {
+    if !available("luajit", "every caller") {
         return;
     }
     let script = capi_dir().join("callers/generate.lua");
@@ -343,7 +294,7 @@ fn a_luajit_program_gets_them_through_ffi() {
 /// default, under a minute).
 #[test]
 fn a_fuzzing_c_program_breaks_no_promise_under_valgrind() {
-    if !available("cc") || !available("valgrind") {
+    if !available("cc", "every caller") || !available("valgrind", "every caller") {
         return;
     }
     let source = capi_dir().join("callers/fuzz.c");

@@ -17,59 +17,15 @@ use std::time::Duration;
 use dunlua::params::ParamValue;
 use dunlua::{Generated, Generator, Limits};
 
+mod support;
+use support::{available, built_dir, shared_library};
+
 fn capi_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn repo() -> PathBuf {
     capi_dir().parent().unwrap().to_path_buf()
-}
-
-/// The folder cargo builds into for this profile (this test runs from its
-/// `deps/` subfolder).
-fn built_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
-}
-
-/// The shared library, built here: `cargo test` builds only the rlib.
-fn shared_library() -> PathBuf {
-    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| {
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut command = Command::new(cargo);
-        command.args(["build", "--offline", "-p", "dunlua-capi", "--lib"]);
-        if built_dir().file_name().is_some_and(|p| p == "release") {
-            command.arg("--release");
-        }
-        let output = command.output().unwrap();
-        assert!(
-            output.status.success(),
-            "cargo build -p dunlua-capi:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    });
-    let name = format!(
-        "{}dunlua_capi{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    let path = built_dir().join(name);
-    assert!(path.exists(), "{} was not built", path.display());
-    path
-}
-
-/// Whether `program` can be run; with `CI` set it must be.
-fn available(program: &str) -> bool {
-    let found = Command::new(program).arg("--version").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{program} is not installed, and CI must run the LÖVE module's tests (see .ci/run)"
-        );
-        eprintln!("skipping: {program} is not installed");
-    }
-    found
 }
 
 fn run(command: &mut Command) -> String {
@@ -470,7 +426,7 @@ fn text_push(line: &mut impl FnMut(String), text: String) {
 
 #[test]
 fn luajit_games_get_the_libraries_maps_and_errors_through_the_module() {
-    if !available("luajit") {
+    if !available("luajit", "the LÖVE module's tests") {
         return;
     }
     let library = shared_library();
@@ -572,7 +528,9 @@ fn run_love(scratch: &Path, game: &str, scripts: &[String]) -> String {
 #[test]
 fn a_love_game_reads_scripts_and_modules_through_love_filesystem_from_a_folder_and_a_love_archive()
 {
-    if !available("love") || !available("python3") {
+    if !available("love", "the LÖVE module's tests")
+        || !available("python3", "the LÖVE module's tests")
+    {
         return;
     }
     let library = shared_library();
@@ -623,7 +581,9 @@ fn a_love_game_reads_scripts_and_modules_through_love_filesystem_from_a_folder_a
 /// love.filesystem) and for a script on disk given on its command line.
 #[test]
 fn the_love_example_game_runs_and_shows_the_librarys_maps() {
-    if !available("love") || !available("xvfb-run") {
+    if !available("love", "the LÖVE module's tests")
+        || !available("xvfb-run", "the LÖVE module's tests")
+    {
         return;
     }
     let library = shared_library();
