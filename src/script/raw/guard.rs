@@ -673,6 +673,22 @@ pub unsafe extern "C-unwind" fn dunlua_charge(state: *mut lua_State, units: usiz
     }
 }
 
+/// Adds `units` of work done by Lua's own C code where raising is not
+/// allowed (after an error was caught, in `ldo.c`, also for the host's
+/// protected calls): the next count hook raises once the budget is spent.
+#[no_mangle]
+pub unsafe extern "C-unwind" fn dunlua_note_work(state: *mut lua_State, units: usize) {
+    let Some(guard) = guard_of(state) else {
+        return;
+    };
+    guard
+        .native
+        .set(guard.native.get().saturating_add(units as u64));
+    guard
+        .used
+        .set(guard.used.get().saturating_add(units as u64));
+}
+
 /// Whether the run of `state` must stop now (a stop is set, the deadline
 /// passed, the run was cancelled): what Lua's own long C loops (a table's
 /// rehash, `src/script/raw/lua/ltable.c`) look at between steps.

@@ -299,12 +299,13 @@ int luaD_growstack (lua_State *L, int n, int raiseerror) {
 ** Compute how much of the stack is being used, by computing the
 ** maximum top of all call frames in the stack and the current top.
 */
-static int stackinuse (lua_State *L) {
+static int stackinuse (lua_State *L, size_t *walked) {
   CallInfo *ci;
   int res;
   StkId lim = L->top.p;
   for (ci = L->ci; ci != NULL; ci = ci->previous) {
     if (lim < ci->top.p) lim = ci->top.p;
+    (*walked)++;  /* dunlua */
   }
   lua_assert(lim <= L->stack_last.p + EXTRA_STACK);
   res = cast_int(lim - L->stack.p) + 1;  /* part of stack in use */
@@ -323,8 +324,8 @@ static int stackinuse (lua_State *L) {
 ** stacksize (equal to ERRORSTACKSIZE in this case), and so the stack
 ** will be reduced to a "regular" size.
 */
-void luaD_shrinkstack (lua_State *L) {
-  int inuse = stackinuse(L);
+static void shrinkstack (lua_State *L, size_t *walked) {
+  int inuse = stackinuse(L, walked);
   int max = (inuse > LUAI_MAXSTACK / 3) ? LUAI_MAXSTACK : inuse * 3;
   /* if thread is currently not handling a stack overflow and its
      size is larger than maximum "reasonable" size, shrink it */
@@ -335,6 +336,38 @@ void luaD_shrinkstack (lua_State *L) {
   else  /* don't change stack */
     condmovestack(L,{},{});  /* (change only for debugging) */
   luaE_shrinkCI(L);  /* shrink CI list */
+}
+
+
+void luaD_shrinkstack (lua_State *L) {
+  size_t walked = 0;
+  shrinkstack(L, &walked);
+}
+
+
+/*
+** dunlua: the host adds work to the running script's budget without
+** raising (the next count hook raises once it is spent); see
+** src/script/raw/guard.rs.
+*/
+extern void dunlua_note_work (lua_State *L, size_t units);
+
+/*
+** dunlua: what a caught error costs beyond its instructions. Unwinding and
+** restoring the stack walks every frame of the call stack: a script that
+** recurses through 'pcall' to Lua's C-stack limit and errors at the bottom
+** again and again does ~200 frames of work per error, 15 times what the
+** same budget buys in a plain loop. Charged by the frames walked (two a
+** unit) plus a fixed part for the jump and the error object, so the budget
+** stops it like any runaway loop. The depth of the stack is the script's
+** own doing, the same in every run; the garbage collector's calls to
+** 'luaD_shrinkstack' are not charged (their timing is the collector's).
+*/
+#define DUNLUA_CAUGHT_ERROR_UNITS 64
+static void shrinkstack_after_error (lua_State *L) {
+  size_t walked = 0;
+  shrinkstack(L, &walked);
+  dunlua_note_work(L, DUNLUA_CAUGHT_ERROR_UNITS + walked / 2);
 }
 
 
@@ -707,7 +740,7 @@ static int finishpcallk (lua_State *L,  CallInfo *ci) {
     L->allowhook = getoah(ci->callstatus);  /* restore 'allowhook' */
     func = luaF_close(L, func, status, 1);  /* can yield or raise an error */
     luaD_seterrorobj(L, status, func);
-    luaD_shrinkstack(L);   /* restore stack size in case of overflow */
+    shrinkstack_after_error(L);   /* restore stack size in case of overflow */
     setcistrecst(ci, LUA_OK);  /* clear original status */
   }
   ci->callstatus &= ~CIST_YPCALL;
@@ -986,7 +1019,7 @@ int luaD_pcall (lua_State *L, Pfunc func, void *u,
     L->allowhook = old_allowhooks;
     status = luaD_closeprotected(L, old_top, status);
     luaD_seterrorobj(L, status, restorestack(L, old_top));
-    luaD_shrinkstack(L);   /* restore stack size in case of overflow */
+    shrinkstack_after_error(L);   /* restore stack size in case of overflow */
   }
   L->errfunc = old_errfunc;
   return status;
