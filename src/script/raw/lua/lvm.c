@@ -286,6 +286,26 @@ static int floatforloop (StkId ra) {
 ** if 'slot' is NULL, 't' is not a table; otherwise, 'slot' points to
 ** t[k] entry (which must be empty).
 */
+/*
+** dunlua: the host adds work to the running script's budget without
+** raising (the next count hook raises once it is spent); see
+** src/script/raw/guard.rs.
+*/
+extern void dunlua_note_work (lua_State *L, size_t units);
+
+/*
+** dunlua: one '__index' or '__newindex' step through a table is one VM
+** instruction however long the chain of tables behind it: a chain of 2,000
+** made a loop of lookups 2,000 times the work the budget counted, so only
+** the deadline stopped it. Chains of two or more tables are charged by
+** their length (one or two steps, a class and its base, cost nothing
+** extra: the common case stays as fast).
+*/
+#define DUNLUA_UNITS_PER_HOP 3
+#define dunlua_hops(L,loop) \
+  { if (l_unlikely((loop) >= 2)) \
+      dunlua_note_work(L, (size_t)(loop) * DUNLUA_UNITS_PER_HOP); }
+
 void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
                       const TValue *slot) {
   int loop;  /* counter to avoid infinite loops */
@@ -303,21 +323,25 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
       tm = fasttm(L, hvalue(t)->metatable, TM_INDEX);  /* table's metamethod */
       if (tm == NULL) {  /* no metamethod? */
         setnilvalue(s2v(val));  /* result is nil */
+        dunlua_hops(L, loop);
         return;
       }
       /* else will try the metamethod */
     }
     if (ttisfunction(tm)) {  /* is metamethod a function? */
+      dunlua_hops(L, loop);
       luaT_callTMres(L, tm, t, key, val);  /* call it */
       return;
     }
     t = tm;  /* else try to access 'tm[key]' */
     if (luaV_fastget(L, t, key, slot, luaH_get)) {  /* fast track? */
       setobj2s(L, val, slot);  /* done */
+      dunlua_hops(L, loop + 1);
       return;
     }
     /* else repeat (tail call 'luaV_finishget') */
   }
+  dunlua_hops(L, MAXTAGLOOP);
   luaG_runerror(L, "'__index' chain too long; possible loop");
 }
 
@@ -345,6 +369,7 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
         L->top.p--;
         invalidateTMcache(h);
         luaC_barrierback(L, obj2gco(h), val);
+        dunlua_hops(L, loop);
         return;
       }
       /* else will try the metamethod */
@@ -356,6 +381,7 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
     }
     /* try the metamethod */
     if (ttisfunction(tm)) {
+      dunlua_hops(L, loop);
       luaT_callTM(L, tm, t, key, val);
       return;
     }
@@ -367,10 +393,12 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
       GCObject *h = gcvalue(t);
       setobj2t(L, cast(TValue *,slot), val);
       luaC_barrierback(L, h, val);
+      dunlua_hops(L, loop + 1);
       return;  /* done */
     }
     /* else 'return luaV_finishset(L, t, key, val, slot)' (loop) */
   }
+  dunlua_hops(L, MAXTAGLOOP);
   luaG_runerror(L, "'__newindex' chain too long; possible loop");
 }
 
