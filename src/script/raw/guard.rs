@@ -675,7 +675,10 @@ pub unsafe extern "C-unwind" fn dunlua_charge(state: *mut lua_State, units: usiz
 
 /// Adds `units` of work done by Lua's own C code where raising is not
 /// allowed (after an error was caught, in `ldo.c`, also for the host's
-/// protected calls): the next count hook raises once the budget is spent.
+/// protected calls; inside a comparison, in `lvm.c`). Once the budget is
+/// spent, the stop is set and this thread's hook armed to raise it at the
+/// next instruction (not 1,000 instructions on, each of which may be
+/// another such step).
 #[no_mangle]
 pub unsafe extern "C-unwind" fn dunlua_note_work(state: *mut lua_State, units: usize) {
     let Some(guard) = guard_of(state) else {
@@ -684,9 +687,12 @@ pub unsafe extern "C-unwind" fn dunlua_note_work(state: *mut lua_State, units: u
     guard
         .native
         .set(guard.native.get().saturating_add(units as u64));
-    guard
-        .used
-        .set(guard.used.get().saturating_add(units as u64));
+    let used = guard.used.get().saturating_add(units as u64);
+    guard.used.set(used);
+    if used > guard.limit.get() && guard.stop.get().is_none() {
+        guard.set_stop(Stop::Budget, || None);
+        ffi::lua_sethook(state, Some(hook), ffi::LUA_MASKCOUNT, 1);
+    }
 }
 
 /// Whether the run of `state` must stop now (a stop is set, the deadline

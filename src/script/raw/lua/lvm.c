@@ -436,6 +436,24 @@ static int l_strcmp (const TString *ts1, const TString *ts2) {
 
 
 /*
+** dunlua: comparing two strings is one VM instruction however long they
+** are: a loop comparing two 32 MiB strings ran for minutes inside the
+** budget. Comparisons of long strings are charged by the bytes they may
+** compare (the shorter length), at what the unit's time buys: 16 bytes
+** of 'memcmp' (equality), 4 of 'strcoll' and the two 'strlen' after it
+** (order: four passes over the strings); short ones cost nothing extra.
+*/
+#define DUNLUA_BYTES_COMPARED_PER_UNIT 16
+#define DUNLUA_BYTES_ORDERED_PER_UNIT 4
+static int dunlua_strcmp (lua_State *L, const TString *ts1, const TString *ts2) {
+  size_t shorter = tsslen(ts1) < tsslen(ts2) ? tsslen(ts1) : tsslen(ts2);
+  if (l_unlikely(shorter > 256))
+    dunlua_note_work(L, shorter / DUNLUA_BYTES_ORDERED_PER_UNIT);
+  return l_strcmp(ts1, ts2);
+}
+
+
+/*
 ** Check whether integer 'i' is less than float 'f'. If 'i' has an
 ** exact representation as a float ('l_intfitsf'), compare numbers as
 ** floats. Otherwise, use the equivalence 'i < f <=> i < ceil(f)'.
@@ -560,7 +578,7 @@ l_sinline int LEnum (const TValue *l, const TValue *r) {
 static int lessthanothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) < 0;
+    return dunlua_strcmp(L, tsvalue(l), tsvalue(r)) < 0;
   else
     return luaT_callorderTM(L, l, r, TM_LT);
 }
@@ -582,7 +600,7 @@ int luaV_lessthan (lua_State *L, const TValue *l, const TValue *r) {
 static int lessequalothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) <= 0;
+    return dunlua_strcmp(L, tsvalue(l), tsvalue(r)) <= 0;
   else
     return luaT_callorderTM(L, l, r, TM_LE);
 }
@@ -625,7 +643,16 @@ int luaV_equalobj (lua_State *L, const TValue *t1, const TValue *t2) {
     case LUA_VLIGHTUSERDATA: return pvalue(t1) == pvalue(t2);
     case LUA_VLCF: return fvalue(t1) == fvalue(t2);
     case LUA_VSHRSTR: return eqshrstr(tsvalue(t1), tsvalue(t2));
-    case LUA_VLNGSTR: return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    case LUA_VLNGSTR: {
+      /* dunlua: equal lengths are compared byte by byte (see
+         'dunlua_strcmp'); charged when a script compares (L is NULL for
+         raw equality) */
+      if (L != NULL && tsvalue(t1) != tsvalue(t2) &&
+          tsvalue(t1)->u.lnglen > 256 &&
+          tsvalue(t1)->u.lnglen == tsvalue(t2)->u.lnglen)
+        dunlua_note_work(L, tsvalue(t1)->u.lnglen / DUNLUA_BYTES_COMPARED_PER_UNIT);
+      return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    }
     case LUA_VUSERDATA: {
       if (uvalue(t1) == uvalue(t2)) return 1;
       else if (L == NULL) return 0;
