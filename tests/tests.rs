@@ -2,6 +2,7 @@
 
 mod util;
 
+mod ascii_color;
 mod bad_input;
 mod check;
 mod check_html;
