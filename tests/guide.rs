@@ -47,21 +47,22 @@ struct Block {
     code: String,
 }
 
-/// The fenced blocks of a markdown text (``` fences at the line's start,
-/// as every file here writes them).
+/// The fenced blocks of a markdown text (``` fences, indented or not: a
+/// block inside a list item counts too). The language is matched without
+/// regard to case.
 fn code_blocks(text: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut open: Option<Block> = None;
     for (i, line) in text.lines().enumerate() {
         match open.as_mut() {
             None => {
-                if let Some(info) = line.strip_prefix("```") {
+                if let Some(info) = line.trim_start().strip_prefix("```") {
                     let mut words = info
                         .split(|c: char| c == ',' || c.is_whitespace())
                         .filter(|w| !w.is_empty())
                         .map(str::to_string);
                     open = Some(Block {
-                        lang: words.next().unwrap_or_default(),
+                        lang: words.next().unwrap_or_default().to_ascii_lowercase(),
                         attributes: words.collect(),
                         line: i + 1,
                         code: String::new(),
@@ -69,7 +70,7 @@ fn code_blocks(text: &str) -> Vec<Block> {
                 }
             }
             Some(block) => {
-                if line.trim_end() == "```" {
+                if line.trim() == "```" {
                     blocks.push(open.take().unwrap());
                 } else {
                     block.code.push_str(line);
@@ -104,7 +105,7 @@ fn unfenced(text: &str) -> String {
     let mut out = String::new();
     let mut fenced = false;
     for line in text.lines() {
-        if line.starts_with("```") {
+        if line.trim_start().starts_with("```") {
             fenced = !fenced;
         } else if !fenced {
             out.push_str(line);
@@ -280,6 +281,13 @@ fn the_lua_block_rules_catch_what_is_wrong() {
     );
     let other = wrong.replace("x must be an integer", "something else");
     assert!(check_lua_block(&scratch, "x.md", &block(&["error"], &other)).is_some());
+    // A block in a list item, its language in capitals, is found too.
+    let listed = code_blocks("- item\n\n  ```Lua error\n  x = 1\n  ```\n");
+    assert_eq!(listed.len(), 1);
+    assert_eq!(
+        (listed[0].lang.as_str(), listed[0].attributes.as_slice()),
+        ("lua", &["error".to_string()][..])
+    );
     // A fragment is compiled, not run: an error it would raise does not count.
     assert_eq!(
         check_lua_block(&scratch, "x.md", &block(&[], "error('never runs')\n")),
