@@ -602,3 +602,54 @@ fn mdbook_builds_the_guide_with_every_anchor() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The reference scripts' text samples are what the binary prints today.
+#[test]
+fn the_reference_script_samples_are_what_dunlua_prints() {
+    let chapter = std::fs::read_to_string(book_src().join("reference-scripts.md")).unwrap();
+    let args = ["--seed", "7", "--size", "48x16", "--ascii"];
+    assert!(
+        chapter.contains("The samples below are\n`--seed 7 --size 48x16 --ascii`"),
+        "the chapter names the flags this test uses"
+    );
+    let mut checked = 0;
+    for part in chapter.split("**`scripts/").skip(1) {
+        let name = &part[..part.find('`').unwrap()];
+        // A sample is the bare block right after the script's paragraph.
+        let Some(rest) = part.split_once("\n\n```\n").map(|(_, r)| r) else {
+            continue;
+        };
+        if part[..part.find("\n\n```\n").unwrap()].contains("\n\n") {
+            continue; // the next block belongs to something else
+        }
+        let sample = &rest[..rest.find("```").unwrap()];
+        let script = format!("scripts/{name}");
+        let mut full = vec![script.as_str()];
+        full.extend(args);
+        let run = crate::util::dunlua(&full);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            run.stdout, sample,
+            "the sample of {script} in reference-scripts.md"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 6, "{checked} samples found");
+}
+
+/// The README's first sample is the first twelve lines `--ascii` prints.
+#[test]
+fn the_readme_sample_is_what_dunlua_prints() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let command = "$ cargo run --release -- scripts/rooms.lua --seed 7 --ascii | head -12\n";
+    let at = readme.find(command).expect("the README shows the sample") + command.len();
+    let sample = &readme[at..at + readme[at..].find("```").unwrap()];
+    let run = crate::util::dunlua(&["scripts/rooms.lua", "--seed", "7", "--ascii"]);
+    let head: String = run
+        .stdout
+        .lines()
+        .take(12)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(sample, head);
+}
