@@ -3,9 +3,10 @@
 //! through the real binary and `dunlua check`, a fragment compiles in the
 //! vendored Lua, a block marked `error` fails as it says), every relative
 //! link and `#anchor` resolves, the guide's links stay inside the book, and
-//! `mdbook build` turns it into a site whose pages have those anchors.
-//! The rules are written down for contributors in the guide's chapter
-//! "Development" (*The guide is tested*).
+//! `mdbook build` turns it into a site whose pages have those anchors; the
+//! text samples are what the binary prints. The rules are written down for
+//! contributors in the chapter "Writing scripts", section *Examples in this
+//! guide are tested* (docs/guide/src/writing-scripts.md).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
