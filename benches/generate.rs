@@ -1,7 +1,7 @@
 //! `cargo bench`: the same algorithm three ways in one run (rooms.lua
 //! through dunlua, plain Rust on the same RNG, plain Lua in the same Lua
 //! 5.4), the cost of one `map:set` against a Lua table write, and `check`
-//! on one and two threads. The README's table of ratios comes from here.
+//! on one and two threads. The guide's Performance table of ratios comes from here.
 
 #[allow(dead_code)] // the tests use all of it; the benches only `grogue`
 #[path = "../tests/reference.rs"]

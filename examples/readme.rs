@@ -1,5 +1,6 @@
-//! The README's Rust example, compiled by `cargo test` (a test checks the
-//! README shows this file's code): `cargo run --example readme`.
+//! The guide's Rust example (docs/guide/src/game.md; it was the README's),
+//! compiled by `cargo test` (a test checks the guide shows this file's
+//! code): `cargo run --example readme`.
 
 use dunlua::Generator;
 

@@ -132,13 +132,19 @@ impl Generated {
 /// What `dunlua SCRIPT --ascii` prints for a seed's levels: one level's
 /// text, or several each under a `level K of N` line.
 pub fn levels_text(levels: &[Generated]) -> String {
+    levels_text_by(levels, Generated::to_text)
+}
+
+/// [`levels_text`] with each level's text made by `text` (the command's
+/// coloured text for a terminal).
+pub fn levels_text_by(levels: &[Generated], text: impl Fn(&Generated) -> String) -> String {
     match levels {
-        [one] => one.to_text(),
+        [one] => text(one),
         _ => levels
             .iter()
             .map(|g| {
                 let p = &g.provenance;
-                format!("level {} of {}\n{}", p.level, p.levels, g.to_text())
+                format!("level {} of {}\n{}", p.level, p.levels, text(g))
             })
             .collect::<Vec<_>>()
             .join("\n"),

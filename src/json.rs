@@ -1,4 +1,4 @@
-//! The JSON form of a map (schema in the README, `format` 1): glyph rows
+//! The JSON form of a map (schema in the guide's JSON chapter, `format` 1): glyph rows
 //! with a legend, plus rooms, start, markers and how it was made. What the
 //! `.json` export writes and [`Generated::to_json`] returns; it reads back
 //! into the same [`Map`] with [`read_map`].

@@ -215,7 +215,7 @@ fn hash_and_png_outputs() {
 }
 
 /// A script that lets `pairs()` over string keys decide its map (what the
-/// README tells authors not to do) still makes the same map in every
+/// guide tells authors not to do) still makes the same map in every
 /// process and in a reused VM: the vendored Lua's string hash seed is fixed
 /// (`.cargo/config.toml`), not taken from the clock and addresses.
 #[test]

@@ -50,7 +50,10 @@ fn luajit_rooms_match_rooms_lua() {
     let session = Session::new(&Request::new(root().join("scripts/rooms.lua"), 0)).unwrap();
     let totals = session.bench(1000).unwrap();
     let want = format!("floors={} rooms={}", totals.floors, totals.rooms);
-    assert_eq!(want, "floors=981956 rooms=14004", "the README's checksums");
+    assert_eq!(
+        want, "floors=981956 rooms=14004",
+        "the checksums in the guide's Performance chapter"
+    );
     assert!(
         line.starts_with(&format!("maps=1000 size=80x50 {want} ")),
         "{line}"

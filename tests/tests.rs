@@ -2,6 +2,7 @@
 
 mod util;
 
+mod ascii_color;
 mod bad_input;
 mod check;
 mod check_html;
@@ -16,6 +17,7 @@ mod files;
 mod fuzz;
 mod game;
 mod golden;
+mod guide;
 mod hostile;
 mod json_schema;
 mod ldtk;

@@ -97,15 +97,16 @@ fn api_prints_the_reference_and_the_annotations() {
 }
 
 #[test]
-fn the_readme_rust_example_is_the_compiled_one() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+fn the_guide_rust_example_is_the_compiled_one() {
+    // The README's Rust example moved to the guide's chapter on games.
+    let readme = std::fs::read_to_string(root().join("docs/guide/src/game.md")).unwrap();
     let start = readme.find("```rust\n").expect("a Rust block") + "```rust\n".len();
     let block = &readme[start..start + readme[start..].find("```\n").unwrap()];
     let example = std::fs::read_to_string(root().join("examples/readme.rs")).unwrap();
     let code = &example[example.find("use dunlua::").unwrap()..];
     assert_eq!(
         block, code,
-        "README's Rust block is examples/readme.rs (cargo test builds it)"
+        "the guide's Rust block (game.md) is examples/readme.rs (cargo test builds it)"
     );
     // And it runs: from the project folder, where its script is.
     let out = std::process::Command::new(env!("CARGO"))

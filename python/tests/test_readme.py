@@ -1,5 +1,6 @@
-"""The README's Python section runs as written: its code blocks, in order,
-in one namespace (the game loop, which opens a window, is only compiled)."""
+"""The guide's Python section (docs/guide/src/game.md, once the README's)
+runs as written: its code blocks, in order, in one namespace (the game
+loop, which opens a window, is only compiled)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from conftest import ROOT
 
 
 def python_blocks() -> list[str]:
-    text = (ROOT / "README.md").read_text()
-    start = text.index("### Python\n")
+    text = (ROOT / "docs/guide/src/game.md").read_text()
+    start = text.index("## Python\n")
     end = text.index("**C, C++**", start)
     return re.findall(r"```python\n(.*?)```", text[start:end], re.S)
 
@@ -21,7 +22,7 @@ def test_readme_python_blocks_run():
     namespace: dict = {}
     ran = 0
     for block in blocks:
-        code = compile(block, "README.md", "exec")
+        code = compile(block, "docs/guide/src/game.md", "exec")
         if "tcod" in block:
             try:
                 import tcod  # noqa: F401

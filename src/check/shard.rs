@@ -157,7 +157,7 @@ struct ShardSeed {
     map: bool,
 }
 
-/// A shard file (see the README's `check` section).
+/// A shard file (see the guide's `check` chapter, docs/guide/src/check.md).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct ShardFile {
     format: String,

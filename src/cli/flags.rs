@@ -97,6 +97,12 @@ pub struct RunArgs {
     #[arg(long, conflicts_with = "window")]
     pub ascii: bool,
 
+    /// Colour the markers of the text map (--ascii, or the text printed
+    /// when there is no window): auto (on a terminal, unless NO_COLOR is
+    /// set), always or never. Files are never coloured.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
     /// Open the window even with --out or --hash; fail if no window can be opened.
     #[arg(long)]
     pub window: bool,
@@ -269,6 +275,14 @@ pub struct ExportArgs {
     /// Put dunlua's tileset inside a .tmx output instead of in a .tsx beside it.
     #[arg(long)]
     pub embed_tileset: bool,
+}
+
+/// When the text map is coloured (`--color`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -5,6 +5,7 @@
 //! `dunlua: ...` line (plus a Lua traceback for script failures) and an
 //! exit code.
 
+mod color;
 mod commands;
 pub mod flags;
 mod one_map;

@@ -140,11 +140,12 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     if windowed {
         return show(cli, levels, took, request, options);
     }
+    let color = super::color::wanted(cli.color);
     if wants_window {
-        print_stdout(&crate::generated::levels_text(&levels))?;
+        print_stdout(&super::color::map_text(&levels, color))?;
         note!("dunlua: {}; printed the map as text. Use --out map.png for a picture, --ascii to skip the window", NO_WINDOW);
     } else if cli.ascii {
-        print_stdout(&crate::generated::levels_text(&levels))?;
+        print_stdout(&super::color::map_text(&levels, color))?;
     }
     Ok(())
 }
@@ -175,7 +176,7 @@ fn show(
     request: Request,
     options: export::Options,
 ) -> Result<(), Failure> {
-    let text = crate::generated::levels_text(&levels);
+    let text = super::color::map_text(&levels, super::color::wanted(cli.color));
     let config = ViewConfig {
         request,
         export: options,

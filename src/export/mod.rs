@@ -6,6 +6,7 @@
 //! others replaced; so a failure never leaves a half-written, clobbered or
 //! half-updated set of files.
 
+pub mod ansi;
 pub mod ldtk;
 pub mod png;
 pub mod text;

@@ -14,7 +14,7 @@ fn open(map: &Map, x: i32, y: i32) -> bool {
 
 /// For every cell, row by row: whether it is buried rock, a cell of the
 /// built-in `wall` kind with no 8-neighbour that is walkable or
-/// transparent (off the map counts as rock). Only `wall`, as the README
+/// transparent (off the map counts as rock). Only `wall`, as the guide
 /// says: a script's own opaque kinds (trees, lava rock) are always drawn.
 pub fn buried_mask(map: &Map) -> Vec<bool> {
     let (w, h) = (map.width(), map.height());

@@ -1,6 +1,6 @@
 -- A new dunlua script. Run it:   dunlua THIS_FILE --seed 1
 -- Edit and save while the window is open: the map regenerates at once.
--- The Lua API: `dunlua api`, or completion in your editor (see the README).
+-- The Lua API: `dunlua api`, or completion in your editor (see docs/guide, "Writing scripts").
 --
 -- floor ratio: 0.05..0.60
 
