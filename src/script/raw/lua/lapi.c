@@ -676,7 +676,7 @@ LUA_API int lua_gettable (lua_State *L, int idx) {
   TValue *t;
   lua_lock(L);
   t = index2value(L, idx);
-  if (luaV_fastget(L, t, s2v(L->top.p - 1), slot, luaH_get)) {
+  if (luaV_fastgetcharged(L, t, s2v(L->top.p - 1), slot)) {
     setobj2s(L, L->top.p - 1, slot);
   }
   else
@@ -735,6 +735,7 @@ LUA_API int lua_rawget (lua_State *L, int idx) {
   lua_lock(L);
   api_checknelems(L, 1);
   t = gettable(L, idx);
+  luaV_chargekey(L, s2v(L->top.p - 1));  /* dunlua */
   val = luaH_get(t, s2v(L->top.p - 1));
   L->top.p--;  /* remove key */
   return finishrawget(L, val);
@@ -858,7 +859,7 @@ LUA_API void lua_settable (lua_State *L, int idx) {
   lua_lock(L);
   api_checknelems(L, 2);
   t = index2value(L, idx);
-  if (luaV_fastget(L, t, s2v(L->top.p - 2), slot, luaH_get)) {
+  if (luaV_fastgetcharged(L, t, s2v(L->top.p - 2), slot)) {
     luaV_finishfastset(L, t, slot, s2v(L->top.p - 1));
   }
   else

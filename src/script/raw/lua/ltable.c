@@ -228,8 +228,15 @@ static int equalkey (const TValue *k1, const Node *n2, int deadok) {
       return pvalue(k1) == pvalueraw(keyval(n2));
     case LUA_VLCF:
       return fvalue(k1) == fvalueraw(keyval(n2));
-    case ctb(LUA_VLNGSTR):
-      return luaS_eqlngstr(tsvalue(k1), keystrval(n2));
+    case ctb(LUA_VLNGSTR): {
+      /* dunlua: a stored key's hash and the key's are known here (both
+         main positions were computed): different hashes, different
+         strings, without comparing their bytes (see 'luaV_chargekey') */
+      TString *a = tsvalue(k1), *b = keystrval(n2);
+      if (a != b && a->extra && b->extra && a->hash != b->hash)
+        return 0;
+      return luaS_eqlngstr(a, b);
+    }
     default:
       return gcvalue(k1) == gcvalueraw(keyval(n2));
   }
@@ -857,7 +864,9 @@ void luaH_finishset (lua_State *L, Table *t, const TValue *key,
 ** barrier and invalidate the TM cache.
 */
 void luaH_set (lua_State *L, Table *t, const TValue *key, TValue *value) {
-  const TValue *slot = luaH_get(t, key);
+  const TValue *slot;
+  luaV_chargekey(L, key);  /* dunlua */
+  slot = luaH_get(t, key);
   luaH_finishset(L, t, key, slot, value);
 }
 

@@ -287,13 +287,6 @@ static int floatforloop (StkId ra) {
 ** t[k] entry (which must be empty).
 */
 /*
-** dunlua: the host adds work to the running script's budget without
-** raising (the next count hook raises once it is spent); see
-** src/script/raw/guard.rs.
-*/
-extern void dunlua_note_work (lua_State *L, size_t units);
-
-/*
 ** dunlua: one '__index' or '__newindex' step through a table is one VM
 ** instruction however long the chain of tables behind it: a chain of 2,000
 ** made a loop of lookups 2,000 times the work the budget counted, so only
@@ -334,7 +327,7 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
       return;
     }
     t = tm;  /* else try to access 'tm[key]' */
-    if (luaV_fastget(L, t, key, slot, luaH_get)) {  /* fast track? */
+    if (luaV_fastgetcharged(L, t, key, slot)) {  /* fast track? */
       setobj2s(L, val, slot);  /* done */
       dunlua_hops(L, loop + 1);
       return;
@@ -386,7 +379,7 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
       return;
     }
     t = tm;  /* else repeat assignment over 'tm' */
-    if (luaV_fastget(L, t, key, slot, luaH_get)) {
+    if (luaV_fastgetcharged(L, t, key, slot)) {
       /* execute 'luaV_finishfastset', but preserving the original 't'
          for the barrier. 't' and 'slot' can point to the same value,
          and so the assignment can change 't' value */
@@ -1330,7 +1323,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         lua_Unsigned n;
         if (ttisinteger(rc)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rc)), luaV_fastgeti(L, rb, n, slot))
-            : luaV_fastget(L, rb, rc, slot, luaH_get)) {
+            : luaV_fastgetcharged(L, rb, rc, slot)) {
           setobj2s(L, ra, slot);
         }
         else
@@ -1386,7 +1379,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         lua_Unsigned n;
         if (ttisinteger(rb)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rb)), luaV_fastgeti(L, s2v(ra), n, slot))
-            : luaV_fastget(L, s2v(ra), rb, slot, luaH_get)) {
+            : luaV_fastgetcharged(L, s2v(ra), rb, slot)) {
           luaV_finishfastset(L, s2v(ra), slot, rc);
         }
         else

@@ -76,6 +76,30 @@ typedef enum {
 
 
 /*
+** dunlua: the host adds work to the running script's budget without
+** raising (it arms the hook for the next instruction once the budget is
+** spent); see src/script/raw/guard.rs.
+*/
+extern void dunlua_note_work (lua_State *L, size_t units);
+
+/*
+** dunlua: a lookup by a long string key compares it byte by byte with a
+** stored key of the same hash (one 'memcmp' of its length when the key is
+** there: a distinct but equal string): one VM instruction however long the
+** key. Lookups by keys over 256 bytes are charged as that comparison (16
+** bytes a unit, as '==' in lvm.c); 'equalkey' in ltable.c compares hashes
+** first, so keys that are not there cost no comparison.
+*/
+#define DUNLUA_LONG_KEY 256
+#define luaV_chargekey(L,k) \
+  (l_unlikely(ttislngstring(k) && tsslen(tsvalue(k)) > DUNLUA_LONG_KEY) \
+    ? dunlua_note_work(L, tsslen(tsvalue(k)) / 16) : (void)0)
+
+/* dunlua: 'luaV_fastget' with 'luaH_get' (any key), the lookup charged */
+#define luaV_fastgetcharged(L,t,k,slot) \
+  (luaV_chargekey(L,k), luaV_fastget(L,t,k,slot,luaH_get))
+
+/*
 ** fast track for 'gettable': if 't' is a table and 't[k]' is present,
 ** return 1 with 'slot' pointing to 't[k]' (position of final result).
 ** Otherwise, return 0 (meaning it will have to check metamethod)
