@@ -237,17 +237,20 @@ pub fn run(
                     config.request.seed = seed;
                     note!("dunlua: {}", command_line(&config.request));
                     generator.start(config.request.clone(), Why::Seed);
+                    timings.generate("seed");
                 }
                 Effect::RandomSeed => {
                     config.request.seed = rand::random::<u32>() as u64;
                     note!("dunlua: {}", command_line(&config.request));
                     generator.start(config.request.clone(), Why::Seed);
+                    timings.generate("seed");
                 }
                 Effect::Regenerate => {
                     config.request.params = state.changed_params();
                     config.request.seed = state.seed();
                     note!("dunlua: {}", command_line(&config.request));
                     generator.start(config.request.clone(), Why::Seed);
+                    timings.generate("seed");
                 }
                 Effect::StartGrid => {
                     if let Some(grid) = &state.grid {
@@ -280,6 +283,7 @@ pub fn run(
             pending_reload = None;
             state.generating = true;
             generator.start(config.request.clone(), Why::Reload);
+            timings.generate("reload");
             // The grid's pictures are of the script before the save: the
             // workers making them stop, and new ones picture the saved one.
             let level = state.level().0;

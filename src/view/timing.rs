@@ -1,11 +1,11 @@
 //! The window's timing log, on when `DUNLUA_TIMINGS=1`: a line on stderr
 //! for every frame (when it started, the gap since the one before, the
 //! work it did, whether it drew, the input it handled, the seed grid's
-//! progress) and for every map swapped in (when its worker finished it and
-//! in which frame it went on screen). It is how the window's smoothness on
-//! big maps is measured and tested: times are milliseconds since the window
-//! opened, read from one clock, so a test can compare them without
-//! wall-clock thresholds.
+//! progress), for every map asked of a worker, and for every map swapped
+//! in (when its worker finished it and in which frame it went on screen).
+//! It is how the window's smoothness on big maps is measured and tested:
+//! times are milliseconds since the window opened, read from one clock, so
+//! a test compares frames and events rather than wall-clock thresholds.
 
 use std::time::{Duration, Instant};
 
@@ -72,6 +72,17 @@ impl Timings {
         }
     }
 
+    /// A new map starts being made on a worker (`why`: reload, seed).
+    pub fn generate(&self, why: &str) {
+        if self.on {
+            note!(
+                "dunlua: timing generate frame={} at={:.1} why={why}",
+                self.frame,
+                self.ms(Instant::now())
+            );
+        }
+    }
+
     /// A new map goes on screen in this frame: its worker finished it at
     /// `done_at`, after `took`; putting it in place took `swap`.
     pub fn swap(&self, why: &str, done_at: Instant, took: Duration, swap: Duration) {
@@ -101,7 +112,7 @@ impl Timings {
             None => "none".into(),
         };
         note!(
-            "dunlua: timing frame={} at={:.1} gap={gap} work={:.2} drawn={} sent={} actions={} grid={grid} generating={}",
+            "dunlua: timing frame frame={} at={:.1} gap={gap} work={:.2} drawn={} sent={} actions={} grid={grid} generating={}",
             self.frame,
             self.ms(self.frame_start),
             self.frame_start.elapsed().as_secs_f64() * 1000.0,
