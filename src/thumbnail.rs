@@ -207,7 +207,7 @@ mod tests {
         }
         let floor = map.tiles().kind(crate::map::Tile::FLOOR).color;
         let wall = map.tiles().kind(crate::map::Tile::WALL).color;
-        let mean = |a: u8, b: u8| ((a as u32 + b as u32 + 1) / 2) as u8;
+        let mean = |a: u8, b: u8| (a as u32 + b as u32).div_ceil(2) as u8;
         let want = Rgb(
             mean(floor.0, wall.0),
             mean(floor.1, wall.1),

@@ -13,7 +13,7 @@ pub mod reproduce;
 pub mod state;
 pub mod timing;
 pub mod tuning;
-pub mod workers;
+mod workers;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
