@@ -1121,3 +1121,58 @@ fn a_big_map_reloads_and_its_seed_grid_fills_while_the_window_takes_keys() {
     );
     viewer.tap("q");
 }
+
+/// Saving the script while the seed grid is open keeps the grid open and
+/// makes its pictures again from the saved script (the workers making the
+/// old ones are cancelled).
+#[test]
+fn saving_with_the_seed_grid_open_remakes_its_pictures() {
+    if !x_tools() {
+        return;
+    }
+    let x = Xvfb::start();
+    let scratch = Scratch::new();
+    let token = format!("regrid{}", std::process::id());
+    let script = |lake: &str| {
+        format!(
+            "return {{ name = '{token}', width = 40, height = 20,\n\
+               generate = function(map, rng)\n\
+                 map:fill('wall'); map:carve_room(Rect.new(1, 1, 37, 17))\n\
+                 {lake}\n\
+                 map:set_start(3 + rng:int(3), 3)\n\
+               end }}\n"
+        )
+    };
+    scratch.write("regrid.lua", &script(""));
+    let args = ["regrid.lua", "--seed", "2"];
+    let (viewer, first) = open_viewer(&x, scratch.path(), &args, &token);
+    let full = |s: &State| grid_done(&s.grid).is_some_and(|(d, n)| d == n);
+    viewer.x(&["windowfocus", "--sync", &viewer.window]);
+    viewer.x(&["key", "g"]);
+    viewer.wait("every picture", full);
+    std::thread::sleep(Duration::from_millis(250));
+    let (_, dry) = viewer.screenshot();
+    scratch.write(
+        "regrid.lua",
+        &script("map:fill_rect(Rect.new(5, 5, 25, 10), 'water')"),
+    );
+    let after = viewer.wait("the reload, the grid remade", |s| {
+        s.reloads == 1 && s.grid != "none" && full(s)
+    });
+    assert!(
+        after.grid.starts_with("2+0:"),
+        "the same seeds: {}",
+        after.grid
+    );
+    std::thread::sleep(Duration::from_millis(250));
+    let (_, lake) = viewer.screenshot();
+    assert!(
+        differ(&dry, &lake) > 5_000,
+        "the pictures show the lake: {} pixels changed",
+        differ(&dry, &lake)
+    );
+    viewer.tap("Escape");
+    let closed = viewer.wait("the grid closed", |s| s.grid == "none");
+    assert_ne!(closed.hash, first.hash, "the saved script's map");
+    viewer.tap("q");
+}
