@@ -265,11 +265,23 @@ fn x_tools() -> bool {
 /// frame and its window, found by `title` (a token in the script's name).
 /// Its stderr goes to `stderr.txt` in `dir`.
 fn open_viewer(x: &Xvfb, dir: &Path, args: &[&str], title: &str) -> (Viewer, State) {
+    open_viewer_with(x, dir, args, title, &[])
+}
+
+/// [`open_viewer`] with more environment variables.
+fn open_viewer_with(
+    x: &Xvfb,
+    dir: &Path,
+    args: &[&str],
+    title: &str,
+    env: &[(&str, &str)],
+) -> (Viewer, State) {
     let state_file = dir.join("state.txt");
     let stderr = std::fs::File::create(dir.join("stderr.txt")).unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_dunlua"))
         .args(args)
         .current_dir(dir)
+        .envs(env.iter().copied())
         .env("DISPLAY", &x.display)
         .env("DUNLUA_STATE_FILE", &state_file)
         .stdout(Stdio::null())
@@ -869,5 +881,298 @@ fn a_map_a_little_over_80_columns_opens_large() {
     assert!(w > 648 && h > 428, "{w}x{h}");
     assert!(w <= 1600 && h <= 1000, "{w}x{h} fits the screen");
     assert!(first.cell > 8, "cells of {} px", first.cell);
+    viewer.tap("q");
+}
+
+/// One line of the window's timing log (`DUNLUA_TIMINGS=1`): its kind
+/// (`frame`, `input`, `generate`, `swap`) and its `key=value` fields.
+struct Timing {
+    kind: String,
+    fields: std::collections::HashMap<String, String>,
+}
+
+impl Timing {
+    fn get(&self, key: &str) -> &str {
+        self.fields
+            .get(key)
+            .unwrap_or_else(|| panic!("no {key} in a {} line", self.kind))
+    }
+
+    fn num(&self, key: &str) -> f64 {
+        self.get(key).parse().unwrap()
+    }
+}
+
+/// The timing lines in the viewer's stderr so far.
+fn timings(dir: &Path) -> Vec<Timing> {
+    let text = std::fs::read_to_string(dir.join("stderr.txt")).unwrap_or_default();
+    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    whole
+        .lines()
+        .filter_map(|l| l.strip_prefix("dunlua: timing "))
+        .map(|l| {
+            let mut words = l.split(' ');
+            let kind = words.next().unwrap().to_string();
+            let fields = words
+                .filter_map(|w| w.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            Timing { kind, fields }
+        })
+        .collect()
+}
+
+/// The grid's `DONE/LEN` of the state line's `FIRST+SELECTED:DONE/LEN`.
+fn grid_done(grid: &str) -> Option<(usize, usize)> {
+    let (_, done) = grid.split_once(':')?;
+    let (d, n) = done.split_once('/')?;
+    Some((d.parse().ok()?, n.parse().ok()?))
+}
+
+/// Issue #27's big map: a 2000x2000 cave reloads while the window keeps
+/// drawing and taking keys, the new map is on screen in the first frame
+/// after its worker finished it, and the seed grid of 2000x2000 maps fills
+/// in picture by picture while keys still work, and closes before it is
+/// full. The checks read the window's own timing log (frames and events on
+/// one clock), not wall-clock limits a loaded machine would break.
+#[test]
+fn a_big_map_reloads_and_its_seed_grid_fills_while_the_window_takes_keys() {
+    if !x_tools() {
+        return;
+    }
+    let x = Xvfb::start();
+    let scratch = Scratch::new();
+    let token = format!("bigcave{}", std::process::id());
+    let original = std::fs::read_to_string(root().join("scripts/caves.lua")).unwrap();
+    let script = original.replace("Cellular automaton caves", &token);
+    scratch.write("big.lua", &script);
+    let features = std::fs::read_to_string(root().join("scripts/lib/features.lua")).unwrap();
+    scratch.write("lib/features.lua", &features);
+    let args = [
+        "big.lua",
+        "--seed",
+        "1",
+        "--size",
+        "2000x2000",
+        "--max-instructions",
+        "100000000000",
+        "--max-memory",
+        "4096",
+        // A debug build on a loaded machine: minutes, not the default 10 s.
+        "--timeout",
+        "600",
+    ];
+    let dir = scratch.path();
+    let (viewer, first) = open_viewer_with(&x, dir, &args, &token, &[("DUNLUA_TIMINGS", "1")]);
+    assert_eq!((first.rock.as_str(), first.reloads), ("dark", 0));
+
+    // Save a changed script; once its reload has started, press W (rock
+    // drawn in full): the window handles it while the worker generates.
+    scratch.write("big.lua", &script.replace("fill = 0.45", "fill = 0.48"));
+    wait_for("the reload to start", || {
+        timings(dir)
+            .iter()
+            .any(|t| t.kind == "generate" && t.get("why") == "reload")
+            .then_some(())
+    });
+    viewer.tap("w");
+    let during = viewer.wait("W handled", |s| s.rock == "all");
+    let (_, old_map) = viewer.screenshot();
+    let still_old = viewer.state().unwrap();
+    let reloaded = viewer.wait("the reload", |s| s.reloads == 1);
+    assert_ne!(reloaded.hash, first.hash, "a new map");
+    std::thread::sleep(Duration::from_millis(300));
+    let (_, new_map) = viewer.screenshot();
+    let log = timings(dir);
+    let started = log
+        .iter()
+        .find(|t| t.kind == "generate" && t.get("why") == "reload")
+        .unwrap();
+    let swap = log
+        .iter()
+        .find(|t| t.kind == "swap" && t.get("why") == "reload")
+        .expect("a swap in the log");
+    let done_at = swap.num("done_at");
+    let key = log
+        .iter()
+        .find(|t| t.kind == "input" && t.get("action") == "ToggleRock")
+        .expect("W in the log");
+    assert!(
+        started.num("at") <= key.num("at") && key.num("at") < done_at,
+        "W was handled while the map was being made: generation {}..{done_at} ms, W at {} ms",
+        started.num("at"),
+        key.num("at")
+    );
+    assert_eq!(
+        (during.hash.as_str(), during.reloads),
+        (first.hash.as_str(), 0),
+        "W showed on the old map"
+    );
+    // The new map goes on screen at most one frame after it was made:
+    // no whole frame started between the worker's end and the swap's
+    // frame, besides the one that may have begun as the worker sent it.
+    let swap_frame = swap.num("frame") as u64;
+    let frames: Vec<&Timing> = log.iter().filter(|t| t.kind == "frame").collect();
+    let waited = frames
+        .iter()
+        .filter(|t| t.num("at") > done_at && (t.num("frame") as u64) < swap_frame)
+        .count();
+    assert!(
+        waited <= 1,
+        "{waited} frames between the map made and shown"
+    );
+    let shown = frames
+        .iter()
+        .find(|t| t.num("frame") as u64 == swap_frame)
+        .expect("the swap's frame line");
+    assert_eq!((shown.get("drawn"), shown.get("sent")), ("1", "1"));
+    assert!(
+        swap.num("swap") < 100.0,
+        "putting the map in place is not map-sized work: {} ms",
+        swap.num("swap")
+    );
+    // The frames while the map was being made kept coming: at least one
+    // a fifth of a second (a liveness bound; at 60 a second it is 12).
+    let while_made = frames
+        .iter()
+        .filter(|t| t.num("at") > started.num("at") && t.num("at") < done_at)
+        .count();
+    let seconds = (done_at - started.num("at")) / 1000.0;
+    assert!(
+        while_made as f64 >= seconds * 5.0,
+        "{while_made} frames in {seconds:.1} s of generation"
+    );
+    if still_old.reloads == 0 {
+        assert!(
+            differ(&old_map, &new_map) > 50_000,
+            "the screen shows the new map: {} pixels changed",
+            differ(&old_map, &new_map)
+        );
+    }
+
+    // The seed grid of 2000x2000 maps: pictures appear one by one while
+    // arrows still move the selection; Esc closes it before it is full.
+    viewer.x(&["windowfocus", "--sync", &viewer.window]);
+    viewer.x(&["key", "g"]);
+    let one = viewer.wait("the first picture", |s| {
+        grid_done(&s.grid).is_some_and(|(d, _)| d >= 1)
+    });
+    viewer.tap("Right");
+    let two = viewer.wait("the second picture, the selection moved", |s| {
+        grid_done(&s.grid).is_some_and(|(d, _)| d >= 2) && s.grid.starts_with("1+1:")
+    });
+    let (done, len) = grid_done(&two.grid).unwrap();
+    assert!(len >= 16, "a grid of {len}");
+    let (_, partial) = viewer.screenshot();
+    viewer.tap("Escape");
+    let closed = viewer.wait("the grid closed", |s| s.grid == "none");
+    assert!(
+        done < len && grid_done(&one.grid).unwrap().0 < len,
+        "closed before every picture was made"
+    );
+    assert_eq!(closed.seed, 1, "Esc opened nothing");
+    let log = timings(dir);
+    let grid_frames: Vec<&Timing> = log
+        .iter()
+        .filter(|t| t.kind == "frame" && t.get("grid") != "none")
+        .collect();
+    let partly: std::collections::BTreeSet<usize> = grid_frames
+        .iter()
+        .filter(|t| t.get("drawn") == "1")
+        .filter_map(|t| grid_done(&format!("x:{}", t.get("grid"))))
+        .filter(|&(d, n)| d < n)
+        .map(|(d, _)| d)
+        .collect();
+    assert!(
+        partly.len() >= 3,
+        "frames drawn with 0, 1, 2 ... pictures made: {partly:?}"
+    );
+    let first_picture = grid_frames
+        .iter()
+        .find(|t| grid_done(&format!("x:{}", t.get("grid"))).unwrap().0 >= 1)
+        .unwrap()
+        .num("at");
+    let right = log
+        .iter()
+        .find(|t| {
+            t.kind == "input" && t.get("action") == "Move(1,0)" && t.num("at") > first_picture
+        })
+        .expect("Right in the log");
+    let frames_between = grid_frames
+        .iter()
+        .filter(|t| t.num("at") > first_picture && t.num("at") < right.num("at"))
+        .count();
+    assert!(
+        frames_between >= 1,
+        "frames went on between the pictures and the key"
+    );
+    // A picture is on screen: the grid's first box is not all background.
+    let width = viewer.screenshot().0;
+    let box_pixels = (0..150)
+        .flat_map(|y| (0..150).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let p = &partial[((y + 10) * width + x + 10) * 3..][..3];
+            p != [0x18, 0x18, 0x20] && p != [0, 0, 0]
+        })
+        .count();
+    assert!(
+        box_pixels > 5_000,
+        "the first picture is drawn: {box_pixels} pixels"
+    );
+    viewer.tap("q");
+}
+
+/// Saving the script while the seed grid is open keeps the grid open and
+/// makes its pictures again from the saved script (the workers making the
+/// old ones are cancelled).
+#[test]
+fn saving_with_the_seed_grid_open_remakes_its_pictures() {
+    if !x_tools() {
+        return;
+    }
+    let x = Xvfb::start();
+    let scratch = Scratch::new();
+    let token = format!("regrid{}", std::process::id());
+    let script = |lake: &str| {
+        format!(
+            "return {{ name = '{token}', width = 40, height = 20,\n\
+               generate = function(map, rng)\n\
+                 map:fill('wall'); map:carve_room(Rect.new(1, 1, 37, 17))\n\
+                 {lake}\n\
+                 map:set_start(3 + rng:int(3), 3)\n\
+               end }}\n"
+        )
+    };
+    scratch.write("regrid.lua", &script(""));
+    let args = ["regrid.lua", "--seed", "2"];
+    let (viewer, first) = open_viewer(&x, scratch.path(), &args, &token);
+    let full = |s: &State| grid_done(&s.grid).is_some_and(|(d, n)| d == n);
+    viewer.x(&["windowfocus", "--sync", &viewer.window]);
+    viewer.x(&["key", "g"]);
+    viewer.wait("every picture", full);
+    std::thread::sleep(Duration::from_millis(250));
+    let (_, dry) = viewer.screenshot();
+    scratch.write(
+        "regrid.lua",
+        &script("map:fill_rect(Rect.new(5, 5, 25, 10), 'water')"),
+    );
+    let after = viewer.wait("the reload, the grid remade", |s| {
+        s.reloads == 1 && s.grid != "none" && full(s)
+    });
+    assert!(
+        after.grid.starts_with("2+0:"),
+        "the same seeds: {}",
+        after.grid
+    );
+    std::thread::sleep(Duration::from_millis(250));
+    let (_, lake) = viewer.screenshot();
+    assert!(
+        differ(&dry, &lake) > 5_000,
+        "the pictures show the lake: {} pixels changed",
+        differ(&dry, &lake)
+    );
+    viewer.tap("Escape");
+    let closed = viewer.wait("the grid closed", |s| s.grid == "none");
+    assert_ne!(closed.hash, first.hash, "the saved script's map");
     viewer.tap("q");
 }

@@ -182,6 +182,7 @@ fn show(
         export: options,
         save_dir: cli.save_dir.clone().unwrap_or_else(|| ".".into()),
         state_file: std::env::var_os("DUNLUA_STATE_FILE").map(Into::into),
+        timings: view::timing::Timings::wanted(),
     };
     match view::run(levels, took, config) {
         Ok(()) => Ok(()),

@@ -60,6 +60,12 @@ impl Grid {
         self.seed(self.selected)
     }
 
+    /// Forgets every picture (they are to be made again, of a changed
+    /// script), keeping the seeds and the selection.
+    pub fn restart(&mut self) {
+        self.tiles.fill_with(|| Tile::Pending);
+    }
+
     /// How many pictures are made.
     pub fn done(&self) -> usize {
         self.tiles

@@ -1,7 +1,8 @@
 //! What the window knows about a level beyond its tiles, worked out once
-//! when the level is shown: each cell's region, its walking distance from
-//! the start, and whether it is buried rock. The mouse's status line and
-//! the overlays read it.
+//! per map on the worker thread that made it: each cell's region, its
+//! walking distance from the start, whether it is buried rock, and the
+//! map's hash. The mouse's status line, the overlays and the state line
+//! read it; none of it is worked out on the window's thread.
 
 use crate::map::Map;
 use crate::ops::{buried_mask, dijkstra, regions};
@@ -17,6 +18,9 @@ pub struct Inspection {
     /// The cell farthest from the start, and how far.
     pub farthest: Option<(i32, i32, i32)>,
     pub buried: Vec<bool>,
+    /// [`Map::hash64`] (a pass over every cell: a few milliseconds on a
+    /// 2000x2000 map, which the window's thread must not spend).
+    pub hash: u64,
 }
 
 impl Inspection {
@@ -44,6 +48,7 @@ impl Inspection {
             distance,
             farthest: distances.and_then(|d| d.farthest()),
             buried: buried_mask(map),
+            hash: map.hash64(),
         }
     }
 

@@ -11,16 +11,15 @@ pub mod inspect;
 pub mod overlay;
 pub mod reproduce;
 pub mod state;
+pub mod timing;
 pub mod tuning;
+mod workers;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::PathBuf;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
@@ -28,15 +27,14 @@ use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
 use crate::export::Options;
 use crate::generated::Generated;
 use crate::render::Frame;
-use crate::script::{self, FailureKind, Request, ScriptError};
-use crate::thumbnail::Tile;
+use crate::script::{self, Request};
 use crate::watch::FileWatch;
-use grid::Grid;
 use input::{char_action, key_action, Action, Repeater};
-use inspect::Inspection;
 use reproduce::{command_line, save};
 use state::{Effect, ViewState};
+use timing::{FrameReport, Timings};
 use tuning::Tuning;
+use workers::{Generator, GridWork, Why};
 
 /// Everything the window needs besides the first map.
 pub struct ViewConfig {
@@ -47,6 +45,9 @@ pub struct ViewConfig {
     pub save_dir: PathBuf,
     /// Appends a `key=value` state line whenever the state changes (tests).
     pub state_file: Option<PathBuf>,
+    /// Logs every frame's and every swap's timing on stderr
+    /// (`DUNLUA_TIMINGS=1`; see [`timing`]).
+    pub timings: bool,
 }
 
 /// Why the window could not be used.
@@ -97,156 +98,6 @@ impl minifb::InputCallback for Queue {
         } else {
             Input::Up(key)
         });
-    }
-}
-
-/// Why a map is being generated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Why {
-    Reload,
-    Seed,
-}
-
-/// A finished generation: the map and how long it took, or the error.
-type Generation = Result<(Vec<Generated>, Vec<Inspection>, Duration), ScriptError>;
-type Outcome = (u64, Why, Generation);
-
-/// Generates maps on worker threads (each with its own Lua VM), so a slow
-/// or runaway script never freezes the window; only the newest job counts,
-/// and starting one cancels the one before (it stops at its next budget
-/// check), so saving a runaway script ten times leaves no pile of workers.
-struct Generator {
-    tx: Sender<Outcome>,
-    rx: Receiver<Outcome>,
-    latest: u64,
-    /// The newest job's cancel flag.
-    cancel: Option<Arc<AtomicBool>>,
-    /// Workers still running (cancelled ones included, until they stop).
-    live: Arc<AtomicUsize>,
-    /// Runs that ended cancelled by a newer one.
-    cancelled: usize,
-}
-
-impl Generator {
-    fn new() -> Generator {
-        let (tx, rx) = channel();
-        Generator {
-            tx,
-            rx,
-            latest: 0,
-            cancel: None,
-            live: Arc::default(),
-            cancelled: 0,
-        }
-    }
-
-    fn start(&mut self, mut request: Request, why: Why) {
-        if let Some(previous) = self.cancel.take() {
-            previous.store(true, Ordering::Relaxed);
-        }
-        let cancel = Arc::new(AtomicBool::new(false));
-        request.cancel = Some(cancel.clone());
-        self.cancel = Some(cancel);
-        self.latest += 1;
-        let (id, tx, live) = (self.latest, self.tx.clone(), self.live.clone());
-        live.fetch_add(1, Ordering::SeqCst);
-        std::thread::spawn(move || {
-            let started = Instant::now();
-            // The window's analysis of the levels too, off the window's thread.
-            let result = script::run_levels(&request).map(|levels| {
-                let inspections = state::inspect_all(&levels);
-                (levels, inspections, started.elapsed())
-            });
-            live.fetch_sub(1, Ordering::SeqCst);
-            let _ = tx.send((id, why, result));
-        });
-    }
-
-    /// How many workers are still running.
-    fn running(&self) -> usize {
-        self.live.load(Ordering::SeqCst)
-    }
-
-    fn poll(&mut self) -> Option<(Why, Generation)> {
-        let mut newest = None;
-        while let Ok((id, why, result)) = self.rx.try_recv() {
-            if matches!(&result, Err(e) if e.kind == FailureKind::Cancelled) {
-                self.cancelled += 1;
-            }
-            if id == self.latest {
-                newest = Some((why, result));
-            }
-        }
-        newest
-    }
-}
-
-/// The workers that make the seed grid's pictures: each takes the next
-/// seed not taken, in its own Lua VM; dropping this cancels them (a run in
-/// progress stops at its next budget check).
-struct GridWork {
-    first: u64,
-    rx: Receiver<(usize, Tile)>,
-    cancel: Arc<AtomicBool>,
-}
-
-impl GridWork {
-    /// Pictures level `level` (1-based) of each seed: the level on screen
-    /// when the grid opened, made with the levels above it.
-    fn start(request: &Request, grid: &Grid, level: usize) -> GridWork {
-        let (tx, rx) = channel();
-        let cancel = Arc::new(AtomicBool::new(false));
-        let next = Arc::new(AtomicUsize::new(0));
-        let mut request = request.clone();
-        request.record = false;
-        request.cancel = Some(cancel.clone());
-        let (first, count, thumb) = (grid.first, grid.len(), grid.thumb);
-        let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-        for _ in 0..workers.min(count) {
-            let (tx, next, cancel, request) =
-                (tx.clone(), next.clone(), cancel.clone(), request.clone());
-            std::thread::spawn(move || {
-                let session = script::Session::new(&request);
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= count || cancel.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let seed = first.wrapping_add(i as u64);
-                    let made = session.as_ref().map(|s| match level {
-                        1 => s.run(seed),
-                        _ => s.run_levels(seed).map(|mut levels| {
-                            levels.swap_remove((level - 1).min(levels.len() - 1))
-                        }),
-                    });
-                    let tile = match made {
-                        Ok(Ok(g)) => {
-                            Tile::Map(crate::thumbnail::thumbnail(&g.map, thumb.0, thumb.1))
-                        }
-                        _ => Tile::Failed,
-                    };
-                    if tx.send((i, tile)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        GridWork { first, rx, cancel }
-    }
-
-    /// Puts the finished pictures into the grid they were made for.
-    fn collect(&self, grid: &mut Grid) {
-        while let Ok((i, tile)) = self.rx.try_recv() {
-            if grid.first == self.first && i < grid.len() {
-                grid.tiles[i] = tile;
-            }
-        }
-    }
-}
-
-impl Drop for GridWork {
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
     }
 }
 
@@ -317,8 +168,10 @@ pub fn run(
     let mut last_input = Instant::now();
     let mut last_sent = Instant::now();
     let mut current_fps = ACTIVE_FPS;
+    let mut timings = Timings::new(config.timings);
 
     while window.is_open() {
+        timings.begin_frame();
         let now = clock.elapsed();
         let mut actions = Vec::new();
         for input in queue.borrow_mut().drain(..) {
@@ -376,6 +229,7 @@ pub fn run(
         }
 
         for action in actions {
+            timings.action(&action);
             match state.apply(action) {
                 Effect::Nothing => {}
                 Effect::Quit => return Ok(()),
@@ -383,17 +237,20 @@ pub fn run(
                     config.request.seed = seed;
                     note!("dunlua: {}", command_line(&config.request));
                     generator.start(config.request.clone(), Why::Seed);
+                    timings.generate("seed");
                 }
                 Effect::RandomSeed => {
                     config.request.seed = rand::random::<u32>() as u64;
                     note!("dunlua: {}", command_line(&config.request));
                     generator.start(config.request.clone(), Why::Seed);
+                    timings.generate("seed");
                 }
                 Effect::Regenerate => {
                     config.request.params = state.changed_params();
                     config.request.seed = state.seed();
                     note!("dunlua: {}", command_line(&config.request));
                     generator.start(config.request.clone(), Why::Seed);
+                    timings.generate("seed");
                 }
                 Effect::StartGrid => {
                     if let Some(grid) = &state.grid {
@@ -426,11 +283,20 @@ pub fn run(
             pending_reload = None;
             state.generating = true;
             generator.start(config.request.clone(), Why::Reload);
+            timings.generate("reload");
+            // The grid's pictures are of the script before the save: the
+            // workers making them stop, and new ones picture the saved one.
+            let level = state.level().0;
+            if let Some(grid) = &mut state.grid {
+                grid.restart();
+                grid_work = Some(GridWork::start(&config.request, grid, level));
+            }
         }
-        if let Some((why, result)) = generator.poll() {
+        if let Some((why, result, done_at)) = generator.poll() {
             let shown = config.request.script.display().to_string();
             match result {
                 Ok((generated, inspections, took)) => {
+                    let swap_started = Instant::now();
                     note!(
                         "dunlua: {} {shown} (seed {}, {:.1} ms)",
                         if why == Why::Reload {
@@ -444,11 +310,15 @@ pub fn run(
                     if let Err(e) = watch_files(&mut watch, &config.request, &generated) {
                         note!("dunlua: {e:#}");
                     }
-                    state.replace_inspected(generated, inspections, took);
+                    let old = state.replace_inspected(generated, inspections, took);
+                    // Freeing the old map's memory costs milliseconds.
+                    std::thread::spawn(move || drop(old));
                     if why == Why::Reload {
                         state.reloads += 1;
                     }
                     last_input = Instant::now();
+                    let why = if why == Why::Reload { "reload" } else { "seed" };
+                    timings.swap(why, done_at, took, swap_started.elapsed());
                 }
                 Err(err) => {
                     crate::cli::report(
@@ -486,7 +356,14 @@ pub fn run(
             draw::draw(&state, &mut frame);
             drawn = fingerprint;
         }
-        if changed || last_sent.elapsed() >= RESEND {
+        let sent = changed || last_sent.elapsed() >= RESEND;
+        timings.end_frame(FrameReport {
+            drawn: changed,
+            sent,
+            grid: state.grid.as_ref().map(|g| (g.done(), g.len())),
+            generating: state.generating,
+        });
+        if sent {
             window
                 .update_with_buffer(&frame.pixels, frame.width, frame.height)
                 .map_err(|e| ViewError::Other(anyhow::anyhow!("cannot draw the window: {e}")))?;

@@ -161,6 +161,7 @@ impl ViewState {
         assert_eq!(levels.len(), inspections.len(), "an inspection per level");
         let first = &levels[0];
         let cells = first.map.cells().len();
+        let first_hash = inspections[0].hash;
         let mut state = ViewState {
             shown: first.map.cells().to_vec(),
             step: 0,
@@ -186,7 +187,7 @@ impl ViewState {
             notice: None,
             reloads: 0,
             tuning: None,
-            hash: first.map.hash64(),
+            hash: first_hash,
             stood: vec![None; levels.len()],
             levels,
             level: 0,
@@ -201,25 +202,33 @@ impl ViewState {
     /// last one if the new dungeon has fewer), so a designer working on
     /// level 3 stays there through saves and seeds; the player goes to its
     /// start, the replay to its end, memory is cleared and any error
-    /// dismissed.
+    /// dismissed. An open seed grid stays open (a save while it is shown
+    /// remakes its pictures; see the window loop).
     pub fn replace(&mut self, levels: Vec<Generated>, gen_time: Duration) {
         let inspections = inspect_all(&levels);
-        self.replace_inspected(levels, inspections, gen_time);
+        drop(self.replace_inspected(levels, inspections, gen_time));
     }
 
-    /// [`ViewState::replace`] with each level's [`Inspection`] already made.
+    /// [`ViewState::replace`] with each level's [`Inspection`] already
+    /// made. Returns the state replaced: freeing a big map's levels, replay
+    /// and inspections takes milliseconds, which the window spends on
+    /// another thread.
     pub fn replace_inspected(
         &mut self,
         levels: Vec<Generated>,
         inspections: Vec<Inspection>,
         gen_time: Duration,
-    ) {
+    ) -> ViewState {
         let (cell, view, fov, help) = (self.cell, self.view, self.fov, self.help);
         let (dark_rock, overlay, speed) = (self.dark_rock, self.overlay, self.speed);
         let reloads = self.reloads;
         let tuning = self.tuning.take();
+        let grid = self.grid.take();
         let level = self.level;
-        *self = ViewState::inspected(levels, inspections, gen_time, cell);
+        let old = std::mem::replace(
+            self,
+            ViewState::inspected(levels, inspections, gen_time, cell),
+        );
         if level > 0 {
             self.show_level(level.min(self.levels.len() - 1));
         }
@@ -229,7 +238,9 @@ impl ViewState {
         (self.dark_rock, self.overlay, self.speed) = (dark_rock, overlay, speed);
         self.reloads = reloads;
         self.tuning = tuning;
+        self.grid = grid;
         self.look();
+        old
     }
 
     /// The regions, distances and buried rock of the level shown.
@@ -290,7 +301,7 @@ impl ViewState {
         self.visible = vec![false; cells];
         self.visible_list.clear();
         self.remembered = vec![false; cells];
-        self.hash = g.map.hash64();
+        self.hash = self.inspections[to].hash;
         self.hover = None;
         self.playing = false;
         self.stepped = false;
