@@ -421,6 +421,7 @@ fn rejected_map(request: &Request, seed: u64, level: u32, map: Map) -> Generated
         rejections: Vec::new(),
         work: 0,
         native_work: 0,
+        puzzle: None,
     }
 }
 
@@ -662,6 +663,7 @@ mod tests {
             rejections: vec![],
             work: 0,
             native_work: 0,
+            puzzle: None,
         }
     }
 

@@ -809,6 +809,7 @@ mod tests {
             rejections: vec![],
             work: 0,
             native_work: 0,
+            puzzle: None,
         }
     }
 
