@@ -138,10 +138,10 @@ fn stranding_move(
                     place(world, m.landing)
                 ),
                 MoveKind::Drop => format!(
-                    "falling through the {} at {} to level {}",
+                    "falling through the {} at {} onto {}",
                     tile_name(world, names, m.from),
                     place(world, m.from),
-                    m.landing.0 + 1
+                    place(world, m.landing)
                 ),
             };
             // Would it be fine with the keys lying here picked up first?
@@ -322,10 +322,11 @@ fn unfinishable(
                     place(world, m.landing)
                 ),
                 _ => format!(
-                    "the stairs_down at {} lead to level {}'s start at {}",
+                    "the stairs_down at {} lead to level {}'s start at ({}, {})",
                     place(world, m.from),
                     m.landing.0 + 1,
-                    place(world, m.landing)
+                    m.landing.1,
+                    m.landing.2
                 ),
             };
             return (

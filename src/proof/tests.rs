@@ -154,7 +154,7 @@ fn a_drop_into_a_dead_end_is_a_softlock() {
     assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
     assert_eq!(
         v.sentence,
-        "falling through the chasm at (2, 1) on level 1 to level 2 leaves the exit unreachable (softlock)"
+        "falling through the chasm at (2, 1) on level 1 onto (2, 1) on level 2 leaves the exit unreachable (softlock)"
     );
 }
 
@@ -166,7 +166,7 @@ fn stairs_into_a_sealed_pocket_are_unfinishable() {
     assert_eq!(v.outcome, Outcome::Unfinishable);
     assert_eq!(
         v.sentence,
-        "the stairs_down at (4, 1) on level 1 lead to level 2's start at (1, 1) on level 2, a pocket sealed off from the exit at (5, 1) on level 2"
+        "the stairs_down at (4, 1) on level 1 lead to level 2's start at (1, 1), a pocket sealed off from the exit at (5, 1) on level 2"
     );
 }
 
@@ -179,7 +179,7 @@ fn a_drop_past_a_key_left_behind_names_the_key() {
     assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
     assert_eq!(
         v.sentence,
-        "falling through the chasm at (4, 1) on level 1 to level 2 before picking up the key at (2, 1) on level 1 leaves the exit unreachable (softlock)"
+        "falling through the chasm at (4, 1) on level 1 onto (4, 1) on level 2 before picking up the key at (2, 1) on level 1 leaves the exit unreachable (softlock)"
     );
 }
 
