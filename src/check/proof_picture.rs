@@ -30,13 +30,14 @@ pub(crate) fn picture(levels: &[Generated], verdict: &Verdict) -> Option<Frame> 
     }
     for c in verdict.cells.iter().filter(|c| c.level == level) {
         let (px, py) = at(c.x, c.y);
-        // A box a little larger than the cell, so a 1-pixel cell shows.
-        let t = (size.0 / 4).max(1);
+        // A box well outside the cell, so a cell of a few pixels shows.
+        let t = (size.0 / 3).max(2);
+        let pad = 2 * t;
         frame.outline(
-            px - t as i64,
-            py - t as i64,
-            size.0 + 2 * t,
-            size.1 + 2 * t,
+            px - pad as i64,
+            py - pad as i64,
+            size.0 + 2 * pad,
+            size.1 + 2 * pad,
             t,
             BLOCK,
         );

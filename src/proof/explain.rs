@@ -255,8 +255,14 @@ fn unfinishable(
         .find_map(|r| r.goal.map(|g| (last, g.0, g.1)))
         .unwrap_or(world.goal_cells[0]);
     // The first lock on the edge of what can be reached, beyond which a
-    // goal could be reached were every lock open.
+    // goal could be reached were every lock open. Such a lock is shut in
+    // every state (else its far side would be reached), so one state per
+    // region tells.
+    let mut looked = vec![false; world.regions.len()];
     for (i, s) in explored.states.iter().enumerate() {
+        if std::mem::replace(&mut looked[s.region as usize], true) {
+            continue;
+        }
         for &g in &world.regions[s.region as usize].groups {
             let group = &world.groups[g as usize];
             let beyond = group

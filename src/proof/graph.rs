@@ -127,6 +127,10 @@ pub(super) enum BuildError {
 /// The most keys and consumed locks a proof tracks (bits of a `u128`).
 pub(super) const MAX_BITS: usize = 128;
 
+/// The most cells (over all levels) a proof looks at: it holds about 13
+/// bytes a cell, so this bounds it near 200 MB whatever the dungeon.
+pub const MAX_CELLS: usize = 16 << 20;
+
 const NONE: u32 = u32::MAX;
 
 impl Level {
@@ -247,6 +251,12 @@ fn label(
 pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError> {
     check_kinds(maps, puzzle).map_err(BuildError::Declaration)?;
     puzzle.check().map_err(BuildError::Declaration)?;
+    let cells: usize = maps.iter().map(|m| m.cells().len()).sum();
+    if cells > MAX_CELLS {
+        return Err(BuildError::TooLarge(format!(
+            "{cells} cells; the proof looks at most at {MAX_CELLS}"
+        )));
+    }
     let count = maps.len();
     let mut regions: Vec<Region> = Vec::new();
     let mut groups: Vec<LockGroup> = Vec::new();
@@ -254,7 +264,10 @@ pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError>
     for (k, map) in maps.iter().enumerate() {
         let by_tile = classes(map, puzzle, k + 1 == count);
         let tiles = map.cells().to_vec();
-        let class: Vec<Class> = tiles.iter().map(|t| by_tile[t.index()]).collect();
+        let class: Vec<Class> = tiles
+            .iter()
+            .map(|t| by_tile.get(t.index()).copied().unwrap_or(Class::Blocked))
+            .collect();
         let (sx, sy) = map.start().unwrap_or((0, 0));
         let mut level = Level {
             width: map.width() as usize,

@@ -12,6 +12,10 @@ use super::graph::World;
 pub const MAX_STATES: usize = 200_000;
 /// The most moves between states it records.
 const MAX_EDGES: usize = 2_000_000;
+/// The most keys, locks and moves it looks at in all (a region beside
+/// thousands of locks, met in thousands of states, stops here rather than
+/// taking minutes).
+const MAX_WORK: u64 = 50_000_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct State {
@@ -130,10 +134,16 @@ impl World {
         let mut edges: Vec<Edge> = Vec::new();
         let mut steps = Vec::new();
         let mut next = 0;
+        let mut work = 0u64;
         while next < states.len() {
             let s = states[next];
             // A finished player stops: what happens after does not matter.
             if !self.is_goal(s.region) {
+                let region = &self.regions[s.region as usize];
+                work += (region.items.len() + region.groups.len() + region.moves.len()) as u64 + 1;
+                if work > MAX_WORK {
+                    return Err(TooMany(states.len()));
+                }
                 self.steps(&s, &mut steps);
                 for &(step, to) in &steps {
                     let id = match index.get(&to) {
