@@ -4,7 +4,7 @@
 //! finish. Picking a key up is a move of its own, so a player who leaves
 //! a key behind is a state the proof visits too.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::graph::World;
 
@@ -130,7 +130,9 @@ impl World {
         };
         let mut states = vec![first];
         let mut parent = vec![None];
-        let mut index: HashMap<State, u32> = HashMap::from([(first, 0)]);
+        // Looked up, never iterated: its order cannot reach the verdict.
+        let mut index: FxHashMap<State, u32> = FxHashMap::default();
+        index.insert(first, 0);
         let mut edges: Vec<Edge> = Vec::new();
         let mut steps = Vec::new();
         let mut next = 0;
