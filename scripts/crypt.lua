@@ -10,7 +10,7 @@
 -- small_lock and is spent (Zelda's small keys), so the proof checks that
 -- no key can be spent where it strands the player.
 --
--- floor ratio: about 0.10..0.25 (walkable cells over all cells, defaults)
+-- floor ratio: 0.06..0.28 (walkable cells over all cells, defaults, 1000 seeds)
 
 tiles.define("small_lock", { glyph = "+", color = "#40a0ff", walkable = true, transparent = false })
 tiles.define("chasm", { glyph = ":", color = "#604080", walkable = false, transparent = true })
