@@ -939,7 +939,10 @@ impl PyMap {
     /// `cells` (`(level, x, y)` tuples), or None when the script declares
     /// no puzzle.
     fn prove<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        verdict_dict(py, dunlua::proof::prove_levels(std::slice::from_ref(&self.generated)))
+        verdict_dict(
+            py,
+            dunlua::proof::prove_levels(std::slice::from_ref(&self.generated)),
+        )
     }
 
     /// The JSON the command line's `--out map.json` writes for this map.
