@@ -9,6 +9,8 @@
 --
 -- The key and the exit are markers with data a game reads:
 --   key  {opens = "locked_door"},  exit {locked = true}
+-- and the puzzle is declared (goal, locks), so `dunlua check` proves every
+-- seed can be finished: the key reachable before the door, the exit after.
 --
 -- floor ratio: 0.10..0.25 (walkable cells over all cells, defaults, 500 seeds)
 
@@ -19,6 +21,8 @@ return {
   width = 80,
   height = 50,
   params = { max_rooms = 16, min_size = 5, max_size = 10 },
+  goal = { goals = { "exit" } },
+  locks = { locked_door = { key = "key" } },
 
   generate = function(map, rng, p)
     local W, H = map.width, map.height

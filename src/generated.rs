@@ -45,6 +45,9 @@ pub struct Generated {
     /// The part of `work` charged for native primitives and C library
     /// functions; the rest are Lua instructions.
     pub native_work: u64,
+    /// The puzzle the script declares (`goal`, `locks`, `one_way`), for
+    /// [`Generated::prove`] and `check`; `None` when it declares none.
+    pub puzzle: Option<std::sync::Arc<crate::proof::Puzzle>>,
 }
 
 /// What a game reads, without parsing text.
@@ -114,6 +117,17 @@ impl Generated {
     /// Whether this is one level of a dungeon of several.
     pub fn is_level(&self) -> bool {
         self.provenance.levels > 1
+    }
+
+    /// Proves this map, alone, against the puzzle its script declares:
+    /// whether the goal can be reached from the start and no move strands
+    /// the player, with one sentence naming the cells (see
+    /// [`crate::proof`]). `None` when the script declares no puzzle; an
+    /// error when the declaration does not fit the map (a `locks` kind it
+    /// never defines). For a dungeon of several levels, prove them
+    /// together with [`crate::proof::prove_levels`].
+    pub fn prove(&self) -> Option<Result<crate::proof::Verdict, String>> {
+        crate::proof::prove_levels(std::slice::from_ref(self))
     }
 
     /// The JSON form the `.json` export writes (see [`crate::json`]).

@@ -442,6 +442,7 @@ mod tests {
             rejections: vec![],
             work: 0,
             native_work: 0,
+            puzzle: None,
         };
         let mut bytes = Vec::new();
         write(&generated, &mut bytes).unwrap();

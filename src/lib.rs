@@ -48,6 +48,7 @@ pub mod map;
 pub mod one_line;
 pub mod ops;
 pub mod params;
+pub mod proof;
 pub mod replay;
 pub mod rng;
 pub mod script;

@@ -8,6 +8,7 @@ mod check;
 mod check_html;
 mod check_shard;
 mod cli;
+mod completion;
 mod deadline;
 mod dependent;
 mod differential;

@@ -13,6 +13,17 @@
 ---@field stairs? "aligned"|"free" "aligned": check fails a seed whose stairs_down and the next level's stairs_up differ.
 ---@field generate fun(map: Map, rng: Rng, params: table, ctx: LevelContext)
 ---@field validate? fun(map: Map): boolean
+---@field goal? PuzzleGoal What finishing means: reach a cell marked with one of goal.goals (on the last level); check proves every seed can be finished.
+---@field locks? table<string, PuzzleLock> Tile kind -> the key marker that opens it; such a kind is shut until opened, whatever its walkable flag.
+---@field one_way? table<string, "down"> Tile kinds that drop the player onto the same (x, y) of the level below, never back.
+
+---@class PuzzleGoal
+---@field goals string[] Marker names; reaching any cell marked with one finishes the dungeon.
+---@field secrets? boolean Whether secret_door cells are passable (default true); false makes them walls.
+
+---@class PuzzleLock
+---@field key string The marker name of the key; keys are picked up by walking onto them.
+---@field consumed? boolean true: each opening spends one key and that lock stays open; false (default): a held key opens every lock of the kind.
 
 ---Which level is being generated, and the one above it.
 ---@class LevelContext

@@ -93,6 +93,31 @@ typedef int32_t DunluaValueKind;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// How a completion proof ended (an `int32_t`).
+enum DunluaProofOutcome
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // A goal can be reached from the start and from every state the
+  // player can reach.
+  DUNLUA_PROOF_OUTCOME_FINISHABLE = 0,
+  // No goal can be reached from the start.
+  DUNLUA_PROOF_OUTCOME_UNFINISHABLE = 1,
+  // A goal can be reached, but some move strands the player (a
+  // consumed key spent on the wrong lock, a drop into a dead end).
+  DUNLUA_PROOF_OUTCOME_SOFTLOCK = 2,
+  // Too many states to decide.
+  DUNLUA_PROOF_OUTCOME_TOO_MANY_STATES = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum DunluaProofOutcome DunluaProofOutcome;
+#else
+typedef int32_t DunluaProofOutcome;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // A compiled script that generates maps seed after seed. Opaque.
 typedef struct DunluaGenerator DunluaGenerator;
 
@@ -103,6 +128,10 @@ typedef struct DunluaMap DunluaMap;
 // others, live only during the loader call it is given to: after it, or
 // given anywhere else, it is `DUNLUA_STATUS_BAD_HANDLE`.
 typedef struct DunluaModule DunluaModule;
+
+// The completion proof of a dungeon. Opaque; read it with the
+// `dunlua_proof_*` functions.
+typedef struct DunluaProof DunluaProof;
 
 // A module loader: called with `relative_path` such as `"lib/doors.lua"`
 // (for `require("lib.doors")`, relative to the script's folder) when the
@@ -155,6 +184,13 @@ typedef struct {
   // The text of a `DUNLUA_VALUE_KIND_TEXT` value, else NULL.
   const char *text;
 } DunluaProperty;
+
+// A cell a proof names: level (1-based), x, y.
+typedef struct {
+  uint32_t level;
+  int32_t x;
+  int32_t y;
+} DunluaCell;
 
 #ifdef __cplusplus
 extern "C" {
@@ -406,6 +442,51 @@ const char *dunlua_map_json(const DunluaMap *m);
 // Frees a map (its tiles, strings and JSON with it). NULL, a handle
 // already freed, or a handle that is no map, does nothing.
 void dunlua_map_free(DunluaMap *m);
+
+// Proves that the dungeon made of `levels` (`count` map handles, level 1
+// first, as `dunlua_generate_levels` gives them; one handle for a
+// one-level script) can be finished, against the puzzle its script
+// declares (`goal`, `locks`, `one_way`), and writes a new proof handle
+// into `*out` (free it with `dunlua_proof_free`).
+//
+// A game calls it on a level it generated at run time, to regenerate
+// (another seed) instead of shipping a level that cannot be finished.
+// `DUNLUA_STATUS_USAGE` when the script declares no puzzle, when `count`
+// is 0 or above 32, or when the maps are not one dungeon's levels in
+// order; `DUNLUA_STATUS_CONTRACT` when the declaration does not fit the
+// maps (a `locks` kind they never define). Nothing is written to `*out`
+// unless the status is `DUNLUA_STATUS_OK`.
+//
+// # Safety
+// `levels` is NULL or valid for reading `count` handles; `out` is NULL or
+// valid for writing a pointer.
+DunluaStatus dunlua_prove(const DunluaMap *const *levels, size_t count, DunluaProof **out);
+
+// The proof's outcome (a `DunluaProofOutcome`), or -1 for a bad handle.
+int32_t dunlua_proof_outcome(const DunluaProof *p);
+
+// The outcome's name: `"finishable"`, `"unfinishable"`, `"softlock"`,
+// `"too_many_states"`, or `"unknown"` for any other value. Static.
+const char *dunlua_proof_outcome_name(int32_t outcome);
+
+// The proof's one sentence, naming cells: why the dungeon cannot be
+// finished, which move strands the player, or what was proved. UTF-8,
+// valid until the proof is freed; NULL for a bad handle.
+const char *dunlua_proof_sentence(const DunluaProof *p);
+
+// How many cells the sentence names (the blocking lock or move first);
+// 0 for a bad handle.
+size_t dunlua_proof_cell_count(const DunluaProof *p);
+
+// Writes cell `index` of the sentence's cells into `*out`.
+//
+// # Safety
+// `out` is NULL or valid for writing a `DunluaCell`.
+DunluaStatus dunlua_proof_cell(const DunluaProof *p, size_t index, DunluaCell *out);
+
+// Frees a proof. NULL, a handle already freed, or a handle that is no
+// proof, does nothing.
+void dunlua_proof_free(DunluaProof *p);
 
 #ifdef __cplusplus
 }  // extern "C"

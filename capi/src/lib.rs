@@ -200,6 +200,7 @@ enum Object {
     Generator(Arc<Mutex<GeneratorState>>),
     Map(Arc<MapState>),
     Module(Arc<ModuleSlot>),
+    Proof(Arc<ProofState>),
 }
 
 impl Object {
@@ -208,6 +209,7 @@ impl Object {
             Object::Generator(_) => "generator",
             Object::Map(_) => "map",
             Object::Module(_) => "module",
+            Object::Proof(_) => "proof",
         }
     }
 }
@@ -1503,4 +1505,203 @@ pub extern "C" fn dunlua_map_free(m: *mut DunluaMap) {
     // The object drops after the registry's lock is released, inside
     // catch_unwind.
     let _ = catch_unwind(|| drop(unregister(m as usize, "map")));
+}
+
+// ----------------------------------------------------------------- proofs
+
+/// The completion proof of a dungeon. Opaque; read it with the
+/// `dunlua_proof_*` functions.
+pub struct DunluaProof(());
+
+/// How a completion proof ended (an `int32_t`).
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DunluaProofOutcome {
+    /// A goal can be reached from the start and from every state the
+    /// player can reach.
+    Finishable = 0,
+    /// No goal can be reached from the start.
+    Unfinishable = 1,
+    /// A goal can be reached, but some move strands the player (a
+    /// consumed key spent on the wrong lock, a drop into a dead end).
+    Softlock = 2,
+    /// Too many states to decide.
+    TooManyStates = 3,
+}
+
+/// A cell a proof names: level (1-based), x, y.
+#[repr(C)]
+pub struct DunluaCell {
+    pub level: u32,
+    pub x: i32,
+    pub y: i32,
+}
+
+/// A proof handle's state: the verdict and its sentence as C text.
+struct ProofState {
+    verdict: dunlua::proof::Verdict,
+    sentence: CString,
+}
+
+fn proof_of(p: *const DunluaProof) -> Result<Arc<ProofState>, Failure> {
+    match object_of(p as usize, "proof")? {
+        Object::Proof(state) => Ok(state),
+        _ => unreachable!("object_of checked the kind"),
+    }
+}
+
+/// Proves that the dungeon made of `levels` (`count` map handles, level 1
+/// first, as `dunlua_generate_levels` gives them; one handle for a
+/// one-level script) can be finished, against the puzzle its script
+/// declares (`goal`, `locks`, `one_way`), and writes a new proof handle
+/// into `*out` (free it with `dunlua_proof_free`).
+///
+/// A game calls it on a level it generated at run time, to regenerate
+/// (another seed) instead of shipping a level that cannot be finished.
+/// `DUNLUA_STATUS_USAGE` when the script declares no puzzle, when `count`
+/// is 0 or above 32, or when the maps are not one dungeon's levels in
+/// order; `DUNLUA_STATUS_CONTRACT` when the declaration does not fit the
+/// maps (a `locks` kind they never define). Nothing is written to `*out`
+/// unless the status is `DUNLUA_STATUS_OK`.
+///
+/// # Safety
+/// `levels` is NULL or valid for reading `count` handles; `out` is NULL or
+/// valid for writing a pointer.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_prove(
+    levels: *const *const DunluaMap,
+    count: usize,
+    out: *mut *mut DunluaProof,
+) -> DunluaStatus {
+    guarded(|| {
+        if levels.is_null() || out.is_null() {
+            return Err(Failure::new(
+                DunluaStatus::NullArgument,
+                "levels or out is NULL",
+            ));
+        }
+        if count == 0 || count > 32 {
+            return Err(Failure::new(
+                DunluaStatus::Usage,
+                format!("count must be 1..32 levels, got {count}"),
+            ));
+        }
+        // SAFETY: not NULL, and `count` handles long by the caller's contract.
+        let handles = unsafe { std::slice::from_raw_parts(levels, count) };
+        let states = handles
+            .iter()
+            .map(|&m| map_of(m))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (k, state) in states.iter().enumerate() {
+            let p = &state.generated.provenance;
+            let first = &states[0].generated.provenance;
+            if p.level != k as u32 + 1 || p.seed != first.seed || p.script != first.script {
+                return Err(Failure::new(
+                    DunluaStatus::Usage,
+                    format!(
+                        "levels[{k}] is level {} of seed {} of {}; expected level {} of the first map's dungeon",
+                        p.level,
+                        p.seed,
+                        p.script,
+                        k + 1
+                    ),
+                ));
+            }
+        }
+        let generated: Vec<Generated> = states.iter().map(|s| s.generated.clone()).collect();
+        let verdict = dunlua::proof::prove_levels(&generated)
+            .ok_or_else(|| {
+                Failure::new(
+                    DunluaStatus::Usage,
+                    "the script declares no puzzle: add goal = { goals = {\"exit\"} } (and locks, one_way) to its table",
+                )
+            })?
+            .map_err(|why| Failure::new(DunluaStatus::Contract, why))?;
+        let state = ProofState {
+            sentence: c_text(&verdict.sentence),
+            verdict,
+        };
+        let handle = register(Object::Proof(Arc::new(state)))?;
+        // SAFETY: checked not NULL above.
+        unsafe { out.write(handle as *mut DunluaProof) };
+        Ok(())
+    })
+}
+
+/// The proof's outcome (a `DunluaProofOutcome`), or -1 for a bad handle.
+#[no_mangle]
+pub extern "C" fn dunlua_proof_outcome(p: *const DunluaProof) -> i32 {
+    getter(-1, || {
+        Ok(match proof_of(p)?.verdict.outcome {
+            dunlua::proof::Outcome::Finishable => DunluaProofOutcome::Finishable,
+            dunlua::proof::Outcome::Unfinishable => DunluaProofOutcome::Unfinishable,
+            dunlua::proof::Outcome::Softlock => DunluaProofOutcome::Softlock,
+            dunlua::proof::Outcome::TooManyStates => DunluaProofOutcome::TooManyStates,
+        } as i32)
+    })
+}
+
+/// The outcome's name: `"finishable"`, `"unfinishable"`, `"softlock"`,
+/// `"too_many_states"`, or `"unknown"` for any other value. Static.
+#[no_mangle]
+pub extern "C" fn dunlua_proof_outcome_name(outcome: i32) -> *const c_char {
+    let name: &'static CStr = match outcome {
+        0 => c"finishable",
+        1 => c"unfinishable",
+        2 => c"softlock",
+        3 => c"too_many_states",
+        _ => c"unknown",
+    };
+    name.as_ptr()
+}
+
+/// The proof's one sentence, naming cells: why the dungeon cannot be
+/// finished, which move strands the player, or what was proved. UTF-8,
+/// valid until the proof is freed; NULL for a bad handle.
+#[no_mangle]
+pub extern "C" fn dunlua_proof_sentence(p: *const DunluaProof) -> *const c_char {
+    getter(std::ptr::null(), || {
+        // The registry holds the state until dunlua_proof_free.
+        Ok(proof_of(p)?.sentence.as_ptr())
+    })
+}
+
+/// How many cells the sentence names (the blocking lock or move first);
+/// 0 for a bad handle.
+#[no_mangle]
+pub extern "C" fn dunlua_proof_cell_count(p: *const DunluaProof) -> usize {
+    getter(0, || Ok(proof_of(p)?.verdict.cells.len()))
+}
+
+/// Writes cell `index` of the sentence's cells into `*out`.
+///
+/// # Safety
+/// `out` is NULL or valid for writing a `DunluaCell`.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_proof_cell(
+    p: *const DunluaProof,
+    index: usize,
+    out: *mut DunluaCell,
+) -> DunluaStatus {
+    guarded(|| {
+        let proof = proof_of(p)?;
+        let cells = &proof.verdict.cells;
+        let cell = cells
+            .get(index)
+            .ok_or_else(|| out_of_range("cell", index, cells.len()))?;
+        let value = DunluaCell {
+            level: cell.level,
+            x: cell.x,
+            y: cell.y,
+        };
+        // SAFETY: the caller's contract on `out`.
+        unsafe { put(out, value, "out") }
+    })
+}
+
+/// Frees a proof. NULL, a handle already freed, or a handle that is no
+/// proof, does nothing.
+#[no_mangle]
+pub extern "C" fn dunlua_proof_free(p: *mut DunluaProof) {
+    let _ = catch_unwind(|| drop(unregister(p as usize, "proof")));
 }

@@ -20,7 +20,7 @@ import atexit
 import os
 from typing import Any, Mapping
 
-from ._dunlua import Generator, Map, __version__, _shutdown
+from ._dunlua import Generator, Map, __version__, _shutdown, prove
 from ._errors import (
     BudgetExceeded,
     LimitExceeded,
@@ -34,6 +34,7 @@ __all__ = [
     "Generator",
     "Map",
     "generate",
+    "prove",
     "ScriptError",
     "LimitExceeded",
     "BudgetExceeded",

@@ -1,7 +1,7 @@
 """Type stubs of dunlua's extension module (re-exported by ``dunlua``)."""
 
 import os
-from typing import Mapping, TypedDict
+from typing import Any, Mapping, Sequence, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -10,6 +10,12 @@ __version__: str
 
 def _shutdown() -> None:
     """Cancels the runs under way and starts no more (registered with atexit)."""
+
+def prove(levels: Sequence[Map]) -> dict[str, Any] | None:
+    """The completion proof of a dungeon's levels (level 1 first) against the
+    puzzle its script declares: ``{"outcome": "finishable" | "unfinishable" |
+    "softlock" | "too_many_states", "sentence": str, "cells": [(level, x, y)]}``,
+    or None when the script declares none."""
 
 class Kind(TypedDict):
     """A tile kind; its index in ``Map.kinds`` is its tile id."""
@@ -133,6 +139,10 @@ class Map:
     @property
     def rejections(self) -> list[tuple[int, str]]:
         """The attempts the script rejected before this map, and why."""
+    def prove(self) -> dict[str, Any] | None:
+        """The completion proof of this map alone: ``{"outcome": ...,
+        "sentence": ..., "cells": [(level, x, y), ...]}``, or None when the
+        script declares no puzzle."""
     def to_json(self) -> str:
         """The JSON ``dunlua SCRIPT --out map.json`` writes for this map."""
     def __str__(self) -> str:

@@ -933,6 +933,18 @@ impl PyMap {
         self.generated.rejections.clone()
     }
 
+    /// The completion proof of this map alone (see `prove` for a
+    /// dungeon's levels together): a dict with `outcome` ("finishable",
+    /// "unfinishable", "softlock", "too_many_states"), `sentence` and
+    /// `cells` (`(level, x, y)` tuples), or None when the script declares
+    /// no puzzle.
+    fn prove<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        verdict_dict(
+            py,
+            dunlua::proof::prove_levels(std::slice::from_ref(&self.generated)),
+        )
+    }
+
     /// The JSON the command line's `--out map.json` writes for this map.
     fn to_json(&self) -> String {
         self.generated.to_json()
@@ -964,10 +976,46 @@ fn rgb(color: dunlua::map::Rgb) -> Py<PyTuple> {
     })
 }
 
+/// A proof's verdict as a dict; a declaration that does not fit the maps
+/// is a ValueError.
+fn verdict_dict<'py>(
+    py: Python<'py>,
+    proved: Option<Result<dunlua::proof::Verdict, String>>,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(proved) = proved else {
+        return Ok(None);
+    };
+    let verdict = proved.map_err(pyo3::exceptions::PyValueError::new_err)?;
+    let dict = PyDict::new(py);
+    dict.set_item("outcome", verdict.outcome.name())?;
+    dict.set_item("sentence", &verdict.sentence)?;
+    let cells: Vec<(u32, i32, i32)> = verdict.cells.iter().map(|c| (c.level, c.x, c.y)).collect();
+    dict.set_item("cells", cells)?;
+    Ok(Some(dict))
+}
+
+/// The completion proof of a dungeon: its levels (as `generate_levels`
+/// gives them, level 1 first) against the puzzle its script declares.
+/// None when it declares none.
+#[pyfunction]
+fn prove<'py>(
+    py: Python<'py>,
+    levels: Vec<PyRef<'py, PyMap>>,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    if levels.is_empty() {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "prove needs the dungeon's levels, level 1 first; got none",
+        ));
+    }
+    let generated: Vec<Generated> = levels.iter().map(|m| m.generated.clone()).collect();
+    verdict_dict(py, dunlua::proof::prove_levels(&generated))
+}
+
 #[pymodule]
 fn _dunlua(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let _ = MAIN_THREAD.set(std::thread::current().id());
     module.add_function(wrap_pyfunction!(_shutdown, module)?)?;
+    module.add_function(wrap_pyfunction!(prove, module)?)?;
     module.add_class::<PyGenerator>()?;
     module.add_class::<PyMap>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;

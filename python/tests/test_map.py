@@ -126,3 +126,21 @@ def test_modules_by_require_name():
     assert m2.hash == m.hash
     with pytest.raises(dunlua.ScriptError, match="lib/walls.lua"):
         dunlua.Generator.from_source(main).generate(1)
+
+
+def test_prove_gives_a_game_the_verdict_and_the_sentence():
+    """A level a game generated, proved at run time (as dunlua check does)."""
+    gen = dunlua.Generator("tests/completion/drop_dead_end.lua")
+    good = dunlua.prove(gen.generate_levels(0))
+    assert good["outcome"] == "finishable"
+    bad = dunlua.prove(gen.generate_levels(1))
+    assert bad["outcome"] == "softlock"
+    assert bad["sentence"] == (
+        "falling through the chasm at (2, 2) on level 1 onto (2, 2) on level 2 "
+        "leaves the exit unreachable (softlock)"
+    )
+    assert bad["cells"] == [(1, 2, 2)]
+    keys = dunlua.Generator("scripts/keys.lua").generate(7)
+    assert keys.prove()["outcome"] == "finishable"
+    rooms = dunlua.Generator("scripts/rooms.lua").generate(7)
+    assert rooms.prove() is None

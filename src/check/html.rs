@@ -84,7 +84,21 @@ fn page(options: &CheckOptions, report: &Report, results: &[SeedResult]) -> Stri
         for &seed in group.seeds.iter().take(FAILURES_SHOWN) {
             let result = by_seed.get(&seed);
             let map = result.and_then(|r| r.maps.as_ref()).and_then(|m| m.first());
+            // A failed proof: its level with the way tried and the blocking cells.
+            let proof = result.and_then(|r| {
+                let frame = super::proof_picture::picture(r.maps.as_ref()?, r.verdict.as_ref()?)?;
+                let Err((_, why)) = &r.outcome else {
+                    return None;
+                };
+                Some(format!(
+                    "<img src=\"{}\" alt=\"seed {seed}: {}\"><p class=\"proof\">{}</p>",
+                    frame_uri(&frame),
+                    escape(why),
+                    escape(why)
+                ))
+            });
             let body = match (map, result.map(|r| &r.outcome)) {
+                _ if proof.is_some() => proof.unwrap_or_default(),
                 (Some(g), _) => format!("<img src=\"{}\" alt=\"seed {seed}\">", png_uri(&g.map)),
                 (None, Some(Err((_, why)))) => {
                     format!("<pre class=\"error\">{}</pre>", escape(why))
@@ -222,9 +236,12 @@ fn number(v: f64) -> String {
 
 /// A map's thumbnail as a `data:image/png;base64,...` URI.
 fn png_uri(map: &Map) -> String {
-    let frame = thumbnail(map, THUMB, THUMB);
+    frame_uri(&thumbnail(map, THUMB, THUMB))
+}
+
+fn frame_uri(frame: &crate::render::Frame) -> String {
     let mut bytes = Vec::new();
-    if crate::export::png::write_frame(&frame, &mut bytes).is_err() {
+    if crate::export::png::write_frame(frame, &mut bytes).is_err() {
         return String::new();
     }
     format!("data:image/png;base64,{}", base64(&bytes))
@@ -266,6 +283,7 @@ code,pre{font-family:monospace}pre.report{background:#202028;padding:8px;overflo
 .row{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;background:#202028;padding:6px}\
 figcaption{font-size:12px;margin-top:4px}img{image-rendering:pixelated;display:block}\
 pre.error{color:#f99;width:220px;white-space:pre-wrap;font-size:11px}\
+p.proof{color:#f99;max-width:440px;font-size:12px}\
 .histogram text{fill:#ccc;font-size:11px;text-anchor:middle}.histogram .axis{text-anchor:start}\
 .histogram .end{text-anchor:end}section.metric{margin-bottom:24px}";
 

@@ -5,7 +5,9 @@
 //! whatever the number of threads (only the timings vary). `--html`
 //! writes the report with pictures ([`html`]).
 
+mod completion;
 pub mod html;
+mod proof_picture;
 pub mod shard;
 
 use std::collections::BTreeMap;
@@ -51,6 +53,13 @@ pub enum Problem {
     StairsMisaligned,
     /// The run passed `--timeout` (only what the budget cannot catch).
     TimedOut,
+    /// The declared goal cannot be reached from the start (see
+    /// [`crate::proof`]).
+    Unfinishable,
+    /// The goal can be reached, but some move strands the player.
+    Softlock,
+    /// The proof met too many states to decide.
+    Unproved,
 }
 
 impl Problem {
@@ -62,6 +71,9 @@ impl Problem {
             Problem::Unreachable => "walkable cells unreachable from the start",
             Problem::StairsMisaligned => "stairs do not line up between levels",
             Problem::TimedOut => "timed out",
+            Problem::Unfinishable => "cannot be finished",
+            Problem::Softlock => "softlock: a move strands the player",
+            Problem::Unproved => "too many states to prove",
         }
     }
 }
@@ -108,6 +120,10 @@ pub(crate) struct SeedResult {
     has_map: bool,
     /// The modules the run loaded (a shard records their hashes).
     modules: Vec<PathBuf>,
+    /// Time spent proving completion, for a script that declares a puzzle.
+    pub(crate) proof_ms: Option<f64>,
+    /// A failed proof's verdict (its cells and path), kept with the maps.
+    pub(crate) verdict: Option<crate::proof::Verdict>,
 }
 
 /// min, median, 95th percentile and max (nearest rank).
@@ -162,6 +178,10 @@ pub struct Report {
     pub levels: Vec<BTreeMap<&'static str, Spread>>,
     /// Generation time in milliseconds; the one part that varies run to run.
     pub time_ms: Option<Spread>,
+    /// Time spent proving completion, in milliseconds, for a script that
+    /// declares a puzzle (varies run to run; no part of the digest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_ms: Option<Spread>,
     /// [`crate::map::digest`] of every seed that made a map with its hash,
     /// in seed order, as 16 hex digits: the same maps give the same digest
     /// on every machine, whatever `--jobs`.
@@ -178,7 +198,12 @@ pub fn dead_ends(map: &Map) -> usize {
 
 fn measure(g: &Generated) -> Result<Metrics, (Problem, String)> {
     let map = &g.map;
-    let unreachable = unreachable_walkable(map);
+    // A declared puzzle's proof decides what the player can reach (through
+    // locks, down drops); walking from the start is not the whole story.
+    let unreachable = match g.puzzle {
+        Some(_) => Vec::new(),
+        None => unreachable_walkable(map),
+    };
     if let Some(&(x, y)) = unreachable.first() {
         return Err((
             Problem::Unreachable,
@@ -277,7 +302,16 @@ fn run_seed(
     let time_ms = started.elapsed().as_secs_f64() * 1000.0;
     match result {
         Ok(levels) => {
-            let outcome = measure_levels(&levels, stairs);
+            let mut outcome = measure_levels(&levels, stairs);
+            let proved = completion::prove_seed(&levels);
+            let proof_ms = proved.as_ref().map(|p| p.ms);
+            let mut verdict = None;
+            if let (Ok(_), Some(proved)) = (&outcome, proved) {
+                if let Some(problem) = proved.problem {
+                    outcome = Err(problem);
+                    verdict = proved.verdict;
+                }
+            }
             let keep =
                 outcome.is_err() && (options.save_failures.is_some() || options.html.is_some());
             let mut modules: Vec<PathBuf> = Vec::new();
@@ -294,6 +328,8 @@ fn run_seed(
                 time_ms,
                 maps: keep.then_some(levels),
                 modules,
+                proof_ms,
+                verdict: verdict.filter(|_| keep),
             }
         }
         Err(e) => {
@@ -319,6 +355,8 @@ fn run_seed(
                 has_map: rejected.is_some(),
                 maps: rejected.filter(|_| keep).map(|g| vec![g]),
                 modules: Vec::new(),
+                proof_ms: None,
+                verdict: None,
             }
         }
     }
@@ -421,6 +459,7 @@ fn rejected_map(request: &Request, seed: u64, level: u32, map: Map) -> Generated
         rejections: Vec::new(),
         work: 0,
         native_work: 0,
+        puzzle: None,
     }
 }
 
@@ -478,6 +517,7 @@ fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
         metrics,
         levels,
         time_ms: Spread::of(results.iter().map(|r| r.time_ms).collect()),
+        proof_ms: Spread::of(results.iter().filter_map(|r| r.proof_ms).collect()),
         digest: format!(
             "{:016x}",
             crate::map::digest(results.iter().filter_map(|r| Some((r.seed, r.hash?))))
@@ -508,6 +548,13 @@ fn save_failures(
             Some(levels) => {
                 let paths = [base.with_extension("png"), base.with_extension("json")];
                 export::write_levels(&paths, levels, options)?;
+                // A proof's sentence is what the picture cannot say.
+                if r.verdict.is_some() {
+                    export::write_atomically(
+                        &base.with_extension("txt"),
+                        format!("{message}\n").as_bytes(),
+                    )?;
+                }
             }
             None => export::write_atomically(
                 &base.with_extension("txt"),
@@ -580,6 +627,9 @@ impl Report {
             }
             if let Some(t) = &self.time_ms {
                 out.push_str(&row("time_ms", t, 2));
+            }
+            if let Some(t) = &self.proof_ms {
+                out.push_str(&row("proof_ms", t, 3));
             }
             for (k, metrics) in self.levels.iter().enumerate() {
                 out.push_str(&format!("level {}\n", k + 1));
@@ -662,6 +712,7 @@ mod tests {
             rejections: vec![],
             work: 0,
             native_work: 0,
+            puzzle: None,
         }
     }
 

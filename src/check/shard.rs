@@ -155,6 +155,9 @@ struct ShardSeed {
     /// `--html`); a merge makes it again from the seed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     map: bool,
+    /// Time spent proving completion (a script that declares a puzzle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    proof_ms: Option<Exact>,
 }
 
 /// A shard file (see the guide's `check` chapter, docs/guide/src/check.md).
@@ -262,6 +265,7 @@ fn to_entry(r: &SeedResult) -> ShardSeed {
         time_ms: Exact(r.time_ms),
         metrics,
         map: problem.is_some() && r.has_map,
+        proof_ms: r.proof_ms.map(Exact),
         problem,
         message,
     }
@@ -313,6 +317,8 @@ fn from_entry(e: &ShardSeed) -> Result<SeedResult, String> {
         maps: None,
         has_map: e.map,
         modules: Vec::new(),
+        proof_ms: e.proof_ms.as_ref().map(|t| t.0),
+        verdict: None,
     })
 }
 
@@ -631,12 +637,16 @@ fn remake_failures(options: &CheckOptions, results: &mut [SeedResult]) -> anyhow
             .par_iter()
             .map_init(
                 || Session::new(&request),
-                |session, &seed| run_seed(options, session, stairs, seed).maps,
+                |session, &seed| {
+                    let r = run_seed(options, session, stairs, seed);
+                    (r.maps, r.verdict)
+                },
             )
             .collect()
     });
-    for (i, maps) in wanted.into_iter().zip(maps) {
+    for (i, (maps, verdict)) in wanted.into_iter().zip(maps) {
         results[i].maps = maps;
+        results[i].verdict = verdict;
     }
     Ok(())
 }

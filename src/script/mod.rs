@@ -18,6 +18,7 @@ mod error;
 mod hash_seed;
 mod host;
 mod object_names;
+mod puzzle_decl;
 #[allow(unsafe_code)]
 mod raw;
 mod require;
@@ -169,6 +170,9 @@ pub struct ScriptInfo {
     pub levels: u32,
     /// What `stairs` promises between consecutive levels.
     pub stairs: Stairs,
+    /// The puzzle the script declares (`goal`, `locks`, `one_way`), which
+    /// `check` and [`crate::proof`] prove; `None` when it declares none.
+    pub puzzle: Option<std::sync::Arc<crate::proof::Puzzle>>,
 }
 
 /// What a multi-level script promises about its stairs (`stairs = ...`).

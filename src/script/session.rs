@@ -256,11 +256,12 @@ impl Session {
 }
 
 /// What a script declares, from its table's `name`, `width`, `height`,
-/// `levels`, `stairs` and `params` (as `raw::fields::script_fields` reads
+/// `levels`, `stairs`, `params` and its puzzle (`goal`, `locks`,
+/// `one_way`) (as `raw::fields::script_fields` reads
 /// them).
-fn read_info(declared: [Value; 6], path: &Path) -> Result<ScriptInfo, String> {
+fn read_info(declared: [Value; 9], path: &Path) -> Result<ScriptInfo, String> {
     let shown = path.display();
-    let [name, width, height, levels, stairs, params] = declared;
+    let [name, width, height, levels, stairs, params, goal, locks, one_way] = declared;
     let name = match name {
         Value::Nil => path
             .file_stem()
@@ -319,6 +320,9 @@ fn read_info(declared: [Value; 6], path: &Path) -> Result<ScriptInfo, String> {
             ))
         }
     };
+    let puzzle = super::puzzle_decl::read(goal, locks, one_way)
+        .map_err(|e| format!("{shown}: {e}"))?
+        .map(std::sync::Arc::new);
     Ok(ScriptInfo {
         name,
         width,
@@ -326,6 +330,7 @@ fn read_info(declared: [Value; 6], path: &Path) -> Result<ScriptInfo, String> {
         params,
         levels,
         stairs,
+        puzzle,
     })
 }
 
@@ -517,6 +522,7 @@ impl Session {
             rejections: Vec::new(),
             work: 0,
             native_work: 0,
+            puzzle: info.puzzle,
         })))
     }
 }

@@ -273,6 +273,7 @@ mod tests {
             rejections: vec![],
             work: 0,
             native_work: 0,
+            puzzle: None,
         };
         ViewState::new(vec![g], Duration::ZERO, cell)
     }

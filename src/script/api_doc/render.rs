@@ -2,7 +2,7 @@
 //! the LuaLS annotations of `types/dunlua.lua`. Every class list comes from
 //! the table, so a new owner needs no change here.
 
-use super::table::{Entry, Kind, Owner, API};
+use super::table::{Entry, Kind, Owner, API, PUZZLE_CLASSES, PUZZLE_FIELDS};
 
 /// The classes of the objects scripts hold, in the table's order of first
 /// appearance (the globals' tables come after, from `Owner::Global`).
@@ -35,6 +35,15 @@ pub fn reference() -> String {
         }
         out.push_str(&format!("  {}\n      {}\n", entry.signature(), entry.doc));
     }
+    out.push_str("\nScript table: the completion puzzle (see check)\n");
+    for (name, ty, doc) in PUZZLE_FIELDS {
+        out.push_str(&format!("  {name}: {ty}\n      {doc}\n"));
+    }
+    for (class, fields) in PUZZLE_CLASSES {
+        for (name, ty, doc) in *fields {
+            out.push_str(&format!("  {class}.{name}: {ty}\n      {doc}\n"));
+        }
+    }
     out.push_str("\nmath.random(), math.random(m), math.random(m, n) draw from rng's stream; math.randomseed is an error.\n");
     out
 }
@@ -48,6 +57,21 @@ fn annotate_params(out: &mut String, entry: &Entry) {
     }
 }
 
+/// The script table's puzzle fields and their classes, as LuaLS lines.
+fn puzzle_luals() -> String {
+    let mut out = String::new();
+    for (name, ty, doc) in PUZZLE_FIELDS {
+        out.push_str(&format!("---@field {name}? {ty} {doc}\n"));
+    }
+    for (class, fields) in PUZZLE_CLASSES {
+        out.push_str(&format!("\n---@class {class}\n"));
+        for (name, ty, doc) in *fields {
+            out.push_str(&format!("---@field {name} {ty} {doc}\n"));
+        }
+    }
+    out
+}
+
 /// `types/dunlua.lua`: LuaLS annotations for editors.
 pub fn luals() -> String {
     let mut out = String::from(
@@ -57,11 +81,13 @@ pub fn luals() -> String {
          ---@field height? integer\n---@field params? table<string, integer|number|boolean|string>\n\
          ---@field levels? integer How many linked levels one seed makes (1..32, default 1).\n\
          ---@field stairs? \"aligned\"|\"free\" \"aligned\": check fails a seed whose stairs_down and the next level's stairs_up differ.\n\
-         ---@field generate fun(map: Map, rng: Rng, params: table, ctx: LevelContext)\n---@field validate? fun(map: Map): boolean\n\n\
+         ---@field generate fun(map: Map, rng: Rng, params: table, ctx: LevelContext)\n---@field validate? fun(map: Map): boolean\n\
+         {puzzle}\n\
          ---Which level is being generated, and the one above it.\n---@class LevelContext\n\
          ---@field level integer 1-based\n---@field levels integer\n---@field seed integer The run's seed (each level draws from its own stream).\n\
          ---@field above? LevelView The finished level above, read-only; nil on level 1.\n\n",
-    );
+    )
+    .replace("{puzzle}", &puzzle_luals());
     for class in classes() {
         out.push_str(&format!("---@class {class}\n"));
         for entry in API

@@ -245,3 +245,26 @@ pub const API: &[Entry] = &[
     e(Owner::Global("_G"), Function, "reject", &[("why?", "string")], &[], "Rejects this attempt's map; the host rerolls on the next attempt's stream."),
     e(Owner::Global("_G"), Function, "require", &[("name", "string")], &["any"], "Loads name.lua from the script's folder (dots are folders), once per run."),
 ];
+
+/// A documented field: name, LuaLS type, one line of documentation.
+pub type FieldDoc = (&'static str, &'static str, &'static str);
+
+/// The script table's puzzle fields (what `check` and `crate::proof`
+/// prove).
+pub const PUZZLE_FIELDS: &[FieldDoc] = &[
+    ("goal", "PuzzleGoal", "What finishing means: reach a cell marked with one of goal.goals (on the last level); check proves every seed can be finished."),
+    ("locks", "table<string, PuzzleLock>", "Tile kind -> the key marker that opens it; such a kind is shut until opened, whatever its walkable flag."),
+    ("one_way", "table<string, \"down\">", "Tile kinds that drop the player onto the same (x, y) of the level below, never back."),
+];
+
+/// The fields of `goal` and of each `locks` entry.
+pub const PUZZLE_CLASSES: &[(&str, &[FieldDoc])] = &[
+    ("PuzzleGoal", &[
+        ("goals", "string[]", "Marker names; reaching any cell marked with one finishes the dungeon."),
+        ("secrets?", "boolean", "Whether secret_door cells are passable (default true); false makes them walls."),
+    ]),
+    ("PuzzleLock", &[
+        ("key", "string", "The marker name of the key; keys are picked up by walking onto them."),
+        ("consumed?", "boolean", "true: each opening spends one key and that lock stays open; false (default): a held key opens every lock of the kind."),
+    ]),
+];

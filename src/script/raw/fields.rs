@@ -12,7 +12,7 @@ use mlua::{ffi, AnyUserData, Lua, Table, Value};
 use crate::params::{ParamValue, Params};
 
 /// The fields of a script's table a run reads, in the order it reads them.
-pub(crate) const SCRIPT_FIELDS: [&CStr; 8] = [
+pub(crate) const SCRIPT_FIELDS: [&CStr; 11] = [
     c"generate",
     c"validate",
     c"name",
@@ -21,16 +21,31 @@ pub(crate) const SCRIPT_FIELDS: [&CStr; 8] = [
     c"levels",
     c"stairs",
     c"params",
+    c"goal",
+    c"locks",
+    c"one_way",
 ];
 
 /// The script table's [`SCRIPT_FIELDS`], read as `table.field` would
 /// (metamethods included), in that order.
-pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; 8]> {
-    type Eight = (Value, Value, Value, Value, Value, Value, Value, Value);
-    // SAFETY: the closure replaces the table exec_raw pushed with the eight
+pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; 11]> {
+    type Eleven = (
+        Value,
+        Value,
+        Value,
+        Value,
+        Value,
+        Value,
+        Value,
+        Value,
+        Value,
+        Value,
+        Value,
+    );
+    // SAFETY: the closure replaces the table exec_raw pushed with the eleven
     // values; lua_getfield may raise (a metamethod, memory), with nothing
     // holding a destructor in this frame.
-    let (a, b, c, d, e, f, g, h): Eight = unsafe {
+    let (a, b, c, d, e, f, g, h, i, j, k): Eleven = unsafe {
         lua.exec_raw(table, |state| {
             let at = ffi::lua_gettop(state);
             for name in SCRIPT_FIELDS {
@@ -39,7 +54,7 @@ pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; 8]
             ffi::lua_remove(state, at);
         })?
     };
-    Ok([a, b, c, d, e, f, g, h])
+    Ok([a, b, c, d, e, f, g, h, i, j, k])
 }
 
 /// A new `ctx` table: `level`, `levels`, `seed` and, below the first

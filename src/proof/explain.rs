@@ -1,0 +1,571 @@
+//! Turns an explored state graph into a [`Verdict`]: which outcome, and
+//! one sentence naming the cells that decide it (the lock whose key is out
+//! of reach, the move that strands the player), with the way tried.
+
+use std::collections::VecDeque;
+
+use super::graph::{At, Class, MoveKind, World};
+use super::search::{Explored, State, Step};
+use super::{Outcome, ProofCell, Puzzle, Verdict};
+
+/// `(x, y)`, with `on level k` when the dungeon has several.
+fn place(world: &World, at: At) -> String {
+    let (k, x, y) = at;
+    if world.levels.len() > 1 {
+        format!("({x}, {y}) on level {}", k + 1)
+    } else {
+        format!("({x}, {y})")
+    }
+}
+
+fn cell(at: At) -> ProofCell {
+    ProofCell {
+        level: at.0 + 1,
+        x: at.1,
+        y: at.2,
+    }
+}
+
+fn article(word: &str) -> &'static str {
+    match word.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
+/// Up to three places, then how many more.
+fn places(world: &World, cells: &[At]) -> String {
+    let mut shown: Vec<String> = cells.iter().take(3).map(|&c| place(world, c)).collect();
+    if cells.len() > 3 {
+        shown.push(format!("{} more", cells.len() - 3));
+    }
+    match shown.as_slice() {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [] => String::new(),
+    }
+}
+
+/// The name of the tile at a cell.
+fn tile_name<'a>(world: &World, maps_kind: &'a [Vec<String>], at: At) -> &'a str {
+    let level = &world.levels[at.0 as usize];
+    level
+        .index(at.1, at.2)
+        .and_then(|i| maps_kind[at.0 as usize].get(level.tiles[i].index()))
+        .map(String::as_str)
+        .unwrap_or("?")
+}
+
+pub(super) fn verdict(world: &World, explored: &Explored, puzzle: &Puzzle) -> Verdict {
+    let names: Vec<Vec<String>> = world.kind_names.clone();
+    let goal = puzzle.goal_words();
+    let states = explored.states.len();
+    let done = |outcome, sentence, cells: Vec<At>, path: Vec<At>| Verdict {
+        outcome,
+        sentence,
+        cells: cells.into_iter().map(cell).collect(),
+        path: path.into_iter().map(cell).collect(),
+        states,
+    };
+    if !explored.good[0] {
+        let (sentence, cells, path) = unfinishable(world, explored, puzzle, &names);
+        return done(Outcome::Unfinishable, sentence, cells, path);
+    }
+    let bad = explored
+        .edges
+        .iter()
+        .find(|e| explored.good[e.from as usize] && !explored.good[e.to as usize]);
+    if let Some(edge) = bad {
+        let s = explored.states[edge.from as usize];
+        let (what, at) = stranding_move(world, explored, puzzle, &names, &s, edge.step);
+        let sentence = format!("{what} leaves the {goal} unreachable (softlock)");
+        let path = path_to(world, explored, edge.from, at);
+        return done(Outcome::Softlock, sentence, vec![at], path);
+    }
+    let reached = explored.states.iter().find_map(|s| {
+        world.regions[s.region as usize]
+            .goal
+            .map(|g| (world.regions[s.region as usize].level, g.0, g.1))
+    });
+    let at = reached.unwrap_or((0, 0, 0));
+    done(
+        Outcome::Finishable,
+        format!(
+            "the {goal} at {} can be reached from the start and from every one of the {states} states the player can reach",
+            place(world, at)
+        ),
+        vec![at],
+        Vec::new(),
+    )
+}
+
+/// What the step does, in words, and the cell it happens at.
+fn stranding_move(
+    world: &World,
+    explored: &Explored,
+    puzzle: &Puzzle,
+    names: &[Vec<String>],
+    s: &State,
+    step: Step,
+) -> (String, At) {
+    let region = &world.regions[s.region as usize];
+    match step {
+        Step::Open(g) => {
+            let group = &world.groups[g as usize];
+            let rule = &puzzle.locks[group.rule as usize];
+            (
+                format!(
+                    "spending {} {} on the {} at {} first",
+                    article(&rule.key),
+                    rule.key,
+                    rule.kind,
+                    place(world, group.at)
+                ),
+                group.at,
+            )
+        }
+        Step::Move(i) => {
+            let m = region.moves[i as usize];
+            let how = match m.kind {
+                MoveKind::StairsDown => format!(
+                    "taking the stairs_down at {} to level {}'s start",
+                    place(world, m.from),
+                    m.landing.0 + 1
+                ),
+                MoveKind::StairsUp => format!(
+                    "taking the stairs_up at {} back to {}",
+                    place(world, m.from),
+                    place(world, m.landing)
+                ),
+                MoveKind::Drop => format!(
+                    "falling through the {} at {} onto {}",
+                    tile_name(world, names, m.from),
+                    place(world, m.from),
+                    place(world, m.landing)
+                ),
+            };
+            // Would it be fine with the keys lying here picked up first?
+            let left: Vec<u32> = region
+                .items
+                .iter()
+                .copied()
+                .filter(|&i| s.picked & (1 << world.items[i as usize].bit) == 0)
+                .collect();
+            let all = left
+                .iter()
+                .fold(s.picked, |p, &i| p | 1 << world.items[i as usize].bit);
+            let with_keys = State {
+                region: m.to,
+                picked: all,
+                opened: s.opened,
+            };
+            let fine_with_keys = explored
+                .states
+                .iter()
+                .position(|t| *t == with_keys)
+                .is_some_and(|t| explored.good[t]);
+            match left.first() {
+                Some(&first) if fine_with_keys => {
+                    let item = &world.items[first as usize];
+                    let name = &world.key_names[item.name as usize];
+                    (
+                        format!(
+                            "{how} before picking up the {name} at {}",
+                            place(world, item.at)
+                        ),
+                        m.from,
+                    )
+                }
+                _ => (how, m.from),
+            }
+        }
+        Step::Through(g) => {
+            let group = &world.groups[g as usize];
+            (
+                format!(
+                    "going through the {} at {}",
+                    puzzle.locks[group.rule as usize].kind,
+                    place(world, group.at)
+                ),
+                group.at,
+            )
+        }
+        Step::Pickup(i) => {
+            let item = &world.items[i as usize];
+            (
+                format!(
+                    "picking up the {} at {}",
+                    world.key_names[item.name as usize],
+                    place(world, item.at)
+                ),
+                item.at,
+            )
+        }
+    }
+}
+
+/// Why no goal can be reached from the start, and the cells that say so.
+fn unfinishable(
+    world: &World,
+    explored: &Explored,
+    puzzle: &Puzzle,
+    names: &[Vec<String>],
+) -> (String, Vec<At>, Vec<At>) {
+    let goal = puzzle.goal_words();
+    let count = world.levels.len();
+    let last = count as u32 - 1;
+    let on_last = if count > 1 {
+        format!(" on the last level (level {count})")
+    } else {
+        String::new()
+    };
+    if world.goal_cells.is_empty() {
+        let marks = puzzle
+            .goals
+            .iter()
+            .map(|g| format!("'{g}'"))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        return (
+            format!("no cell is marked {marks}{on_last}"),
+            Vec::new(),
+            Vec::new(),
+        );
+    }
+    if !world.regions.iter().any(|r| r.goal.is_some()) {
+        let at = world.goal_cells[0];
+        return (
+            format!(
+                "the {goal} at {} is on a {} cell, where the player cannot stand",
+                place(world, at),
+                tile_name(world, names, at)
+            ),
+            vec![at],
+            Vec::new(),
+        );
+    }
+    let mut reached = vec![false; world.regions.len()];
+    for s in &explored.states {
+        reached[s.region as usize] = true;
+    }
+    let relaxed = relaxed_finishers(world);
+    let goal_at = world
+        .regions
+        .iter()
+        .find_map(|r| r.goal.map(|g| (last, g.0, g.1)))
+        .unwrap_or(world.goal_cells[0]);
+    // The first lock on the edge of what can be reached, beyond which a
+    // goal could be reached were every lock open. Such a lock is shut in
+    // every state (else its far side would be reached), so one state per
+    // region tells.
+    let mut looked = vec![false; world.regions.len()];
+    for (i, s) in explored.states.iter().enumerate() {
+        if std::mem::replace(&mut looked[s.region as usize], true) {
+            continue;
+        }
+        for &g in &world.regions[s.region as usize].groups {
+            let group = &world.groups[g as usize];
+            let beyond = group
+                .regions
+                .iter()
+                .any(|&r| !reached[r as usize] && relaxed[r as usize]);
+            if beyond && !world.passable(s, g) {
+                let sentence = locked_out(world, explored, puzzle, &reached, g);
+                let path = path_to(world, explored, i as u32, group.at);
+                let mut cells = vec![group.at];
+                cells.extend(
+                    world
+                        .items
+                        .iter()
+                        .filter(|it| {
+                            world.key_names[it.name as usize]
+                                == puzzle.locks[group.rule as usize].key
+                        })
+                        .map(|it| it.at)
+                        .take(8),
+                );
+                cells.push(goal_at);
+                return (sentence, cells, path);
+            }
+        }
+    }
+    // No lock stands in the way: the goal is cut off.
+    let deepest = explored
+        .states
+        .iter()
+        .map(|s| world.regions[s.region as usize].level)
+        .max()
+        .unwrap_or(0);
+    if deepest < last {
+        return (
+            format!(
+                "no way down from level {}: no stairs_down or drop the player can reach there leads on, so the {goal} at {} is out of reach",
+                deepest + 1,
+                place(world, goal_at)
+            ),
+            vec![goal_at],
+            Vec::new(),
+        );
+    }
+    if count > 1 {
+        // How the player first came down to the last level.
+        let arrival = explored.edges.iter().find_map(|e| {
+            let s = explored.states[e.from as usize];
+            match e.step {
+                Step::Move(i) => {
+                    let m = world.regions[s.region as usize].moves[i as usize];
+                    (m.landing.0 == last).then_some((e.from, m))
+                }
+                _ => None,
+            }
+        });
+        if let Some((from, m)) = arrival {
+            let how = match m.kind {
+                MoveKind::Drop => format!(
+                    "the {} at {} drops the player onto {}",
+                    tile_name(world, names, m.from),
+                    place(world, m.from),
+                    place(world, m.landing)
+                ),
+                _ => format!(
+                    "the stairs_down at {} lead to level {}'s start at ({}, {})",
+                    place(world, m.from),
+                    m.landing.0 + 1,
+                    m.landing.1,
+                    m.landing.2
+                ),
+            };
+            return (
+                format!(
+                    "{how}, a pocket sealed off from the {goal} at {}",
+                    place(world, goal_at)
+                ),
+                vec![m.from, m.landing, goal_at],
+                path_to(world, explored, from, m.from),
+            );
+        }
+    }
+    let (sx, sy) = world.levels[0].start;
+    (
+        format!(
+            "the {goal} at {} is cut off from the start at ({sx}, {sy}): no door, lock or passage leads there",
+            place(world, goal_at)
+        ),
+        vec![goal_at, (0, sx, sy)],
+        Vec::new(),
+    )
+}
+
+/// The sentence for lock group `g`, shut on the only way on.
+fn locked_out(
+    world: &World,
+    explored: &Explored,
+    puzzle: &Puzzle,
+    reached: &[bool],
+    g: u32,
+) -> String {
+    let group = &world.groups[g as usize];
+    let rule = &puzzle.locks[group.rule as usize];
+    let (kind, key) = (&rule.kind, &rule.key);
+    let head = format!(
+        "the {kind} at {} needs {} {key}",
+        place(world, group.at),
+        article(key)
+    );
+    let keys: Vec<&super::graph::KeyItem> = world
+        .items
+        .iter()
+        .filter(|it| &world.key_names[it.name as usize] == key)
+        .collect();
+    if keys.is_empty() {
+        let anywhere = if world.levels.len() > 1 {
+            " on any level"
+        } else {
+            ""
+        };
+        return format!("{head}; there is none{anywhere}");
+    }
+    let picked: Vec<&super::graph::KeyItem> = keys
+        .iter()
+        .copied()
+        .filter(|it| {
+            explored
+                .states
+                .iter()
+                .any(|s| s.picked & (1 << it.bit) != 0)
+        })
+        .collect();
+    if picked.is_empty() {
+        let behind = behind(world, puzzle, reached, g);
+        let why = |it: &super::graph::KeyItem| match it.region {
+            None => "where no one can stand",
+            Some(r) if behind[r as usize] => "behind it",
+            Some(_) => "behind another lock",
+        };
+        return match keys.as_slice() {
+            [one] => format!(
+                "{head}; the only {key} is at {}, {}",
+                place(world, one.at),
+                why(one)
+            ),
+            many => {
+                let cells: Vec<At> = many.iter().map(|it| it.at).collect();
+                let all_behind = many.iter().all(|it| why(it) == "behind it");
+                format!(
+                    "{head}; the {} {key}s, at {}, are all {}",
+                    many.len(),
+                    places(world, &cells),
+                    if all_behind {
+                        "behind it"
+                    } else {
+                        "out of reach"
+                    }
+                )
+            }
+        };
+    }
+    // Consumed keys within reach, all spent on other locks first.
+    let spent: Vec<At> = world
+        .groups
+        .iter()
+        .filter(|o| {
+            o.bit.is_some_and(|bit| {
+                puzzle.locks[o.rule as usize].key == *key
+                    && explored.states.iter().any(|s| s.opened & (1 << bit) != 0)
+            })
+        })
+        .map(|o| o.at)
+        .collect();
+    let cells: Vec<At> = picked.iter().map(|it| it.at).collect();
+    let n = picked.len();
+    format!(
+        "{head}; only {n} {key}{} can be reached (at {}), spent on the {} lock{} at {} on the way",
+        if n == 1 { "" } else { "s" },
+        places(world, &cells),
+        spent.len(),
+        if spent.len() == 1 { "" } else { "s" },
+        places(world, &spent),
+    )
+}
+
+/// Regions reachable from lock group `g`'s far side with every other lock
+/// shut, never entering what the player already reaches: what lies behind `g`.
+fn behind(world: &World, puzzle: &Puzzle, reached: &[bool], g: u32) -> Vec<bool> {
+    let _ = puzzle;
+    let mut seen = vec![false; world.regions.len()];
+    let mut queue: VecDeque<u32> = world.groups[g as usize]
+        .regions
+        .iter()
+        .copied()
+        .filter(|&r| !reached[r as usize])
+        .collect();
+    for &r in &queue {
+        seen[r as usize] = true;
+    }
+    while let Some(r) = queue.pop_front() {
+        for m in &world.regions[r as usize].moves {
+            if !seen[m.to as usize] && !reached[m.to as usize] {
+                seen[m.to as usize] = true;
+                queue.push_back(m.to);
+            }
+        }
+    }
+    seen
+}
+
+/// The regions from which a goal could be reached were every lock open
+/// and every key at hand.
+fn relaxed_finishers(world: &World) -> Vec<bool> {
+    let n = world.regions.len();
+    let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (r, region) in world.regions.iter().enumerate() {
+        for m in &region.moves {
+            into[m.to as usize].push(r as u32);
+        }
+    }
+    for group in &world.groups {
+        for &a in &group.regions {
+            for &b in &group.regions {
+                if a != b {
+                    into[b as usize].push(a);
+                }
+            }
+        }
+    }
+    let mut good = vec![false; n];
+    let mut stack: Vec<u32> = (0..n as u32).filter(|&r| world.is_goal(r)).collect();
+    for &r in &stack {
+        good[r as usize] = true;
+    }
+    while let Some(r) = stack.pop() {
+        for &f in &into[r as usize] {
+            if !good[f as usize] {
+                good[f as usize] = true;
+                stack.push(f);
+            }
+        }
+    }
+    good
+}
+
+/// Where the player entered the level they are on in state `s`: the
+/// landing of the last stair or drop on the way to it, else the start.
+fn entry(world: &World, explored: &Explored, s: u32) -> At {
+    let mut at = s;
+    while let Some(e) = explored.parent[at as usize] {
+        let edge = explored.edges[e as usize];
+        if let Step::Move(i) = edge.step {
+            let from = explored.states[edge.from as usize];
+            return world.regions[from.region as usize].moves[i as usize].landing;
+        }
+        at = edge.from;
+    }
+    let (x, y) = world.levels[0].start;
+    (0, x, y)
+}
+
+/// The cells from the player's entry to their level (in state `s`) to
+/// `target`, walking what is open in `s` (breadth first, so the shortest).
+fn path_to(world: &World, explored: &Explored, s: u32, target: At) -> Vec<At> {
+    let state = explored.states[s as usize];
+    let from = entry(world, explored, s);
+    if from.0 != target.0 {
+        return Vec::new();
+    }
+    let level = &world.levels[target.0 as usize];
+    let (Some(a), Some(b)) = (level.index(from.1, from.2), level.index(target.1, target.2)) else {
+        return Vec::new();
+    };
+    let open = |i: usize| match level.class[i] {
+        Class::Open => true,
+        Class::Lock(_) => world.passable(&state, level.group[i]),
+        _ => false,
+    };
+    let mut came = vec![u32::MAX; level.class.len()];
+    came[a] = a as u32;
+    let mut queue = VecDeque::from([a]);
+    while let Some(i) = queue.pop_front() {
+        if i == b {
+            break;
+        }
+        for j in level.neighbours(i) {
+            if came[j] == u32::MAX && (j == b || open(j)) {
+                came[j] = i as u32;
+                queue.push_back(j);
+            }
+        }
+    }
+    if came[b] == u32::MAX {
+        return Vec::new();
+    }
+    let mut path = vec![b];
+    let mut i = b;
+    while i != a {
+        i = came[i] as usize;
+        path.push(i);
+    }
+    path.reverse();
+    path.into_iter()
+        .map(|i| (target.0, (i % level.width) as i32, (i / level.width) as i32))
+        .collect()
+}

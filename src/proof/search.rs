@@ -1,0 +1,217 @@
+//! The search over the player's state (region, keys picked up, consumed
+//! locks opened): every state reachable from the start, breadth first,
+//! then backwards from the goal states to learn which states can still
+//! finish. Picking a key up is a move of its own, so a player who leaves
+//! a key behind is a state the proof visits too.
+
+use rustc_hash::FxHashMap;
+
+use super::graph::World;
+
+/// The most states one proof visits before it gives up.
+pub const MAX_STATES: usize = 200_000;
+/// The most moves between states it records.
+const MAX_EDGES: usize = 2_000_000;
+/// The most keys, locks and moves it looks at in all (a region beside
+/// thousands of locks, met in thousands of states, stops here rather than
+/// taking minutes).
+const MAX_WORK: u64 = 50_000_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct State {
+    pub region: u32,
+    /// Keys picked up: a bit per consumed key, a bit per kept key name.
+    pub picked: u128,
+    /// Consumed locks opened.
+    pub opened: u128,
+}
+
+/// What takes the player from one state to the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// Picks up key `items[i]`.
+    Pickup(u32),
+    /// Goes through lock group `g`, open or opened by a kept key.
+    Through(u32),
+    /// Spends a consumed key on lock group `g`.
+    Open(u32),
+    /// Takes move `i` of the region (stairs or a drop).
+    Move(u16),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Edge {
+    pub from: u32,
+    pub to: u32,
+    pub step: Step,
+}
+
+/// The explored state graph.
+pub(super) struct Explored {
+    pub states: Vec<State>,
+    /// In the order found (breadth first).
+    pub edges: Vec<Edge>,
+    /// The edge that first reached each state (none for the start).
+    pub parent: Vec<Option<u32>>,
+    /// Whether a goal can still be reached from each state.
+    pub good: Vec<bool>,
+}
+
+/// Too many states: the search stopped.
+pub(super) struct TooMany(pub usize);
+
+impl World {
+    /// Keys of name `n` held in `s`: picked minus spent (consumed names).
+    pub fn held(&self, s: &State, n: usize) -> u32 {
+        let picked = (s.picked & self.item_mask[n]).count_ones();
+        if self.consumed[n] {
+            picked.saturating_sub((s.opened & self.group_mask[n]).count_ones())
+        } else {
+            picked
+        }
+    }
+
+    /// Whether lock group `g` lets the player through in `s` as it is.
+    pub fn passable(&self, s: &State, g: u32) -> bool {
+        let group = &self.groups[g as usize];
+        match group.bit {
+            Some(bit) => s.opened & (1 << bit) != 0,
+            None => self.held(s, self.rule_key[group.rule as usize]) > 0,
+        }
+    }
+
+    /// The moves out of `s`, in a fixed order.
+    fn steps(&self, s: &State, out: &mut Vec<(Step, State)>) {
+        out.clear();
+        let region = &self.regions[s.region as usize];
+        for &i in &region.items {
+            let bit = 1u128 << self.items[i as usize].bit;
+            if s.picked & bit == 0 {
+                out.push((
+                    Step::Pickup(i),
+                    State {
+                        picked: s.picked | bit,
+                        ..*s
+                    },
+                ));
+            }
+        }
+        for &g in &region.groups {
+            let group = &self.groups[g as usize];
+            if self.passable(s, g) {
+                for &r in &group.regions {
+                    if r != s.region {
+                        out.push((Step::Through(g), State { region: r, ..*s }));
+                    }
+                }
+            } else if let Some(bit) = group.bit {
+                if self.held(s, self.rule_key[group.rule as usize]) > 0 {
+                    out.push((
+                        Step::Open(g),
+                        State {
+                            opened: s.opened | (1 << bit),
+                            ..*s
+                        },
+                    ));
+                }
+            }
+        }
+        for (i, m) in region.moves.iter().enumerate() {
+            out.push((Step::Move(i as u16), State { region: m.to, ..*s }));
+        }
+    }
+
+    /// Every state reachable from the start, and which can finish.
+    pub(super) fn explore(&self) -> Result<Explored, TooMany> {
+        let first = State {
+            region: self.start,
+            picked: 0,
+            opened: 0,
+        };
+        let mut states = vec![first];
+        let mut parent = vec![None];
+        // Looked up, never iterated: its order cannot reach the verdict.
+        let mut index: FxHashMap<State, u32> = FxHashMap::default();
+        index.insert(first, 0);
+        let mut edges: Vec<Edge> = Vec::new();
+        let mut steps = Vec::new();
+        let mut next = 0;
+        let mut work = 0u64;
+        while next < states.len() {
+            let s = states[next];
+            // A finished player stops: what happens after does not matter.
+            if !self.is_goal(s.region) {
+                let region = &self.regions[s.region as usize];
+                work += (region.items.len() + region.groups.len() + region.moves.len()) as u64 + 1;
+                if work > MAX_WORK {
+                    return Err(TooMany(states.len()));
+                }
+                self.steps(&s, &mut steps);
+                for &(step, to) in &steps {
+                    let id = match index.get(&to) {
+                        Some(&id) => id,
+                        None => {
+                            if states.len() == MAX_STATES || edges.len() == MAX_EDGES {
+                                return Err(TooMany(states.len()));
+                            }
+                            let id = states.len() as u32;
+                            states.push(to);
+                            parent.push(Some(edges.len() as u32));
+                            index.insert(to, id);
+                            id
+                        }
+                    };
+                    edges.push(Edge {
+                        from: next as u32,
+                        to: id,
+                        step,
+                    });
+                }
+            }
+            next += 1;
+        }
+        let good = finishers(self, &states, &edges);
+        Ok(Explored {
+            states,
+            edges,
+            parent,
+            good,
+        })
+    }
+}
+
+/// The states from which a goal state can be reached: backwards from the
+/// goals over the reversed edges.
+fn finishers(world: &World, states: &[State], edges: &[Edge]) -> Vec<bool> {
+    let n = states.len();
+    // Edges by target, as offsets (counting sort keeps their order).
+    let mut start = vec![0usize; n + 1];
+    for e in edges {
+        start[e.to as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut from = vec![0u32; edges.len()];
+    for e in edges {
+        from[fill[e.to as usize]] = e.from;
+        fill[e.to as usize] += 1;
+    }
+    let mut good = vec![false; n];
+    let mut stack: Vec<usize> = (0..n)
+        .filter(|&i| world.is_goal(states[i].region))
+        .collect();
+    for &i in &stack {
+        good[i] = true;
+    }
+    while let Some(i) = stack.pop() {
+        for &f in &from[start[i]..start[i + 1]] {
+            if !good[f as usize] {
+                good[f as usize] = true;
+                stack.push(f as usize);
+            }
+        }
+    }
+    good
+}

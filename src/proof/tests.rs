@@ -1,0 +1,268 @@
+//! The proof on small drawn dungeons: each failure kind caught with the
+//! right cells named, good ones proved.
+
+use super::*;
+use crate::map::{Map, Rgb, Tile, TileKind};
+
+/// A level drawn with: `#` wall, `.` floor, `@` start, `L` locked_door
+/// (kept key), `S` small_lock (consumed), `C` chasm (one way down), `>`
+/// `<` stairs, and markers on floor: `k` key, `s` small_key, `E` exit.
+fn level(text: &str) -> Map {
+    let rows: Vec<&str> = text.lines().collect();
+    let (w, h) = (rows[0].len() as i64, rows.len() as i64);
+    let mut map = Map::new(w, h).unwrap();
+    let kind = |name: &str, walkable| TileKind {
+        name: name.into(),
+        glyph: '+',
+        color: Rgb(255, 0, 0),
+        background: Rgb(0, 0, 0),
+        walkable,
+        transparent: false,
+    };
+    let locked = map.tiles_mut().define(kind("locked_door", true)).unwrap();
+    let small = map.tiles_mut().define(kind("small_lock", true)).unwrap();
+    let chasm = map.tiles_mut().define(kind("chasm", false)).unwrap();
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            let (x, y) = (x as i64, y as i64);
+            let tile = match c {
+                '#' => Tile::WALL,
+                'L' => locked,
+                'S' => small,
+                'C' => chasm,
+                '>' => Tile::STAIRS_DOWN,
+                '<' => Tile::STAIRS_UP,
+                _ => Tile::FLOOR,
+            };
+            map.set(x, y, tile).unwrap();
+            match c {
+                '@' => map.set_start(x, y).unwrap(),
+                'k' => map.mark(x, y, "key").unwrap(),
+                's' => map.mark(x, y, "small_key").unwrap(),
+                'E' => map.mark(x, y, "exit").unwrap(),
+                _ => {}
+            }
+        }
+    }
+    map
+}
+
+fn puzzle() -> Puzzle {
+    Puzzle {
+        goals: vec!["exit".into()],
+        secrets: true,
+        locks: vec![
+            LockRule {
+                kind: "locked_door".into(),
+                key: "key".into(),
+                consumed: false,
+            },
+            LockRule {
+                kind: "small_lock".into(),
+                key: "small_key".into(),
+                consumed: true,
+            },
+        ],
+        one_way: vec!["chasm".into()],
+    }
+}
+
+fn prove_text(levels: &[&str]) -> Verdict {
+    let maps: Vec<Map> = levels.iter().map(|t| level(t)).collect();
+    let refs: Vec<&Map> = maps.iter().collect();
+    prove(&refs, &puzzle()).unwrap()
+}
+
+#[test]
+fn a_key_before_its_door_is_finishable() {
+    let v = prove_text(&["#########\n#@.k.L.E#\n#########"]);
+    assert_eq!(v.outcome, Outcome::Finishable, "{}", v.sentence);
+}
+
+#[test]
+fn a_key_behind_its_own_door_is_named() {
+    let v = prove_text(&["#########\n#@...LkE#\n#########"]);
+    assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert_eq!(
+        v.sentence,
+        "the locked_door at (5, 1) needs a key; the only key is at (6, 1), behind it"
+    );
+    assert_eq!(
+        v.cells[0],
+        ProofCell {
+            level: 1,
+            x: 5,
+            y: 1
+        }
+    );
+    assert_eq!(
+        v.path.first(),
+        Some(&ProofCell {
+            level: 1,
+            x: 1,
+            y: 1
+        })
+    );
+    assert_eq!(
+        v.path.last(),
+        Some(&ProofCell {
+            level: 1,
+            x: 5,
+            y: 1
+        })
+    );
+}
+
+#[test]
+fn fewer_consumed_keys_than_locks_on_the_only_route() {
+    let v = prove_text(&["##########\n#@s.S.S.E#\n##########"]);
+    assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert_eq!(
+        v.sentence,
+        "the small_lock at (6, 1) needs a small_key; only 1 small_key can be reached (at (2, 1)), spent on the 1 lock at (4, 1) on the way"
+    );
+}
+
+#[test]
+fn a_consumed_key_spent_on_the_wrong_door_is_a_softlock() {
+    // One small_key; the lock up the side corridor leads nowhere.
+    let v = prove_text(&["#########\n\
+         ####.####\n\
+         ####S####\n\
+         #@s...S.E\n\
+         #########"]);
+    assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
+    assert_eq!(
+        v.sentence,
+        "spending a small_key on the small_lock at (4, 2) first leaves the exit unreachable (softlock)"
+    );
+    assert_eq!(
+        v.cells,
+        vec![ProofCell {
+            level: 1,
+            x: 4,
+            y: 2
+        }]
+    );
+}
+
+#[test]
+fn a_drop_into_a_dead_end_is_a_softlock() {
+    let one = "#######\n#.C@.>#\n#######";
+    let two = "#######\n#...#@#\n#####E#";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
+    assert_eq!(
+        v.sentence,
+        "falling through the chasm at (2, 1) on level 1 onto (2, 1) on level 2 leaves the exit unreachable (softlock)"
+    );
+}
+
+#[test]
+fn stairs_into_a_sealed_pocket_are_unfinishable() {
+    let one = "#######\n#@..>.#\n#######";
+    let two = "#######\n#@.#.E#\n#######";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert_eq!(
+        v.sentence,
+        "the stairs_down at (4, 1) on level 1 lead to level 2's start at (1, 1), a pocket sealed off from the exit at (5, 1) on level 2"
+    );
+}
+
+#[test]
+fn a_drop_past_a_key_left_behind_names_the_key() {
+    // The key lies beside the chasm; the lock is below.
+    let one = "########\n#@k.C..#\n########";
+    let two = "########\n#...@LE#\n########";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
+    assert_eq!(
+        v.sentence,
+        "falling through the chasm at (4, 1) on level 1 onto (4, 1) on level 2 before picking up the key at (2, 1) on level 1 leaves the exit unreachable (softlock)"
+    );
+}
+
+#[test]
+fn no_goal_marker_is_said_plainly() {
+    let v = prove_text(&["#####\n#@..#\n#####"]);
+    assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert_eq!(v.sentence, "no cell is marked 'exit'");
+}
+
+#[test]
+fn secret_doors_pass_unless_declared_walls() {
+    let mut map = level("#######\n#@.#.E#\n#######");
+    map.tiles_mut().resolve_mut("secret_door").unwrap();
+    let secret = map.tiles().by_name("secret_door").unwrap();
+    map.set(3, 1, secret).unwrap();
+    let mut p = puzzle();
+    assert_eq!(prove(&[&map], &p).unwrap().outcome, Outcome::Finishable);
+    p.secrets = false;
+    let v = prove(&[&map], &p).unwrap();
+    assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert!(
+        v.sentence.contains("cut off from the start"),
+        "{}",
+        v.sentence
+    );
+}
+
+#[test]
+fn an_undefined_lock_kind_is_a_declaration_error() {
+    let map = level("####\n#@E#\n####");
+    let mut p = puzzle();
+    p.locks[0].kind = "locked_dor".into();
+    p.locks.sort_by(|a, b| a.kind.cmp(&b.kind));
+    let err = prove(&[&map], &p).unwrap_err();
+    assert!(
+        err.starts_with("locks.locked_dor: the map has no tile kind 'locked_dor'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn many_keys_stop_at_the_state_cap() {
+    // 100 consumed keys in one room: 2^100 subsets to carry.
+    let mut row = String::from("#@");
+    row.push_str(&"s".repeat(100));
+    row.push_str("S.E#");
+    let wall = "#".repeat(row.len());
+    let v = prove_text(&[&format!("{wall}\n{row}\n{wall}")]);
+    assert_eq!(v.outcome, Outcome::TooManyStates, "{}", v.sentence);
+}
+
+#[test]
+fn an_eighty_by_fifty_map_with_ten_locks_is_fast() {
+    // Ten kept locks in a row, keys each before its door.
+    let mut text = String::new();
+    for y in 0..50 {
+        let mut row = String::new();
+        for x in 0..80 {
+            let c = if y == 0 || y == 49 || x == 0 || x == 79 {
+                '#'
+            } else if x % 7 == 0 && x < 71 {
+                if y == 25 {
+                    'L'
+                } else {
+                    '#'
+                }
+            } else if (x, y) == (1, 1) {
+                '@'
+            } else if (x, y) == (3, 3) {
+                'k'
+            } else if (x, y) == (77, 47) {
+                'E'
+            } else {
+                '.'
+            };
+            row.push(c);
+        }
+        text.push_str(&row);
+        text.push('\n');
+    }
+    let started = std::time::Instant::now();
+    let v = prove_text(&[text.trim_end()]);
+    assert_eq!(v.outcome, Outcome::Finishable, "{}", v.sentence);
+    assert!(started.elapsed().as_millis() < 500);
+}
