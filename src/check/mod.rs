@@ -5,8 +5,10 @@
 //! whatever the number of threads (only the timings vary). `--html`
 //! writes the report with pictures ([`html`]).
 
+pub mod catalog;
 pub mod html;
 pub mod shard;
+pub mod variety;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -36,6 +38,10 @@ pub struct CheckOptions {
     pub progress: bool,
     /// Where to write the report as one self-contained HTML page.
     pub html: Option<PathBuf>,
+    /// How varied the maps are ([`variety`]); `None` skips the pass.
+    pub variety: Option<variety::Settings>,
+    /// Measure each seed for the seed catalog ([`catalog`]).
+    pub catalog: bool,
 }
 
 /// Why a seed failed.
@@ -108,6 +114,10 @@ pub(crate) struct SeedResult {
     has_map: bool,
     /// The modules the run loaded (a shard records their hashes).
     modules: Vec<PathBuf>,
+    /// The map's variety sketch, when the pass runs and the seed made one.
+    sketch: Option<Box<variety::Sketch>>,
+    /// What the seed catalog says of each level, when it is asked for.
+    facts: Option<Vec<catalog::LevelFacts>>,
 }
 
 /// min, median, 95th percentile and max (nearest rank).
@@ -168,6 +178,13 @@ pub struct Report {
     pub digest: String,
     /// How many maps the digest covers.
     pub maps: u64,
+    /// How varied the maps are, unless the pass was skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variety: Option<variety::Variety>,
+    /// Each seed's catalog line, in seed order, when `--catalog` or
+    /// `--against` asked for them.
+    #[serde(skip)]
+    pub catalog: Option<Vec<String>>,
 }
 
 /// Cells walkable with exactly one walkable 4-neighbour (the cells of
@@ -268,6 +285,7 @@ fn run_seed(
     session: &Result<Session, ScriptError>,
     stairs: Stairs,
     seed: u64,
+    heat: &variety::HeatCollector,
 ) -> SeedResult {
     let started = Instant::now();
     let result = match session {
@@ -280,6 +298,11 @@ fn run_seed(
             let outcome = measure_levels(&levels, stairs);
             let keep =
                 outcome.is_err() && (options.save_failures.is_some() || options.html.is_some());
+            let sketch = options.variety.map(|_| {
+                heat.count(&levels);
+                Box::new(variety::sketch(&levels))
+            });
+            let facts = options.catalog.then(|| catalog::facts(&levels));
             let mut modules: Vec<PathBuf> = Vec::new();
             for path in levels.iter().flat_map(|g| &g.modules) {
                 if !modules.contains(path) {
@@ -294,6 +317,8 @@ fn run_seed(
                 time_ms,
                 maps: keep.then_some(levels),
                 modules,
+                sketch,
+                facts,
             }
         }
         Err(e) => {
@@ -319,6 +344,8 @@ fn run_seed(
                 has_map: rejected.is_some(),
                 maps: rejected.filter(|_| keep).map(|g| vec![g]),
                 modules: Vec::new(),
+                sketch: None,
+                facts: None,
             }
         }
     }
@@ -326,8 +353,8 @@ fn run_seed(
 
 /// Runs every seed and builds the report (and saves failures if asked).
 pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
-    let results = run_seeds(options, options.seeds.clone(), false)?;
-    finish(options, &results)
+    let (results, heats) = run_seeds(options, options.seeds.clone(), false)?;
+    finish(options, &results, heats)
 }
 
 /// The request every seed runs with: no replay, and the rejected maps
@@ -341,12 +368,13 @@ fn seed_request(options: &CheckOptions, keep_rejected: bool) -> Request {
     request
 }
 
-/// Runs `seeds` on `options.jobs` threads; the results in seed order.
+/// Runs `seeds` on `options.jobs` threads; the results in seed order,
+/// and the walkable heat maps of every map size.
 fn run_seeds(
     options: &CheckOptions,
     seeds: Range<u64>,
     keep_rejected: bool,
-) -> anyhow::Result<Vec<SeedResult>> {
+) -> anyhow::Result<(Vec<SeedResult>, Vec<variety::Heat>)> {
     let seeds: Vec<u64> = seeds.collect();
     let bar = options.progress.then(|| {
         let bar = indicatif::ProgressBar::new(seeds.len() as u64);
@@ -367,6 +395,7 @@ fn run_seeds(
     let stairs = crate::script::inspect(&request)
         .map(|info| info.stairs)
         .unwrap_or_default();
+    let heat = variety::HeatCollector::default();
     let results: Vec<SeedResult> = pool.install(|| {
         seeds
             .par_iter()
@@ -374,7 +403,7 @@ fn run_seeds(
             .map_init(
                 || Session::new(&request),
                 |session, &seed| {
-                    let r = run_seed(options, session, stairs, seed);
+                    let r = run_seed(options, session, stairs, seed, &heat);
                     if let Some(bar) = &bar {
                         bar.inc(1);
                     }
@@ -386,15 +415,26 @@ fn run_seeds(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Ok(results)
+    Ok((results, heat.into_heats()))
 }
 
-/// Saves the failures if asked, builds the report and writes the page.
-fn finish(options: &CheckOptions, results: &[SeedResult]) -> anyhow::Result<Report> {
+/// Saves the failures if asked, builds the report (with the variety pass,
+/// which makes candidate maps again) and writes the page.
+fn finish(
+    options: &CheckOptions,
+    results: &[SeedResult],
+    heats: Vec<variety::Heat>,
+) -> anyhow::Result<Report> {
     if let Some(dir) = &options.save_failures {
         save_failures(dir, &options.request, results, &options.export)?;
     }
-    let report = report(options, results);
+    let mut report = report(options, results);
+    if let Some(settings) = options.variety {
+        report.variety = Some(variety_of(options, settings, results, heats)?);
+    }
+    if options.catalog {
+        report.catalog = Some(results.iter().map(catalog_line).collect());
+    }
     if let Some(path) = &options.html {
         html::write(path, options, &report, results)?;
     }
@@ -483,7 +523,85 @@ fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
             crate::map::digest(results.iter().filter_map(|r| Some((r.seed, r.hash?))))
         ),
         maps: results.iter().filter(|r| r.hash.is_some()).count() as u64,
+        variety: None,
+        catalog: None,
     }
+}
+
+/// The variety pass over the results: candidates from the sketches,
+/// verified by making their maps again.
+fn variety_of(
+    options: &CheckOptions,
+    settings: variety::Settings,
+    results: &[SeedResult],
+    heats: Vec<variety::Heat>,
+) -> anyhow::Result<variety::Variety> {
+    let views: Vec<variety::SeedView> = results
+        .iter()
+        .map(|r| variety::SeedView {
+            seed: r.seed,
+            hash: r.hash,
+            sketch: r.sketch.as_deref(),
+            rooms: r
+                .outcome
+                .as_ref()
+                .ok()
+                .and_then(|l| l.first())
+                .map(|m| m.rooms),
+        })
+        .collect();
+    let (identical, candidates) = variety::candidates(&views);
+    let bytes_per_map = heats
+        .iter()
+        .map(|h| h.walkable.len())
+        .max()
+        .unwrap_or(1)
+        .saturating_mul(
+            crate::script::inspect(&options.request).map_or(1, |info| info.levels.max(1)) as usize,
+        );
+    let pairs = if candidates.is_empty() {
+        Vec::new()
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.jobs.max(1))
+            .build()?;
+        let request = seed_request(options, false);
+        variety::verify(&candidates, settings.near, bytes_per_map, |seeds| {
+            pool.install(|| {
+                seeds
+                    .par_iter()
+                    .map_init(
+                        || Session::new(&request),
+                        |session, &seed| {
+                            let levels = session.as_ref().ok()?.run_levels(seed).ok()?;
+                            Some((seed, levels))
+                        },
+                    )
+                    .flatten()
+                    .collect()
+            })
+        })
+    };
+    Ok(variety::summarise(
+        settings,
+        &views,
+        identical,
+        candidates.len() as u64,
+        pairs,
+        heats,
+    ))
+}
+
+/// A seed's catalog line; the verdict is `ok` or the failure kind's name.
+fn catalog_line(r: &SeedResult) -> String {
+    let verdict = match &r.outcome {
+        Ok(_) => "ok".to_string(),
+        Err((problem, _)) => serde_json::to_value(problem)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| format!("{problem:?}")),
+    };
+    catalog::line(r.seed, r.hash, r.facts.as_deref(), &verdict)
 }
 
 fn save_failures(
@@ -591,6 +709,9 @@ impl Report {
                     ));
                 }
             }
+        }
+        if let Some(variety) = &self.variety {
+            out.push_str(&variety.text());
         }
         out
     }
