@@ -297,10 +297,10 @@ fn shards_that_do_not_fit_together_are_refused() {
         "--merge other.json: not a check shard",
     );
     let text = std::fs::read_to_string(dir.join("s1.json")).unwrap();
-    scratch.write("v9.json", &text.replace("\"version\":1,", "\"version\":9,"));
+    scratch.write("v9.json", &text.replace("\"version\":2,", "\"version\":9,"));
     refused(
         merge(dir, &["v9.json"], &[]),
-        "--merge v9.json: shard format version 9, this dunlua reads version 1",
+        "--merge v9.json: shard format version 9, this dunlua reads version 2",
     );
     scratch.write("cut.json", &text.replace("{\"seed\":3,", "{\"seed\":33,"));
     refused(

@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod html;
 pub mod shard;
 pub mod variety;
+mod variety_html;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -536,21 +537,8 @@ fn variety_of(
     results: &[SeedResult],
     heats: Vec<variety::Heat>,
 ) -> anyhow::Result<variety::Variety> {
-    let views: Vec<variety::SeedView> = results
-        .iter()
-        .map(|r| variety::SeedView {
-            seed: r.seed,
-            hash: r.hash,
-            sketch: r.sketch.as_deref(),
-            rooms: r
-                .outcome
-                .as_ref()
-                .ok()
-                .and_then(|l| l.first())
-                .map(|m| m.rooms),
-        })
-        .collect();
-    let (identical, candidates) = variety::candidates(&views);
+    let views = seed_views(results);
+    let (identical, candidates) = variety::candidates(&views, settings.near);
     let bytes_per_map = heats
         .iter()
         .map(|h| h.walkable.len())
@@ -590,6 +578,19 @@ fn variety_of(
         pairs,
         heats,
     ))
+}
+
+/// What the variety pass reads of each seed.
+pub(crate) fn seed_views(results: &[SeedResult]) -> Vec<variety::SeedView<'_>> {
+    results
+        .iter()
+        .map(|r| variety::SeedView {
+            seed: r.seed,
+            hash: r.hash,
+            sketch: r.sketch.as_deref(),
+            rooms: r.outcome.as_ref().ok().and_then(|l| l.first()).map(|m| m.rooms),
+        })
+        .collect()
 }
 
 /// A seed's catalog line; the verdict is `ok` or the failure kind's name.

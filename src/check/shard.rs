@@ -156,8 +156,8 @@ struct ShardSeed {
     /// `--html`); a merge makes it again from the seed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     map: bool,
-    /// The map's variety sketch ([`variety::Sketch`]) as hex: each band's
-    /// hash (16 digits), then each kept bin (8 digits).
+    /// The map's variety sketch ([`variety::Sketch`]) as hex, 4 digits a
+    /// bin.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     sketch: Option<String>,
 }
@@ -289,30 +289,22 @@ fn to_entry(r: &SeedResult) -> ShardSeed {
 }
 
 fn sketch_text(s: &Sketch) -> String {
-    let mut text = String::with_capacity(variety::BANDS * 16 + variety::KEPT * 8);
-    for b in s.bands {
-        text.push_str(&format!("{b:016x}"));
-    }
-    for k in s.kept {
-        text.push_str(&format!("{k:08x}"));
+    let mut text = String::with_capacity(variety::BINS * 4);
+    for b in s.bins {
+        text.push_str(&format!("{b:04x}"));
     }
     text
 }
 
 fn sketch_of(text: &str) -> Option<Sketch> {
-    if text.len() != variety::BANDS * 16 + variety::KEPT * 8 || !text.is_ascii() {
+    if text.len() != variety::BINS * 4 || !text.is_ascii() {
         return None;
     }
     let mut s = Sketch {
-        bands: [0; variety::BANDS],
-        kept: [0; variety::KEPT],
+        bins: [0; variety::BINS],
     };
-    for (i, b) in s.bands.iter_mut().enumerate() {
-        *b = u64::from_str_radix(&text[i * 16..i * 16 + 16], 16).ok()?;
-    }
-    let rest = &text[variety::BANDS * 16..];
-    for (i, k) in s.kept.iter_mut().enumerate() {
-        *k = u32::from_str_radix(&rest[i * 8..i * 8 + 8], 16).ok()?;
+    for (i, b) in s.bins.iter_mut().enumerate() {
+        *b = u16::from_str_radix(&text[i * 4..i * 4 + 4], 16).ok()?;
     }
     Some(s)
 }
@@ -663,12 +655,16 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
     // The page pictures maps, --save-failures writes them and the variety
     // pass verifies near-duplicate candidates: all make maps again from
     // their seeds, so the script must be the one the shards ran.
-    if options.html.is_some() || options.save_failures.is_some() || options.variety.is_some() {
+    let verifies = options.variety.is_some()
+        && !variety::candidates(&super::seed_views(&results), merge.variety.map_or(0.0, |v| v.near))
+            .1
+            .is_empty();
+    if options.html.is_some() || options.save_failures.is_some() || verifies {
         let script = &options.request.script;
         let now = hash_file(script)?;
         if now != head.source_hash {
             return Err(Refused(format!(
-                "--merge: {} changed since the shards ran (source hash {now}, the shards' {}); --html, --save-failures and the variety pass make maps again from it (--no-variety does without)",
+                "--merge: {} changed since the shards ran (source hash {now}, the shards' {}); --html, --save-failures and the variety pass's near-duplicate candidates make maps again from it (--no-variety does without)",
                 script.display(),
                 head.source_hash
             ))

@@ -5,13 +5,15 @@
 //!
 //! Nothing here compares all pairs of maps. Each map gets a [`Sketch`] on
 //! the worker thread that made it: a one-permutation MinHash over the set
-//! of its (level, cell, tile) triples, cut into [`BANDS`] bands of
-//! [`ROWS`] bins each (locality-sensitive hashing). Two maps whose tiles
-//! differ in a share `d` of `n` cells have Jaccard similarity
-//! `(1 - d) / (1 + d)`, so near-duplicates share a band with high
-//! probability and far maps almost never do. Only maps that share a band
-//! become candidates, and a candidate pair is verified exactly by making
-//! both maps again from their seeds and counting the cells that differ.
+//! of its (level, cell, tile) triples, [`BINS`] bins. Two maps whose
+//! tiles differ in a share `d` of their cells have Jaccard similarity
+//! `(1 - d) / (1 + d)`, which the share of equal bins estimates. The bins
+//! are cut into bands (locality-sensitive hashing, as many rows a band as
+//! `--near` allows, [`Layout`]): near-duplicates share a band with high
+//! probability and far maps almost never do. Seeds that share a band are
+//! compared by their whole sketches, and the pairs whose estimate is close
+//! enough are verified exactly by making both maps again from their seeds
+//! and counting the cells that differ.
 //! Everything is computed from per-seed data in seed order, so the result
 //! is the same whatever the number of threads, and for merged shards.
 
@@ -22,14 +24,12 @@ use serde::Serialize;
 
 use crate::generated::Generated;
 
-/// Bands of the locality-sensitive hash.
-pub const BANDS: usize = 32;
-/// MinHash bins in each band.
-pub const ROWS: usize = 16;
-/// Bins of the one-permutation MinHash.
-const BINS: usize = BANDS * ROWS;
-/// The leading bins kept to estimate distances for the spread figure.
-pub const KEPT: usize = 64;
+/// Bins of the one-permutation MinHash (a power of two).
+pub const BINS: usize = 512;
+/// The most rows a band has (at the default `--near`).
+const MAX_ROWS: usize = 16;
+/// How sure the bands make finding a pair right at the threshold.
+const RECALL: f64 = 0.999;
 /// How many maps (the first in seed order) the spread figure samples;
 /// every pair among them is estimated.
 pub const SAMPLE: usize = 256;
@@ -68,11 +68,11 @@ pub fn parse_near(text: &str) -> Result<f64, String> {
     }
 }
 
-/// One map's MinHash sketch: a hash per band, and the leading bins.
+/// One map's MinHash sketch: each bin's least value, cut to 16 bits
+/// (two unequal values agree by chance once in 65536).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sketch {
-    pub bands: [u64; BANDS],
-    pub kept: [u32; KEPT],
+    pub bins: [u16; BINS],
 }
 
 /// SplitMix64's finaliser: a fixed, well-mixed hash of a 64-bit value.
@@ -99,17 +99,48 @@ pub fn sketch(levels: &[Generated]) -> Sketch {
         }
     }
     densify(&mut bins);
-    let mut bands = [0u64; BANDS];
-    for (b, band) in bands.iter_mut().enumerate() {
-        *band = bins[b * ROWS..(b + 1) * ROWS]
-            .iter()
-            .fold(mix(b as u64), |h, &v| mix(h ^ v));
+    let mut sketch = Sketch { bins: [0; BINS] };
+    for (k, v) in sketch.bins.iter_mut().zip(&bins) {
+        *k = *v as u16;
     }
-    let mut kept = [0u32; KEPT];
-    for (k, v) in kept.iter_mut().zip(&bins) {
-        *k = *v as u32;
+    sketch
+}
+
+/// Jaccard similarity of two maps with a share `d` of cells differing.
+fn jaccard(d: f64) -> f64 {
+    (1.0 - d) / (1.0 + d)
+}
+
+/// How the bins are cut into bands for a threshold, and the least
+/// estimated similarity worth verifying.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Layout {
+    pub rows: usize,
+    pub bands: usize,
+    /// Pairs whose share of equal bins is below this are not verified:
+    /// four standard deviations under the similarity at the threshold.
+    pub least_similarity: f64,
+}
+
+impl Layout {
+    /// The most rows a band (so the fewest far candidates) that still
+    /// finds a pair right at `near` with probability [`RECALL`].
+    pub fn for_near(near: f64) -> Layout {
+        let j = jaccard(near);
+        let rows = (1..=MAX_ROWS)
+            .rev()
+            .find(|&r| {
+                let bands = BINS / r;
+                1.0 - (1.0 - j.powi(r as i32)).powi(bands as i32) >= RECALL
+            })
+            .unwrap_or(1);
+        let sd = (j * (1.0 - j) / BINS as f64).sqrt();
+        Layout {
+            rows,
+            bands: BINS / rows,
+            least_similarity: j - 4.0 * sd - 2.0 / BINS as f64,
+        }
     }
-    Sketch { bands, kept }
 }
 
 /// Fills empty bins (a map of fewer cells than bins) from the next full
@@ -132,11 +163,16 @@ fn densify(bins: &mut [u64; BINS]) {
     }
 }
 
-/// The share of cells differing between two maps estimated from their
-/// kept bins: Jaccard `j` of the cell sets is `(1 - d) / (1 + d)`.
+/// The share of equal bins: an estimate of the Jaccard similarity.
+fn similarity(a: &Sketch, b: &Sketch) -> f64 {
+    let same = a.bins.iter().zip(&b.bins).filter(|(x, y)| x == y).count();
+    same as f64 / BINS as f64
+}
+
+/// The share of cells differing between two maps, estimated from their
+/// sketches (the inverse of [`jaccard`]).
 fn estimated_distance(a: &Sketch, b: &Sketch) -> f64 {
-    let same = a.kept.iter().zip(&b.kept).filter(|(x, y)| x == y).count();
-    let j = same as f64 / KEPT as f64;
+    let j = similarity(a, b);
     (1.0 - j) / (1.0 + j)
 }
 
@@ -293,8 +329,9 @@ pub(crate) struct SeedView<'a> {
 
 /// Identical groups, and the candidate near pairs among one seed of each
 /// distinct map: in each band's bucket, each seed with the
-/// [`PER_BUCKET`] seeds before it. Pairs are (smaller, larger) seed.
-pub(crate) fn candidates(seeds: &[SeedView]) -> (Vec<Vec<u64>>, Vec<(u64, u64)>) {
+/// [`PER_BUCKET`] seeds before it, kept when their sketches are similar
+/// enough. Pairs are (smaller, larger) seed.
+pub(crate) fn candidates(seeds: &[SeedView], near: f64) -> (Vec<Vec<u64>>, Vec<(u64, u64)>) {
     let mut by_hash: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
     for s in seeds {
         if let Some(h) = s.hash {
@@ -303,23 +340,36 @@ pub(crate) fn candidates(seeds: &[SeedView]) -> (Vec<Vec<u64>>, Vec<(u64, u64)>)
     }
     let mut identical: Vec<Vec<u64>> = by_hash.into_values().filter(|g| g.len() > 1).collect();
     identical.sort();
-    let repeated: BTreeSet<u64> = identical
+    let repeated: BTreeSet<u64> = identical.iter().flat_map(|g| g[1..].iter().copied()).collect();
+    let distinct: Vec<(u64, &Sketch)> = seeds
         .iter()
-        .flat_map(|g| g[1..].iter().copied())
+        .filter(|s| !repeated.contains(&s.seed))
+        .filter_map(|s| Some((s.seed, s.sketch?)))
         .collect();
-    let mut buckets: BTreeMap<(usize, u64), Vec<u64>> = BTreeMap::new();
+    let layout = Layout::for_near(near);
     let mut pairs = BTreeSet::new();
-    for s in seeds {
-        let Some(sketch) = s.sketch else { continue };
-        if repeated.contains(&s.seed) {
-            continue;
-        }
-        for (b, &band) in sketch.bands.iter().enumerate() {
-            let bucket = buckets.entry((b, band)).or_default();
-            for &before in bucket.iter().rev().take(PER_BUCKET) {
-                pairs.insert((before, s.seed));
+    // One band at a time: (band hash, position), sorted, so a bucket is a
+    // run of equal hashes in seed order.
+    let mut keys: Vec<(u64, usize)> = Vec::with_capacity(distinct.len());
+    for band in 0..layout.bands {
+        let rows = band * layout.rows..(band + 1) * layout.rows;
+        keys.clear();
+        keys.extend(distinct.iter().enumerate().map(|(i, (_, sketch))| {
+            let h = sketch.bins[rows.clone()]
+                .iter()
+                .fold(mix(band as u64), |h, &v| mix(h ^ v as u64));
+            (h, i)
+        }));
+        keys.sort_unstable();
+        for run in keys.chunk_by(|a, b| a.0 == b.0) {
+            for (k, &(_, i)) in run.iter().enumerate() {
+                for &(_, before) in &run[k.saturating_sub(PER_BUCKET)..k] {
+                    let (a, b) = (distinct[before], distinct[i]);
+                    if similarity(a.1, b.1) >= layout.least_similarity {
+                        pairs.insert((a.0, b.0));
+                    }
+                }
             }
-            bucket.push(s.seed);
         }
     }
     (identical, pairs.into_iter().collect())
@@ -604,11 +654,22 @@ mod tests {
             sketch(&one(std::str::from_utf8(&near).unwrap())),
             sketch(&one(&far)),
         ];
-        let shared =
-            |x: &Sketch, y: &Sketch| x.bands.iter().zip(&y.bands).filter(|(p, q)| p == q).count();
-        assert!(shared(&a, &n) > BANDS / 2, "{}", shared(&a, &n));
-        assert_eq!(shared(&a, &f), 0);
+        assert!(similarity(&a, &n) > 0.98, "{}", similarity(&a, &n));
         assert!(estimated_distance(&a, &f) > 0.2);
+        let layout = Layout::for_near(DEFAULT_NEAR);
+        assert_eq!((layout.rows, layout.bands), (16, 32));
+        assert!(similarity(&a, &f) < layout.least_similarity);
+        assert!(similarity(&a, &n) > layout.least_similarity);
+        // A looser threshold takes shorter bands.
+        assert!(Layout::for_near(0.2).rows < 16);
+        let view = |seed, sketch| SeedView {
+            seed,
+            hash: Some(seed),
+            sketch: Some(sketch),
+            rooms: None,
+        };
+        let (_, pairs) = candidates(&[view(1, &a), view(2, &n), view(3, &f)], DEFAULT_NEAR);
+        assert_eq!(pairs, vec![(1, 2)]);
     }
 
     #[test]
