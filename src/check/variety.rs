@@ -83,13 +83,43 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Simple tabulation hashing of a (level, cell, tile) triple: a random
+/// table per byte of the key, XORed. Cheap (a few lookups a cell) and
+/// good for MinHash (Dahlgaard, Knudsen, Thorup 2017); the tables are
+/// fixed, so a map's sketch never changes.
+struct Tabulation {
+    /// Tables for the cell index's four bytes, the tile, and the level's
+    /// two bytes.
+    tables: [[u64; 256]; 7],
+}
+
+impl Tabulation {
+    fn new() -> Tabulation {
+        let mut tables = [[0u64; 256]; 7];
+        for (t, table) in tables.iter_mut().enumerate() {
+            for (b, v) in table.iter_mut().enumerate() {
+                *v = mix(0x5ca1_ab1e_0000_0000 ^ (t as u64) << 8 ^ b as u64);
+            }
+        }
+        Tabulation { tables }
+    }
+}
+
+static TABULATION: std::sync::LazyLock<Tabulation> = std::sync::LazyLock::new(Tabulation::new);
+
 /// The sketch of a dungeon's levels (one level for most scripts).
 pub fn sketch(levels: &[Generated]) -> Sketch {
+    let t = &TABULATION.tables;
     let mut bins = [u64::MAX; BINS];
     for (level, g) in levels.iter().enumerate() {
-        let base = (level as u64) << 40;
+        let level_key = t[5][level & 255] ^ t[6][(level >> 8) & 255];
         for (i, tile) in g.map.cells().iter().enumerate() {
-            let h = mix(base | (i as u64) << 8 | tile.0 as u64);
+            let h = level_key
+                ^ t[0][i & 255]
+                ^ t[1][(i >> 8) & 255]
+                ^ t[2][(i >> 16) & 255]
+                ^ t[3][(i >> 24) & 255]
+                ^ t[4][tile.0 as usize];
             // The top bits choose the bin, the rest is the value.
             let bin = (h >> (64 - BINS.trailing_zeros())) as usize;
             let value = h & (u64::MAX >> BINS.trailing_zeros());
@@ -247,14 +277,17 @@ impl HeatCollector {
             return;
         };
         let map = &first.map;
-        let mask = map.walkable_mask();
+        let mut walkable = [false; 256];
+        for (tile, kind) in map.tiles().iter() {
+            walkable[tile.index()] = kind.walkable;
+        }
         let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let heat = all
             .entry((map.width(), map.height()))
             .or_insert_with(|| Heat::new(map.width(), map.height()));
         heat.maps += 1;
-        for (count, &walkable) in heat.walkable.iter_mut().zip(&mask) {
-            *count += walkable as u32;
+        for (count, tile) in heat.walkable.iter_mut().zip(map.cells()) {
+            *count += walkable[tile.index()] as u32;
         }
     }
 
