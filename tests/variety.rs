@@ -61,7 +61,15 @@ fn a_repeating_script_has_its_identical_and_near_seeds_reported() {
     scratch.write("repeat.lua", REPEAT);
     let run = dunlua_in(
         scratch.path(),
-        &["check", "repeat.lua", "--seeds", "0..60", "--json", "--jobs", "2"],
+        &[
+            "check",
+            "repeat.lua",
+            "--seeds",
+            "0..60",
+            "--json",
+            "--jobs",
+            "2",
+        ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let v = json_of(&run.stdout);
@@ -83,7 +91,10 @@ fn a_repeating_script_has_its_identical_and_near_seeds_reported() {
     // variants (2 cells).
     assert_eq!(variety["near_pairs"], 18);
     let pairs = variety["pairs"].as_array().unwrap();
-    assert_eq!(pairs[0], json!({"seeds": [0, 30], "distance": 1.0 / 1200.0}));
+    assert_eq!(
+        pairs[0],
+        json!({"seeds": [0, 30], "distance": 1.0 / 1200.0})
+    );
     assert_eq!(pairs[17]["distance"], json!(2.0 / 1200.0));
     assert_eq!(variety["room_counts"], 1);
 
@@ -96,7 +107,8 @@ fn a_repeating_script_has_its_identical_and_near_seeds_reported() {
         text.stdout
     );
     assert!(
-        text.stdout.contains("near-duplicates: 3 groups, 12 seeds\n    seeds 0 30 33 36\n"),
+        text.stdout
+            .contains("near-duplicates: 3 groups, 12 seeds\n    seeds 0 30 33 36\n"),
         "{}",
         text.stdout
     );
@@ -105,22 +117,46 @@ fn a_repeating_script_has_its_identical_and_near_seeds_reported() {
     // one cell.
     let tight = dunlua_in(
         scratch.path(),
-        &["check", "repeat.lua", "--seeds", "0..60", "--json", "--near", "0.0015"],
+        &[
+            "check",
+            "repeat.lua",
+            "--seeds",
+            "0..60",
+            "--json",
+            "--near",
+            "0.0015",
+        ],
     );
     assert_eq!(json_of(&tight.stdout)["variety"]["near_pairs"], 9);
     let none = dunlua_in(
         scratch.path(),
-        &["check", "repeat.lua", "--seeds", "0..60", "--json", "--near", "0.0005"],
+        &[
+            "check",
+            "repeat.lua",
+            "--seeds",
+            "0..60",
+            "--json",
+            "--near",
+            "0.0005",
+        ],
     );
     assert_eq!(json_of(&none.stdout)["variety"]["near_pairs"], 0);
     for bad in ["0", "-1", "NaN", "2", "x"] {
-        let run = dunlua_in(scratch.path(), &["check", "repeat.lua", "--near", bad]);
+        let flag = format!("--near={bad}");
+        let run = dunlua_in(scratch.path(), &["check", "repeat.lua", &flag]);
         assert_eq!(run.code, 2, "--near {bad}: {}", run.stderr);
         assert!(run.stderr.contains("--near"), "{}", run.stderr);
     }
     let off = dunlua_in(
         scratch.path(),
-        &["check", "repeat.lua", "--seeds", "0..60", "--json", "--no-variety"],
+        &[
+            "check",
+            "repeat.lua",
+            "--seeds",
+            "0..60",
+            "--json",
+            "--no-variety",
+        ],
     );
     assert!(json_of(&off.stdout).get("variety").is_none());
 }
@@ -157,15 +193,25 @@ fn variety_is_the_same_whatever_the_jobs_and_the_shards() {
         let run = dunlua_in(
             dir,
             &[
-                "check", "repeat.lua", "--seeds", "0..75", "--jobs", "2", "--shard",
-                &format!("{i}/3"), "--shard-out", &out,
+                "check",
+                "repeat.lua",
+                "--seeds",
+                "0..75",
+                "--jobs",
+                "2",
+                "--shard",
+                &format!("{i}/3"),
+                "--shard-out",
+                &out,
             ],
         );
         assert_eq!(run.code, 0, "{}", run.stderr);
     }
     let merged = dunlua_in(
         dir,
-        &["check", "--merge", "s2.json", "s3.json", "s1.json", "--json", "--html", "two.html"],
+        &[
+            "check", "--merge", "s2.json", "s3.json", "s1.json", "--json", "--html", "two.html",
+        ],
     );
     assert_eq!(merged.code, 0, "{}", merged.stderr);
     assert_eq!(json_of(&merged.stdout), one);
@@ -192,7 +238,14 @@ fn a_catalog_lists_exactly_the_seeds_a_parameter_changes() {
     let dir = scratch.path();
     let run = dunlua_in(
         dir,
-        &["check", "wide.lua", "--seeds", "0..40", "--catalog", "before.cat"],
+        &[
+            "check",
+            "wide.lua",
+            "--seeds",
+            "0..40",
+            "--catalog",
+            "before.cat",
+        ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let text = std::fs::read_to_string(dir.join("before.cat")).unwrap();
@@ -201,28 +254,50 @@ fn a_catalog_lists_exactly_the_seeds_a_parameter_changes() {
     assert_eq!(lines.len(), 2 + 40, "{text}");
     assert!(lines[2].starts_with("seed=0 floor=0."), "{}", lines[2]);
     assert!(
-        lines[2].contains(" markers=exit:1,key:1 path=") && lines[2].ends_with(" rooms=2 verdict=ok"),
+        lines[2].contains(" markers=exit:1,key:1 path=")
+            && lines[2].ends_with(" rooms=2 verdict=ok"),
         "{}",
         lines[2]
     );
     assert!(lines[4].contains("markers=exit:1,key:3"), "{}", lines[4]);
 
     // The same run: nothing changed, exit 0.
-    let same = dunlua_in(dir, &["check", "wide.lua", "--seeds", "0..40", "--against", "before.cat"]);
+    let same = dunlua_in(
+        dir,
+        &[
+            "check",
+            "wide.lua",
+            "--seeds",
+            "0..40",
+            "--against",
+            "before.cat",
+        ],
+    );
     assert_eq!(same.code, 0, "{}", same.stderr);
-    assert!(same.stdout.contains("against before.cat: 0 seeds changed, 0 added, 0 missing\n"));
+    assert!(same
+        .stdout
+        .contains("against before.cat: 0 seeds changed, 0 added, 0 missing\n"));
 
     // wide=true: exactly the multiples of 4, hash first; exit 1.
     let wide = dunlua_in(
         dir,
         &[
-            "check", "wide.lua", "--seeds", "0..42", "-p", "wide=true", "--against", "before.cat",
-            "--catalog", "after.cat",
+            "check",
+            "wide.lua",
+            "--seeds",
+            "0..42",
+            "-p",
+            "wide=true",
+            "--against",
+            "before.cat",
+            "--catalog",
+            "after.cat",
         ],
     );
     assert_eq!(wide.code, 1, "{}", wide.stderr);
     assert!(
-        wide.stderr.contains("10 seeds changed, 2 added, 0 missing against before.cat"),
+        wide.stderr
+            .contains("10 seeds changed, 2 added, 0 missing against before.cat"),
         "{}",
         wide.stderr
     );
@@ -239,16 +314,34 @@ fn a_catalog_lists_exactly_the_seeds_a_parameter_changes() {
     assert_eq!(changed, every(0, 4, 40), "{}", wide.stdout);
     assert!(listed[0].starts_with("  seed 0: hash "), "{}", listed[0]);
     assert!(listed[0].contains(", floor 0."), "{}", listed[0]);
-    assert!(listed[10].starts_with("  seed 40: added (floor="), "{listed:?}");
+    assert!(
+        listed[10].starts_with("  seed 40: added (floor="),
+        "{listed:?}"
+    );
     // And back: the new catalog against the old run lists the same seeds,
     // the two extra ones as missing.
     let back = dunlua_in(
         dir,
-        &["check", "wide.lua", "--seeds", "0..40", "--against", "after.cat"],
+        &[
+            "check",
+            "wide.lua",
+            "--seeds",
+            "0..40",
+            "--against",
+            "after.cat",
+        ],
     );
     assert_eq!(back.code, 1);
-    assert!(back.stdout.contains("10 seeds changed, 0 added, 2 missing"), "{}", back.stdout);
-    assert!(back.stdout.contains("  seed 41: missing (was floor="), "{}", back.stdout);
+    assert!(
+        back.stdout.contains("10 seeds changed, 0 added, 2 missing"),
+        "{}",
+        back.stdout
+    );
+    assert!(
+        back.stdout.contains("  seed 41: missing (was floor="),
+        "{}",
+        back.stdout
+    );
 }
 
 #[test]
@@ -265,27 +358,63 @@ fn bad_catalogs_are_one_line_errors_naming_the_file_and_line() {
         assert_eq!(run.stderr.trim().lines().count(), 1, "{}", run.stderr);
     };
     scratch.write("text.cat", "hello\n");
-    refused(&["--against", "text.cat"], "--against text.cat:1: not a seed catalog");
+    refused(
+        &["--against", "text.cat"],
+        "--against text.cat:1: not a seed catalog",
+    );
     scratch.write(
         "bad.cat",
         "# dunlua-catalog 1\n# c\nseed=1 hash=ab rooms=2\nseed=2 rooms=2\n",
     );
-    refused(&["--against", "bad.cat"], "--against bad.cat:4: seed 2 has no hash=");
-    scratch.write("twice.cat", "# dunlua-catalog 1\nseed=1 hash=a\nseed=1 hash=a\n");
-    refused(&["--against", "twice.cat"], "--against twice.cat:3: seed 1 appears twice");
+    refused(
+        &["--against", "bad.cat"],
+        "--against bad.cat:4: seed 2 has no hash=",
+    );
+    scratch.write(
+        "twice.cat",
+        "# dunlua-catalog 1\nseed=1 hash=a\nseed=1 hash=a\n",
+    );
+    refused(
+        &["--against", "twice.cat"],
+        "--against twice.cat:3: seed 1 appears twice",
+    );
     scratch.write("future.cat", "# dunlua-catalog 7\n");
-    refused(&["--against", "future.cat"], "catalog format '# dunlua-catalog 7'");
+    refused(
+        &["--against", "future.cat"],
+        "catalog format '# dunlua-catalog 7'",
+    );
     std::fs::write(dir.join("binary.cat"), [0xff, 0xfe, 0]).unwrap();
-    refused(&["--against", "binary.cat"], "--against binary.cat: not a seed catalog");
-    refused(&["--against", "missing.cat"], "--against missing.cat: cannot read it");
+    refused(
+        &["--against", "binary.cat"],
+        "--against binary.cat: not a seed catalog",
+    );
+    refused(
+        &["--against", "missing.cat"],
+        "--against missing.cat: cannot read it",
+    );
     refused(&["--against", "."], "--against .: cannot read it");
-    refused(&["--catalog", "wide.lua"], "--catalog wide.lua: is the script itself");
-    refused(&["--catalog", "nowhere/x.cat"], "folder nowhere does not exist");
+    refused(
+        &["--catalog", "wide.lua"],
+        "--catalog wide.lua: is the script itself",
+    );
+    refused(
+        &["--catalog", "nowhere/x.cat"],
+        "folder nowhere does not exist",
+    );
     refused(&["--catalog", "."], "is a folder");
     // Not with shards.
     let run = dunlua_in(
         dir,
-        &["check", "wide.lua", "--shard", "1/2", "--shard-out", "s.json", "--catalog", "c.cat"],
+        &[
+            "check",
+            "wide.lua",
+            "--shard",
+            "1/2",
+            "--shard-out",
+            "s.json",
+            "--catalog",
+            "c.cat",
+        ],
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(std::fs::read_to_string(dir.join("wide.lua")).unwrap() == WIDE);

@@ -538,7 +538,7 @@ fn variety_of(
     heats: Vec<variety::Heat>,
 ) -> anyhow::Result<variety::Variety> {
     let views = seed_views(results);
-    let (identical, candidates) = variety::candidates(&views, settings.near);
+    let found = variety::candidates(&views, settings.near);
     let bytes_per_map = heats
         .iter()
         .map(|h| h.walkable.len())
@@ -547,14 +547,14 @@ fn variety_of(
         .saturating_mul(
             crate::script::inspect(&options.request).map_or(1, |info| info.levels.max(1)) as usize,
         );
-    let pairs = if candidates.is_empty() {
+    let pairs = if found.pairs.is_empty() {
         Vec::new()
     } else {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.jobs.max(1))
             .build()?;
         let request = seed_request(options, false);
-        variety::verify(&candidates, settings.near, bytes_per_map, |seeds| {
+        variety::verify(&found.pairs, settings.near, bytes_per_map, |seeds| {
             pool.install(|| {
                 seeds
                     .par_iter()
@@ -562,7 +562,7 @@ fn variety_of(
                         || Session::new(&request),
                         |session, &seed| {
                             let levels = session.as_ref().ok()?.run_levels(seed).ok()?;
-                            Some((seed, levels))
+                            Some((seed, variety::Tiles::of(&levels)))
                         },
                     )
                     .flatten()
@@ -570,14 +570,7 @@ fn variety_of(
             })
         })
     };
-    Ok(variety::summarise(
-        settings,
-        &views,
-        identical,
-        candidates.len() as u64,
-        pairs,
-        heats,
-    ))
+    Ok(variety::summarise(settings, &views, found, pairs, heats))
 }
 
 /// What the variety pass reads of each seed.
@@ -588,7 +581,12 @@ pub(crate) fn seed_views(results: &[SeedResult]) -> Vec<variety::SeedView<'_>> {
             seed: r.seed,
             hash: r.hash,
             sketch: r.sketch.as_deref(),
-            rooms: r.outcome.as_ref().ok().and_then(|l| l.first()).map(|m| m.rooms),
+            rooms: r
+                .outcome
+                .as_ref()
+                .ok()
+                .and_then(|l| l.first())
+                .map(|m| m.rooms),
         })
         .collect()
 }

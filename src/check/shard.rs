@@ -656,9 +656,12 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
     // pass verifies near-duplicate candidates: all make maps again from
     // their seeds, so the script must be the one the shards ran.
     let verifies = options.variety.is_some()
-        && !variety::candidates(&super::seed_views(&results), merge.variety.map_or(0.0, |v| v.near))
-            .1
-            .is_empty();
+        && !variety::candidates(
+            &super::seed_views(&results),
+            merge.variety.map_or(0.0, |v| v.near),
+        )
+        .pairs
+        .is_empty();
     if options.html.is_some() || options.save_failures.is_some() || verifies {
         let script = &options.request.script;
         let now = hash_file(script)?;

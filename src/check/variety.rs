@@ -39,6 +39,9 @@ pub const DEFAULT_NEAR: f64 = 0.05;
 /// maps before it (in seed order): bounds the pairs verified even when
 /// every map shares a bucket.
 const PER_BUCKET: usize = 2;
+/// The most candidate pairs verified, per distinct map (beyond them the
+/// report says the search was cut short).
+const CANDIDATES_PER_MAP: usize = 16;
 /// The pairs the report lists (all are counted).
 pub const PAIRS_LISTED: usize = 100;
 /// How many bytes of maps verification holds at once.
@@ -48,7 +51,7 @@ const VERIFY_BYTES: usize = 256 << 20;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     /// Maps whose tiles differ in fewer than this share of cells are
-    /// near-duplicates (0 < near <= 1).
+    /// near-duplicates (0 < near <= [`MAX_NEAR`]).
     pub near: f64,
 }
 
@@ -58,12 +61,16 @@ impl Default for Settings {
     }
 }
 
-/// Parses `--near`: a share of cells, greater than 0 and at most 1.
+/// The largest `--near`: past half the cells, maps are not near.
+pub const MAX_NEAR: f64 = 0.5;
+
+/// Parses `--near`: a share of cells, greater than 0 and at most
+/// [`MAX_NEAR`].
 pub fn parse_near(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= 1.0 => Ok(v),
+        Ok(v) if v > 0.0 && v <= MAX_NEAR => Ok(v),
         _ => Err(format!(
-            "expected a share of cells above 0 and at most 1 (0.05 is 5%), got '{text}'"
+            "expected a share of cells above 0 and at most {MAX_NEAR} (0.05 is 5%), got '{text}'"
         )),
     }
 }
@@ -206,32 +213,41 @@ fn estimated_distance(a: &Sketch, b: &Sketch) -> f64 {
     (1.0 - j) / (1.0 + j)
 }
 
-/// The share of cells in which two dungeons differ (1 when their levels
-/// differ in number or size).
-pub(crate) fn distance(a: &[Generated], b: &[Generated]) -> f64 {
-    let same_shape = a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| (x.map.width(), x.map.height()) == (y.map.width(), y.map.height()));
-    if !same_shape {
-        return 1.0;
+/// A dungeon's tiles, all verification keeps of it: each level's size
+/// and its cells, level after level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Tiles {
+    shape: Vec<(i32, i32)>,
+    cells: Vec<u8>,
+}
+
+impl Tiles {
+    pub fn of(levels: &[Generated]) -> Tiles {
+        Tiles {
+            shape: levels
+                .iter()
+                .map(|g| (g.map.width(), g.map.height()))
+                .collect(),
+            cells: levels
+                .iter()
+                .flat_map(|g| g.map.cells().iter().map(|t| t.0))
+                .collect(),
+        }
     }
-    let mut cells = 0usize;
-    let mut differ = 0usize;
-    for (x, y) in a.iter().zip(b) {
-        cells += x.map.cells().len();
-        differ += x
-            .map
-            .cells()
+
+    /// The share of cells in which two dungeons differ (1 when their
+    /// levels differ in number or size).
+    pub fn distance(&self, other: &Tiles) -> f64 {
+        if self.shape != other.shape {
+            return 1.0;
+        }
+        let differ = self
+            .cells
             .iter()
-            .zip(y.map.cells())
-            .filter(|(s, t)| s != t)
+            .zip(&other.cells)
+            .filter(|(a, b)| a != b)
             .count();
-    }
-    if cells == 0 {
-        0.0
-    } else {
-        differ as f64 / cells as f64
+        differ as f64 / self.cells.len().max(1) as f64
     }
 }
 
@@ -336,6 +352,9 @@ pub struct Variety {
     pub pairs: Vec<NearPair>,
     /// Candidate pairs the sketches proposed and verification compared.
     pub candidates: u64,
+    /// Whether there were more candidates than are verified (a generator
+    /// whose maps are nearly all alike): then some pairs may be missing.
+    pub capped: bool,
     /// The mean share of cells differing between two maps, estimated over
     /// every pair of the first [`SAMPLE`] maps.
     pub mean_distance: Option<f64>,
@@ -364,7 +383,7 @@ pub(crate) struct SeedView<'a> {
 /// distinct map: in each band's bucket, each seed with the
 /// [`PER_BUCKET`] seeds before it, kept when their sketches are similar
 /// enough. Pairs are (smaller, larger) seed.
-pub(crate) fn candidates(seeds: &[SeedView], near: f64) -> (Vec<Vec<u64>>, Vec<(u64, u64)>) {
+pub(crate) fn candidates(seeds: &[SeedView], near: f64) -> Candidates {
     let mut by_hash: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
     for s in seeds {
         if let Some(h) = s.hash {
@@ -373,14 +392,19 @@ pub(crate) fn candidates(seeds: &[SeedView], near: f64) -> (Vec<Vec<u64>>, Vec<(
     }
     let mut identical: Vec<Vec<u64>> = by_hash.into_values().filter(|g| g.len() > 1).collect();
     identical.sort();
-    let repeated: BTreeSet<u64> = identical.iter().flat_map(|g| g[1..].iter().copied()).collect();
+    let repeated: BTreeSet<u64> = identical
+        .iter()
+        .flat_map(|g| g[1..].iter().copied())
+        .collect();
     let distinct: Vec<(u64, &Sketch)> = seeds
         .iter()
         .filter(|s| !repeated.contains(&s.seed))
         .filter_map(|s| Some((s.seed, s.sketch?)))
         .collect();
     let layout = Layout::for_near(near);
+    let cap = CANDIDATES_PER_MAP * distinct.len() + 1000;
     let mut pairs = BTreeSet::new();
+    let mut capped = false;
     // One band at a time: (band hash, position), sorted, so a bucket is a
     // run of equal hashes in seed order.
     let mut keys: Vec<(u64, usize)> = Vec::with_capacity(distinct.len());
@@ -399,13 +423,31 @@ pub(crate) fn candidates(seeds: &[SeedView], near: f64) -> (Vec<Vec<u64>>, Vec<(
                 for &(_, before) in &run[k.saturating_sub(PER_BUCKET)..k] {
                     let (a, b) = (distinct[before], distinct[i]);
                     if similarity(a.1, b.1) >= layout.least_similarity {
+                        if pairs.len() >= cap {
+                            capped = true;
+                            break;
+                        }
                         pairs.insert((a.0, b.0));
                     }
                 }
             }
         }
     }
-    (identical, pairs.into_iter().collect())
+    Candidates {
+        identical,
+        pairs: pairs.into_iter().collect(),
+        capped,
+    }
+}
+
+/// What [`candidates`] found.
+pub(crate) struct Candidates {
+    /// Groups of seeds with the same hash.
+    pub identical: Vec<Vec<u64>>,
+    /// Pairs to verify, (smaller, larger) seed, in order.
+    pub pairs: Vec<(u64, u64)>,
+    /// Whether more pairs were proposed than are verified.
+    pub capped: bool,
 }
 
 /// Verifies candidate pairs exactly: `make` makes a seed's dungeon again.
@@ -414,7 +456,7 @@ pub(crate) fn verify(
     pairs: &[(u64, u64)],
     near: f64,
     bytes_per_map: usize,
-    make: impl Fn(&[u64]) -> BTreeMap<u64, Vec<Generated>>,
+    make: impl Fn(&[u64]) -> BTreeMap<u64, Tiles>,
 ) -> Vec<NearPair> {
     let per_chunk = (VERIFY_BYTES / bytes_per_map.max(1)).max(2);
     let mut found = Vec::new();
@@ -435,7 +477,7 @@ pub(crate) fn verify(
         let maps = make(&seeds.into_iter().collect::<Vec<_>>());
         for &(a, b) in &pairs[start..end] {
             if let (Some(x), Some(y)) = (maps.get(&a), maps.get(&b)) {
-                let d = distance(x, y);
+                let d = x.distance(y);
                 if d < near {
                     found.push(NearPair {
                         seeds: [a, b],
@@ -517,8 +559,7 @@ fn entropy(values: impl Iterator<Item = f64>) -> (Option<f64>, u64) {
 pub(crate) fn summarise(
     settings: Settings,
     seeds: &[SeedView],
-    identical: Vec<Vec<u64>>,
-    candidates: u64,
+    found: Candidates,
     mut pairs: Vec<NearPair>,
     heats: Vec<Heat>,
 ) -> Variety {
@@ -540,11 +581,12 @@ pub(crate) fn summarise(
     Variety {
         maps: seeds.iter().filter(|s| s.hash.is_some()).count() as u64,
         near: settings.near,
-        identical,
+        identical: found.identical,
         near_groups,
         near_pairs,
         pairs,
-        candidates,
+        candidates: found.pairs.len() as u64,
+        capped: found.capped,
         mean_distance,
         sample,
         room_entropy,
@@ -597,9 +639,14 @@ impl Variety {
                 .map(|p| format!("{}~{} ({}%)", p.seeds[0], p.seeds[1], percent(p.distance)))
                 .collect();
             out.push_str(&format!(
-                "    {} pairs of {} candidates; closest {}\n",
+                "    {} pairs of {} candidates{}; closest {}\n",
                 self.near_pairs,
                 self.candidates,
+                if self.capped {
+                    " (cut short: more were proposed)"
+                } else {
+                    ""
+                },
                 closest.join(", ")
             ));
         }
@@ -661,8 +708,10 @@ mod tests {
         let b = one("######\n#@.#.#\n#....#\n######\n");
         assert_eq!(sketch(&a), sketch(&a.clone()));
         assert_ne!(sketch(&a), sketch(&b));
-        assert!((distance(&a, &b) - 1.0 / 24.0).abs() < 1e-12);
-        assert_eq!(distance(&a, &one("####\n#@.#\n####\n")), 1.0);
+        let (ta, tb) = (Tiles::of(&a), Tiles::of(&b));
+        assert!((ta.distance(&tb) - 1.0 / 24.0).abs() < 1e-12);
+        assert_eq!(ta.distance(&Tiles::of(&one("####\n#@.#\n####\n"))), 1.0);
+        assert_eq!(ta.distance(&Tiles::of(&[a[0].clone(), a[0].clone()])), 1.0);
     }
 
     #[test]
@@ -701,8 +750,8 @@ mod tests {
             sketch: Some(sketch),
             rooms: None,
         };
-        let (_, pairs) = candidates(&[view(1, &a), view(2, &n), view(3, &f)], DEFAULT_NEAR);
-        assert_eq!(pairs, vec![(1, 2)]);
+        let found = candidates(&[view(1, &a), view(2, &n), view(3, &f)], DEFAULT_NEAR);
+        assert_eq!((found.pairs, found.capped), (vec![(1, 2)], false));
     }
 
     #[test]
@@ -718,7 +767,7 @@ mod tests {
         assert_eq!(entropy([2.0, 2.0].into_iter()), (Some(0.0), 1));
         assert_eq!(entropy([1.0, 2.0, 3.0, 4.0].into_iter()), (Some(2.0), 4));
         assert!(
-            parse_near("0").is_err() && parse_near("NaN").is_err() && parse_near("1.5").is_err()
+            parse_near("0").is_err() && parse_near("NaN").is_err() && parse_near("0.6").is_err()
         );
         assert_eq!(parse_near("0.1"), Ok(0.1));
     }

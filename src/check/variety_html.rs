@@ -34,7 +34,13 @@ pub(super) fn section(variety: &Variety, level_one: &dyn Fn(u64) -> Option<Map>)
         );
         for group in variety.identical.iter().take(SHOWN) {
             let img = level_one(group[0])
-                .map(|m| format!("<img src=\"{}\" alt=\"seed {}\">", png_uri(&m), group[0]))
+                .map(|m| {
+                    format!(
+                        "<img class=\"variety\" src=\"{}\" alt=\"seed {}\">",
+                        png_uri(&m),
+                        group[0]
+                    )
+                })
                 .unwrap_or_default();
             let seeds: Vec<String> = group.iter().take(12).map(u64::to_string).collect();
             let more = match group.len() > 12 {
@@ -63,7 +69,7 @@ pub(super) fn section(variety: &Variety, level_one: &dyn Fn(u64) -> Option<Map>)
             };
             let _ = writeln!(
                 out,
-                "<div class=\"row pair\"><figure><img src=\"{}\" alt=\"seed {a}\"><figcaption>seed {a}</figcaption></figure><figure><img src=\"{}\" alt=\"seed {b}\"><figcaption>seed {b}</figcaption></figure><figure><img src=\"{}\" alt=\"cells that differ\"><figcaption>{:.2}% of cells differ</figcaption></figure></div>",
+                "<div class=\"row pair\"><figure><img class=\"variety\" src=\"{}\" alt=\"seed {a}\"><figcaption>seed {a}</figcaption></figure><figure><img class=\"variety\" src=\"{}\" alt=\"seed {b}\"><figcaption>seed {b}</figcaption></figure><figure><img class=\"variety\" src=\"{}\" alt=\"cells that differ\"><figcaption>{:.2}% of cells differ</figcaption></figure></div>",
                 png_uri(&x),
                 png_uri(&y),
                 frame_uri(&difference(&x, &y)),
@@ -77,7 +83,11 @@ pub(super) fn section(variety: &Variety, level_one: &dyn Fn(u64) -> Option<Map>)
 /// The heat map, its legend and the share of cells always and never
 /// walkable.
 fn heat_section(heat: &Heat) -> String {
-    let always = heat.walkable.iter().filter(|&&c| c as u64 == heat.maps).count();
+    let always = heat
+        .walkable
+        .iter()
+        .filter(|&&c| c as u64 == heat.maps)
+        .count();
     let never = heat.walkable.iter().filter(|&&c| c == 0).count();
     let cells = heat.walkable.len().max(1) as f64;
     let mut legend = Frame {
@@ -91,7 +101,7 @@ fn heat_section(heat: &Heat) -> String {
         }
     }
     format!(
-        "<h3>Where the floor goes</h3>\n<figure><img src=\"{}\" alt=\"walkable heat map\"><figcaption>how often each cell is walkable over {} maps of {}x{} (level 1): {:.1}% of cells always, {:.1}% never<br><img src=\"{}\" alt=\"legend\"> never → always</figcaption></figure>\n",
+        "<h3>Where the floor goes</h3>\n<figure><img class=\"variety heat\" src=\"{}\" alt=\"walkable heat map\"><figcaption>how often each cell is walkable over {} maps of {}x{} (level 1): {:.1}% of cells always, {:.1}% never<br><img class=\"variety\" src=\"{}\" alt=\"legend\"> never → always</figcaption></figure>\n",
         frame_uri(&heat_frame(heat)),
         heat.maps,
         heat.width,
@@ -113,7 +123,11 @@ fn heat_colour(share: f64) -> u32 {
         (0.9, [240.0, 170.0, 60.0]),
         (1.0, [255.0, 255.0, 255.0]),
     ];
-    let i = stops.iter().rposition(|(at, _)| *at <= share).unwrap_or(0).min(2);
+    let i = stops
+        .iter()
+        .rposition(|(at, _)| *at <= share)
+        .unwrap_or(0)
+        .min(2);
     let (a, ca) = stops[i];
     let (b, cb) = stops[i + 1];
     let t = ((share - a) / (b - a)).clamp(0.0, 1.0);
