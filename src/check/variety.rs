@@ -619,8 +619,9 @@ impl Variety {
             }
             let seeds: usize = groups.iter().map(Vec::len).sum();
             out.push_str(&format!(
-                "  {what}: {} groups, {seeds} seeds\n",
-                groups.len()
+                "  {what}: {} group{}, {seeds} seeds\n",
+                groups.len(),
+                if groups.len() == 1 { "" } else { "s" }
             ));
             for g in groups.iter().take(10) {
                 out.push_str(&format!("    seeds {}\n", seed_list(g, 20)));
