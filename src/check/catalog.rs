@@ -220,7 +220,8 @@ impl Catalog {
         let mut catalog = Catalog::default();
         for (i, line) in lines {
             let line = line.trim_end_matches('\r');
-            if line.starts_with('#') {
+            // Comments, and blank lines an editor may leave.
+            if line.starts_with('#') || line.trim().is_empty() {
                 continue;
             }
             let (seed, fields) = parse_line(line).map_err(|why| (i + 1, why))?;

@@ -120,18 +120,19 @@ pub fn sketch(levels: &[Generated]) -> Sketch {
     let mut bins = [u64::MAX; BINS];
     for (level, g) in levels.iter().enumerate() {
         let level_key = t[5][level & 255] ^ t[6][(level >> 8) & 255];
-        for (i, tile) in g.map.cells().iter().enumerate() {
-            let h = level_key
-                ^ t[0][i & 255]
-                ^ t[1][(i >> 8) & 255]
-                ^ t[2][(i >> 16) & 255]
-                ^ t[3][(i >> 24) & 255]
-                ^ t[4][tile.0 as usize];
-            // The top bits choose the bin, the rest is the value.
-            let bin = (h >> (64 - BINS.trailing_zeros())) as usize;
-            let value = h & (u64::MAX >> BINS.trailing_zeros());
-            if value < bins[bin] {
-                bins[bin] = value;
+        // The index's upper bytes change every 256 cells: their part of
+        // the hash is taken once a run of 256.
+        for (run, cells) in g.map.cells().chunks(256).enumerate() {
+            let upper =
+                level_key ^ t[1][run & 255] ^ t[2][(run >> 8) & 255] ^ t[3][(run >> 16) & 255];
+            for (low, tile) in t[0].iter().zip(cells) {
+                let h = upper ^ low ^ t[4][tile.0 as usize];
+                // The top bits choose the bin, the rest is the value.
+                let bin = (h >> (64 - BINS.trailing_zeros())) as usize;
+                let value = h & (u64::MAX >> BINS.trailing_zeros());
+                if value < bins[bin] {
+                    bins[bin] = value;
+                }
             }
         }
     }
@@ -412,9 +413,12 @@ pub(crate) fn candidates(seeds: &[SeedView], near: f64) -> Candidates {
         let rows = band * layout.rows..(band + 1) * layout.rows;
         keys.clear();
         keys.extend(distinct.iter().enumerate().map(|(i, (_, sketch))| {
+            // Four bins to a word, one mix a word.
             let h = sketch.bins[rows.clone()]
-                .iter()
-                .fold(mix(band as u64), |h, &v| mix(h ^ v as u64));
+                .chunks(4)
+                .fold(mix(band as u64), |h, four| {
+                    mix(h ^ four.iter().fold(0u64, |w, &v| w << 16 | v as u64))
+                });
             (h, i)
         }));
         keys.sort_unstable();
