@@ -402,6 +402,10 @@ fn bad_catalogs_are_one_line_errors_naming_the_file_and_line() {
         "folder nowhere does not exist",
     );
     refused(&["--catalog", "."], "is a folder");
+    refused(
+        &["--catalog", "r.html", "--html", "r.html"],
+        "--catalog r.html: is also the --html page",
+    );
     // Not with shards.
     let run = dunlua_in(
         dir,

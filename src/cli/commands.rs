@@ -60,6 +60,12 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
     // The catalogs are checked before any seed runs.
     if let Some(path) = &args.catalog {
         check_catalog_target(path, script_path)?;
+        if args.html.as_ref().is_some_and(|html| html == path) {
+            return Err(Failure::usage(format!(
+                "--catalog {}: is also the --html page",
+                path.display()
+            )));
+        }
     }
     let against = match &args.against {
         Some(path) => Some(check::catalog::Catalog::read(path).map_err(Failure::usage)?),
