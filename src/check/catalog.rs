@@ -34,7 +34,7 @@ pub const HEADER: &str = "# dunlua-catalog 1";
 /// The largest catalog `--against` reads.
 const CATALOG_FILE: crate::files::Kind = crate::files::Kind {
     what: "a seed catalog",
-    max_bytes: 1 << 30,
+    max_bytes: 256 << 20,
 };
 
 /// What one level of a seed's map shows.
@@ -133,18 +133,22 @@ pub fn text(script: &str, seeds: [u64; 2], lines: &[String]) -> String {
     out
 }
 
-/// One seed's fields besides `seed`, in the line's order.
-type Fields = Vec<(String, String)>;
-
-/// A catalog read back: seed -> its fields.
+/// A catalog read back: seed -> the rest of its line (its other fields,
+/// checked, kept as the text they are to hold no more than the file).
 #[derive(Debug, Default)]
 pub struct Catalog {
-    pub seeds: BTreeMap<u64, Fields>,
+    pub seeds: BTreeMap<u64, String>,
 }
 
-/// Parses a line's `key=value` fields: `seed` first, then the rest.
-fn parse_line(text: &str) -> Result<(u64, Fields), String> {
-    let mut fields = Fields::new();
+/// The `key=value` fields of the rest of a line read by [`parse_line`].
+fn fields(rest: &str) -> Vec<(&str, &str)> {
+    rest.split(' ').filter_map(|t| t.split_once('=')).collect()
+}
+
+/// Checks a line's `key=value` fields, `seed` first: the seed and the
+/// rest of the line.
+fn parse_line(text: &str) -> Result<(u64, String), String> {
+    let mut fields: Vec<(&str, &str)> = Vec::new();
     let mut seed = None;
     for (i, token) in text.split(' ').enumerate() {
         let Some((key, value)) = token.split_once('=') else {
@@ -164,16 +168,17 @@ fn parse_line(text: &str) -> Result<(u64, Fields), String> {
             );
             continue;
         }
-        if fields.iter().any(|(k, _)| k == key) {
+        if fields.iter().any(|(k, _)| *k == key) {
             return Err(format!("the key '{}' appears twice", cut(key)));
         }
-        fields.push((key.to_string(), value.to_string()));
+        fields.push((key, value));
     }
     let seed = seed.ok_or("an empty line")?;
-    if !fields.iter().any(|(k, _)| k == "hash") {
+    if !fields.iter().any(|(k, _)| *k == "hash") {
         return Err(format!("seed {seed} has no hash="));
     }
-    Ok((seed, fields))
+    let rest = text.split_once(' ').map_or("", |(_, rest)| rest);
+    Ok((seed, rest.to_string()))
 }
 
 /// A value cut short for a message.
@@ -236,25 +241,24 @@ impl Catalog {
     /// seed that changed, was added or is missing, in seed order.
     pub fn changes(&self, now: &Catalog) -> Changes {
         let mut changes = Changes::default();
-        for (seed, fields) in &now.seeds {
-            let Some(old) = self.seeds.get(seed) else {
+        for (seed, line) in &now.seeds {
+            let Some(old_line) = self.seeds.get(seed) else {
                 changes.added += 1;
-                changes
-                    .lines
-                    .push(format!("seed {seed}: added ({})", show(fields)));
+                changes.lines.push(format!("seed {seed}: added ({line})"));
                 continue;
             };
+            if old_line == line {
+                continue;
+            }
+            let (old, new) = (fields(old_line), fields(line));
             let mut diffs = Vec::new();
             // The hash first: it says the map changed.
-            let mut keys: Vec<&String> = fields.iter().chain(old).map(|(k, _)| k).collect();
-            keys.sort_by_key(|k| (k.as_str() != "hash", k.as_str()));
+            let mut keys: Vec<&str> = new.iter().chain(&old).map(|(k, _)| *k).collect();
+            keys.sort_by_key(|k| (*k != "hash", *k));
             keys.dedup();
             for key in keys {
-                let before = old.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
-                let after = fields
-                    .iter()
-                    .find(|(k, _)| k == key)
-                    .map(|(_, v)| v.as_str());
+                let before = old.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+                let after = new.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
                 if before != after {
                     diffs.push(format!(
                         "{key} {} -> {}",
@@ -270,12 +274,12 @@ impl Catalog {
                     .push(format!("seed {seed}: {}", diffs.join(", ")));
             }
         }
-        for (seed, fields) in &self.seeds {
+        for (seed, line) in &self.seeds {
             if !now.seeds.contains_key(seed) {
                 changes.missing += 1;
                 changes
                     .lines
-                    .push(format!("seed {seed}: missing (was {})", show(fields)));
+                    .push(format!("seed {seed}: missing (was {line})"));
             }
         }
         changes.lines.sort_by_key(|l| {
@@ -285,14 +289,6 @@ impl Catalog {
         });
         changes
     }
-}
-
-fn show(fields: &Fields) -> String {
-    fields
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// What `--against` found.

@@ -23,14 +23,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
                 path.display()
             )));
         }
-        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-        if folder.is_some_and(|f| !f.is_dir()) {
-            return Err(Failure::usage(format!(
-                "--html {}: folder {} does not exist",
-                path.display(),
-                folder.unwrap_or(std::path::Path::new(".")).display()
-            )));
-        }
+        folder_exists("--html", path)?;
     }
     if !args.merge.is_empty() {
         return merge(args, jobs);
@@ -139,16 +132,22 @@ fn variety_settings(args: &CheckArgs) -> Option<check::variety::Settings> {
     (!args.no_variety).then_some(check::variety::Settings { near: args.near })
 }
 
-/// `--catalog FILE` can be written and is not the script.
-fn check_catalog_target(path: &std::path::Path, script: &std::path::Path) -> Result<(), Failure> {
+/// The folder an output `flag PATH` goes into exists.
+fn folder_exists(flag: &str, path: &std::path::Path) -> Result<(), Failure> {
     let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
     if folder.is_some_and(|f| !f.is_dir()) {
         return Err(Failure::usage(format!(
-            "--catalog {}: folder {} does not exist",
+            "{flag} {}: folder {} does not exist",
             path.display(),
             folder.unwrap_or(std::path::Path::new(".")).display()
         )));
     }
+    Ok(())
+}
+
+/// `--catalog FILE` can be written and is not the script.
+fn check_catalog_target(path: &std::path::Path, script: &std::path::Path) -> Result<(), Failure> {
+    folder_exists("--catalog", path)?;
     if path.is_dir() {
         return Err(Failure::usage(format!(
             "--catalog {}: is a folder",
