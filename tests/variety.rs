@@ -318,6 +318,28 @@ fn a_catalog_lists_exactly_the_seeds_a_parameter_changes() {
         listed[10].starts_with("  seed 40: added (floor="),
         "{listed:?}"
     );
+    // With --json, standard output is the report alone.
+    let json = dunlua_in(
+        dir,
+        &[
+            "check",
+            "wide.lua",
+            "--seeds",
+            "0..40",
+            "-p",
+            "wide=true",
+            "--against",
+            "before.cat",
+            "--json",
+        ],
+    );
+    assert_eq!(json.code, 1, "{}", json.stderr);
+    assert_eq!(json_of(&json.stdout)["total"], 40);
+    assert!(
+        json.stderr.contains("against before.cat: 10 seeds changed"),
+        "{}",
+        json.stderr
+    );
     // And back: the new catalog against the old run lists the same seeds,
     // the two extra ones as missing.
     let back = dunlua_in(

@@ -110,7 +110,13 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
     };
     let printed = print_report(args, &report, started, Some(jobs));
     if let Some((changes, path)) = changes {
-        print_stdout(&changes.text(path))?;
+        let text = changes.text(path);
+        if args.json {
+            // Standard output holds the JSON report alone.
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+        } else {
+            print_stdout(&text)?;
+        }
         if !changes.is_empty() && printed.is_ok() {
             return Err(Failure::new(
                 EXIT_SCRIPT,
