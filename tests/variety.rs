@@ -428,6 +428,39 @@ fn bad_catalogs_are_one_line_errors_naming_the_file_and_line() {
         &["--catalog", "r.html", "--html", "r.html"],
         "--catalog r.html: is also the --html page",
     );
+    // Nor a module the script loads: found after the run, nothing written.
+    let module = "return { room = function(map) map:fill(\"wall\"); map:carve_room(Rect.new(1, 1, 6, 5)); map:set_start(2, 2) end }\n";
+    scratch.write("lib/m.lua", module);
+    scratch.write(
+        "req.lua",
+        "local m = require(\"lib.m\")\nreturn { generate = function(map) m.room(map) end }\n",
+    );
+    let run = dunlua_in(
+        dir,
+        &[
+            "check",
+            "req.lua",
+            "--seeds",
+            "0..3",
+            "--catalog",
+            "lib/m.lua",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--catalog lib/m.lua: is "),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("which the script reads"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("lib/m.lua")).unwrap(),
+        module
+    );
     // Not with shards.
     let run = dunlua_in(
         dir,

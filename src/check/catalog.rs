@@ -118,6 +118,16 @@ pub fn line(seed: u64, hash: Option<u64>, facts: Option<&[LevelFacts]>, verdict:
     )
 }
 
+/// A run's catalog lines, and the files the run read (which a catalog
+/// must never replace).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lines {
+    /// One per seed, in seed order.
+    pub lines: Vec<String>,
+    /// The script and every module it loaded.
+    pub read: Vec<std::path::PathBuf>,
+}
+
 /// A whole catalog's text.
 pub fn text(script: &str, seeds: [u64; 2], lines: &[String]) -> String {
     let mut out = format!(

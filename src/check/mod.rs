@@ -185,7 +185,7 @@ pub struct Report {
     /// Each seed's catalog line, in seed order, when `--catalog` or
     /// `--against` asked for them.
     #[serde(skip)]
-    pub catalog: Option<Vec<String>>,
+    pub catalog: Option<catalog::Lines>,
 }
 
 /// Cells walkable with exactly one walkable 4-neighbour (the cells of
@@ -434,7 +434,16 @@ fn finish(
         report.variety = Some(variety_of(options, settings, results, heats)?);
     }
     if options.catalog {
-        report.catalog = Some(results.iter().map(catalog_line).collect());
+        let mut read: Vec<PathBuf> = vec![options.request.script.clone()];
+        for path in results.iter().flat_map(|r| &r.modules) {
+            if !read.contains(path) {
+                read.push(path.clone());
+            }
+        }
+        report.catalog = Some(catalog::Lines {
+            lines: results.iter().map(catalog_line).collect(),
+            read,
+        });
     }
     if let Some(path) = &options.html {
         html::write(path, options, &report, results)?;

@@ -91,8 +91,16 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let report = check::check(&options).map_err(Failure::run)?;
-    let lines = report.catalog.as_deref().unwrap_or_default();
+    let run = report.catalog.clone().unwrap_or_default();
+    let lines = &run.lines;
     if let Some(path) = &args.catalog {
+        if let Some(read) = run.read.iter().find(|r| crate::files::same_file(path, r)) {
+            return Err(Failure::usage(format!(
+                "--catalog {}: is {}, which the script reads",
+                path.display(),
+                read.display()
+            )));
+        }
         let text = check::catalog::text(&report.script, report.seeds, lines);
         crate::export::write_atomically(path, text.as_bytes()).map_err(Failure::run)?;
     }
