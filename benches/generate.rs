@@ -122,6 +122,8 @@ fn check_threads(c: &mut Criterion) {
             export: Default::default(),
             progress: false,
             html: None,
+            variety: Some(Default::default()),
+            catalog: false,
         };
         group.bench_with_input(BenchmarkId::from_parameter(jobs), &options, |b, o| {
             b.iter(|| check(o).unwrap())

@@ -91,6 +91,12 @@ fn the_html_report_shows_histograms_and_thumbnails_in_a_browser() {
             18,
             "{script}: min, median, max of each"
         );
+        assert_eq!(
+            html.matches("<img class=\"variety").count(),
+            2,
+            "{script}: the walkable heat map and its legend (no identical or near maps)"
+        );
+        assert!(html.contains("<h2>Variety</h2>"), "{script}");
         assert!(!html.contains("http"), "{script}: self-contained");
         let (w, h, rgb) = screenshot(
             browser,

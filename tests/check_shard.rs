@@ -297,10 +297,10 @@ fn shards_that_do_not_fit_together_are_refused() {
         "--merge other.json: not a check shard",
     );
     let text = std::fs::read_to_string(dir.join("s1.json")).unwrap();
-    scratch.write("v9.json", &text.replace("\"version\":1,", "\"version\":9,"));
+    scratch.write("v9.json", &text.replace("\"version\":2,", "\"version\":9,"));
     refused(
         merge(dir, &["v9.json"], &[]),
-        "--merge v9.json: shard format version 9, this dunlua reads version 1",
+        "--merge v9.json: shard format version 9, this dunlua reads version 2",
     );
     scratch.write("cut.json", &text.replace("{\"seed\":3,", "{\"seed\":33,"));
     refused(
@@ -386,4 +386,97 @@ fn shard_usage_errors() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     let run = dunlua_in(dir, &["check"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
+}
+
+/// Two layouts by seed parity; seeds from 10 on add one water cell.
+const TWINS: &str = r#"
+return { width = 30, height = 20, generate = function(map, rng, p, ctx)
+  local s = ctx.seed
+  map:fill("wall")
+  map:carve_room(Rect.new(1 + s % 2 * 4, 1, 12, 10))
+  if s >= 10 then map:set(4 + s % 2 * 4, 5, "water") end
+  map:set_start(3 + s % 2 * 4, 3)
+end }
+"#;
+
+#[test]
+fn shards_carry_what_the_variety_pass_needs() {
+    let scratch = Scratch::new();
+    scratch.write("twins.lua", TWINS);
+    let dir = scratch.path();
+    for i in 1..=2 {
+        let run = dunlua_in(
+            dir,
+            &[
+                "check",
+                "twins.lua",
+                "--seeds",
+                "0..20",
+                "--shard",
+                &format!("{i}/2"),
+                "--shard-out",
+                &format!("t{i}.json"),
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("t2.json")).unwrap()).unwrap();
+    assert_eq!(file["variety"], true);
+    assert_eq!(file["heat"][0]["size"], serde_json::json!([30, 20]));
+    assert_eq!(file["heat"][0]["maps"], 10);
+    assert_eq!(file["results"][0]["sketch"].as_str().unwrap().len(), 2048);
+
+    // --near is the merge's own: it gives what one run with it gives.
+    let one = dunlua_in(
+        dir,
+        &["check", "twins.lua", "--seeds", "0..20", "--near", "0.01"],
+    );
+    let merged = merge(dir, &["t1.json", "t2.json"], &["--near", "0.01"]);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    assert_eq!(without_timing(&merged.stdout), without_timing(&one.stdout));
+    assert!(
+        one.stdout
+            .contains("near-duplicates: 2 groups, 4 seeds\n    seeds 0 10\n    seeds 1 11\n"),
+        "{}",
+        one.stdout
+    );
+
+    // Verifying the near pairs makes maps again: not from an edited script
+    // (unless the pass is left out).
+    scratch.write("twins.lua", &format!("{TWINS}-- edited\n"));
+    refused(
+        merge(dir, &["t1.json", "t2.json"], &[]),
+        "--merge: twins.lua changed since the shards ran",
+    );
+    let without = merge(dir, &["t1.json", "t2.json"], &["--no-variety"]);
+    assert_eq!(without.code, 0, "{}", without.stderr);
+    assert!(!without.stdout.contains("variety"), "{}", without.stdout);
+    // Shards run without the pass merge without it, and not with shards
+    // run with it.
+    scratch.write("twins.lua", TWINS);
+    for (shard, out) in [("1/1", "n.json"), ("2/2", "n2.json")] {
+        let run = dunlua_in(
+            dir,
+            &[
+                "check",
+                "twins.lua",
+                "--seeds",
+                "0..20",
+                "--shard",
+                shard,
+                "--shard-out",
+                out,
+                "--no-variety",
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let merged = merge(dir, &["n.json"], &[]);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    assert!(!merged.stdout.contains("variety"), "{}", merged.stdout);
+    refused(
+        merge(dir, &["t1.json", "n2.json"], &[]),
+        "--merge n2.json: variety false differs from true in t1.json",
+    );
 }

@@ -34,4 +34,5 @@ mod session;
 mod sheet;
 mod tiled_clients;
 mod toolkit;
+mod variety;
 mod window;

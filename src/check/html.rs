@@ -16,7 +16,7 @@ use crate::script::Session;
 use crate::thumbnail::thumbnail;
 
 /// The box a thumbnail fits in, in pixels.
-const THUMB: usize = 220;
+pub(super) const THUMB: usize = 220;
 /// How many failing seeds of one kind are pictured.
 pub(crate) const FAILURES_SHOWN: usize = 12;
 /// Bars a histogram has (fewer when the values are few whole numbers).
@@ -39,10 +39,11 @@ fn page(options: &CheckOptions, report: &Report, results: &[SeedResult]) -> Stri
     request.record = false;
     let session = Session::new(&request).ok();
     // Level 1 of a seed, made again for its picture.
-    let picture = |seed: u64| -> Option<String> {
+    let level_one = |seed: u64| -> Option<Map> {
         let levels = session.as_ref()?.run_levels(seed).ok()?;
-        Some(png_uri(&levels.first()?.map))
+        levels.into_iter().next().map(|g| g.map)
     };
+    let picture = |seed: u64| level_one(seed).map(|map| png_uri(&map));
     let mut out = String::new();
     let title = format!("dunlua check {}", report.script);
     let _ = writeln!(
@@ -165,6 +166,9 @@ fn page(options: &CheckOptions, report: &Report, results: &[SeedResult]) -> Stri
         }
         out.push_str("</div></section>\n");
     }
+    if let Some(variety) = &report.variety {
+        out.push_str(&super::variety_html::section(variety, &level_one));
+    }
     out.push_str("</body></html>\n");
     out
 }
@@ -235,11 +239,12 @@ fn number(v: f64) -> String {
 }
 
 /// A map's thumbnail as a `data:image/png;base64,...` URI.
-fn png_uri(map: &Map) -> String {
+pub(super) fn png_uri(map: &Map) -> String {
     frame_uri(&thumbnail(map, THUMB, THUMB))
 }
 
-fn frame_uri(frame: &crate::render::Frame) -> String {
+/// A picture as a `data:image/png;base64,...` URI.
+pub(super) fn frame_uri(frame: &crate::render::Frame) -> String {
     let mut bytes = Vec::new();
     if crate::export::png::write_frame(frame, &mut bytes).is_err() {
         return String::new();

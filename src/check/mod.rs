@@ -5,10 +5,13 @@
 //! whatever the number of threads (only the timings vary). `--html`
 //! writes the report with pictures ([`html`]).
 
+pub mod catalog;
 mod completion;
 pub mod html;
 mod proof_picture;
 pub mod shard;
+pub mod variety;
+mod variety_html;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -38,6 +41,10 @@ pub struct CheckOptions {
     pub progress: bool,
     /// Where to write the report as one self-contained HTML page.
     pub html: Option<PathBuf>,
+    /// How varied the maps are ([`variety`]); `None` skips the pass.
+    pub variety: Option<variety::Settings>,
+    /// Measure each seed for the seed catalog ([`catalog`]).
+    pub catalog: bool,
 }
 
 /// Why a seed failed.
@@ -124,6 +131,10 @@ pub(crate) struct SeedResult {
     pub(crate) proof_ms: Option<f64>,
     /// A failed proof's verdict (its cells and path), kept with the maps.
     pub(crate) verdict: Option<crate::proof::Verdict>,
+    /// The map's variety sketch, when the pass runs and the seed made one.
+    sketch: Option<Box<variety::Sketch>>,
+    /// What the seed catalog says of each level, when it is asked for.
+    facts: Option<Vec<catalog::LevelFacts>>,
 }
 
 /// min, median, 95th percentile and max (nearest rank).
@@ -188,6 +199,13 @@ pub struct Report {
     pub digest: String,
     /// How many maps the digest covers.
     pub maps: u64,
+    /// How varied the maps are, unless the pass was skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variety: Option<variety::Variety>,
+    /// Each seed's catalog line, in seed order, when `--catalog` or
+    /// `--against` asked for them.
+    #[serde(skip)]
+    pub catalog: Option<catalog::Lines>,
 }
 
 /// Cells walkable with exactly one walkable 4-neighbour (the cells of
@@ -293,6 +311,7 @@ fn run_seed(
     session: &Result<Session, ScriptError>,
     stairs: Stairs,
     seed: u64,
+    heat: &variety::HeatCollector,
 ) -> SeedResult {
     let started = Instant::now();
     let result = match session {
@@ -314,6 +333,11 @@ fn run_seed(
             }
             let keep =
                 outcome.is_err() && (options.save_failures.is_some() || options.html.is_some());
+            let sketch = options.variety.map(|_| {
+                heat.count(&levels);
+                Box::new(variety::sketch(&levels))
+            });
+            let facts = options.catalog.then(|| catalog::facts(&levels));
             let mut modules: Vec<PathBuf> = Vec::new();
             for path in levels.iter().flat_map(|g| &g.modules) {
                 if !modules.contains(path) {
@@ -330,6 +354,8 @@ fn run_seed(
                 modules,
                 proof_ms,
                 verdict: verdict.filter(|_| keep),
+                sketch,
+                facts,
             }
         }
         Err(e) => {
@@ -357,6 +383,8 @@ fn run_seed(
                 modules: Vec::new(),
                 proof_ms: None,
                 verdict: None,
+                sketch: None,
+                facts: None,
             }
         }
     }
@@ -364,8 +392,8 @@ fn run_seed(
 
 /// Runs every seed and builds the report (and saves failures if asked).
 pub fn check(options: &CheckOptions) -> anyhow::Result<Report> {
-    let results = run_seeds(options, options.seeds.clone(), false)?;
-    finish(options, &results)
+    let (results, heats) = run_seeds(options, options.seeds.clone(), false)?;
+    finish(options, &results, heats)
 }
 
 /// The request every seed runs with: no replay, and the rejected maps
@@ -379,12 +407,13 @@ fn seed_request(options: &CheckOptions, keep_rejected: bool) -> Request {
     request
 }
 
-/// Runs `seeds` on `options.jobs` threads; the results in seed order.
+/// Runs `seeds` on `options.jobs` threads; the results in seed order,
+/// and the walkable heat maps of every map size.
 fn run_seeds(
     options: &CheckOptions,
     seeds: Range<u64>,
     keep_rejected: bool,
-) -> anyhow::Result<Vec<SeedResult>> {
+) -> anyhow::Result<(Vec<SeedResult>, Vec<variety::Heat>)> {
     let seeds: Vec<u64> = seeds.collect();
     let bar = options.progress.then(|| {
         let bar = indicatif::ProgressBar::new(seeds.len() as u64);
@@ -405,6 +434,7 @@ fn run_seeds(
     let stairs = crate::script::inspect(&request)
         .map(|info| info.stairs)
         .unwrap_or_default();
+    let heat = variety::HeatCollector::default();
     let results: Vec<SeedResult> = pool.install(|| {
         seeds
             .par_iter()
@@ -412,7 +442,7 @@ fn run_seeds(
             .map_init(
                 || Session::new(&request),
                 |session, &seed| {
-                    let r = run_seed(options, session, stairs, seed);
+                    let r = run_seed(options, session, stairs, seed, &heat);
                     if let Some(bar) = &bar {
                         bar.inc(1);
                     }
@@ -424,15 +454,35 @@ fn run_seeds(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Ok(results)
+    Ok((results, heat.into_heats()))
 }
 
-/// Saves the failures if asked, builds the report and writes the page.
-fn finish(options: &CheckOptions, results: &[SeedResult]) -> anyhow::Result<Report> {
+/// Saves the failures if asked, builds the report (with the variety pass,
+/// which makes candidate maps again) and writes the page.
+fn finish(
+    options: &CheckOptions,
+    results: &[SeedResult],
+    heats: Vec<variety::Heat>,
+) -> anyhow::Result<Report> {
     if let Some(dir) = &options.save_failures {
         save_failures(dir, &options.request, results, &options.export)?;
     }
-    let report = report(options, results);
+    let mut report = report(options, results);
+    if let Some(settings) = options.variety {
+        report.variety = Some(variety_of(options, settings, results, heats)?);
+    }
+    if options.catalog {
+        let mut read: Vec<PathBuf> = vec![options.request.script.clone()];
+        for path in results.iter().flat_map(|r| &r.modules) {
+            if !read.contains(path) {
+                read.push(path.clone());
+            }
+        }
+        report.catalog = Some(catalog::Lines {
+            lines: results.iter().map(catalog_line).collect(),
+            read,
+        });
+    }
     if let Some(path) = &options.html {
         html::write(path, options, &report, results)?;
     }
@@ -523,7 +573,83 @@ fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
             crate::map::digest(results.iter().filter_map(|r| Some((r.seed, r.hash?))))
         ),
         maps: results.iter().filter(|r| r.hash.is_some()).count() as u64,
+        variety: None,
+        catalog: None,
     }
+}
+
+/// The variety pass over the results: candidates from the sketches,
+/// verified by making their maps again.
+fn variety_of(
+    options: &CheckOptions,
+    settings: variety::Settings,
+    results: &[SeedResult],
+    heats: Vec<variety::Heat>,
+) -> anyhow::Result<variety::Variety> {
+    let views = seed_views(results);
+    let found = variety::candidates(&views, settings.near);
+    let bytes_per_map = heats
+        .iter()
+        .map(|h| h.walkable.len())
+        .max()
+        .unwrap_or(1)
+        .saturating_mul(
+            crate::script::inspect(&options.request).map_or(1, |info| info.levels.max(1)) as usize,
+        );
+    let pairs = if found.pairs.is_empty() {
+        Vec::new()
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.jobs.max(1))
+            .build()?;
+        let request = seed_request(options, false);
+        variety::verify(&found.pairs, settings.near, bytes_per_map, |seeds| {
+            pool.install(|| {
+                seeds
+                    .par_iter()
+                    .map_init(
+                        || Session::new(&request),
+                        |session, &seed| {
+                            let levels = session.as_ref().ok()?.run_levels(seed).ok()?;
+                            Some((seed, variety::Tiles::of(&levels)))
+                        },
+                    )
+                    .flatten()
+                    .collect()
+            })
+        })
+    };
+    Ok(variety::summarise(settings, &views, found, pairs, heats))
+}
+
+/// What the variety pass reads of each seed.
+pub(crate) fn seed_views(results: &[SeedResult]) -> Vec<variety::SeedView<'_>> {
+    results
+        .iter()
+        .map(|r| variety::SeedView {
+            seed: r.seed,
+            hash: r.hash,
+            sketch: r.sketch.as_deref(),
+            rooms: r
+                .outcome
+                .as_ref()
+                .ok()
+                .and_then(|l| l.first())
+                .map(|m| m.rooms),
+        })
+        .collect()
+}
+
+/// A seed's catalog line; the verdict is `ok` or the failure kind's name.
+fn catalog_line(r: &SeedResult) -> String {
+    let verdict = match &r.outcome {
+        Ok(_) => "ok".to_string(),
+        Err((problem, _)) => serde_json::to_value(problem)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| format!("{problem:?}")),
+    };
+    catalog::line(r.seed, r.hash, r.facts.as_deref(), &verdict)
 }
 
 fn save_failures(
@@ -641,6 +767,9 @@ impl Report {
                     ));
                 }
             }
+        }
+        if let Some(variety) = &self.variety {
+            out.push_str(&variety.text());
         }
         out
     }

@@ -20,6 +20,7 @@ use anyhow::{anyhow, bail};
 use rayon::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::variety::{self, Heat, HeatCollector, Sketch};
 use super::{
     finish, html, run_seed, run_seeds, seed_request, CheckOptions, Metrics, Problem, Report,
     SeedResult, COLUMNS,
@@ -30,7 +31,7 @@ use crate::script::{Limits, Request, Session};
 /// What `format` says, so a stray JSON file is told apart from a shard.
 pub const FORMAT: &str = "dunlua-check-shard";
 /// The shard format's version; bumped on any incompatible change.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// The most shards a range is cut into.
 pub const MAX_SHARDS: u64 = 100_000;
 /// The largest shard file `--merge` reads (a million seeds is ~100 MB).
@@ -158,6 +159,19 @@ struct ShardSeed {
     /// Time spent proving completion (a script that declares a puzzle).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     proof_ms: Option<Exact>,
+    /// The map's variety sketch ([`variety::Sketch`]) as hex, 4 digits a
+    /// bin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sketch: Option<String>,
+}
+
+/// How many maps of one size had each cell walkable (level 1).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct ShardHeat {
+    size: [i32; 2],
+    maps: u64,
+    /// Per cell, row by row.
+    walkable: Vec<u32>,
 }
 
 /// A shard file (see the guide's `check` chapter, docs/guide/src/check.md).
@@ -190,6 +204,12 @@ struct ShardFile {
     /// Where the shard saved its failures (`--save-failures`), if it did.
     #[serde(default)]
     saved_failures: Option<String>,
+    /// Whether the seeds carry variety sketches and `heat` is counted
+    /// (not with `--no-variety`).
+    variety: bool,
+    /// The walkable heat map of each map size.
+    #[serde(default)]
+    heat: Vec<ShardHeat>,
     /// One entry per seed of the slice, in seed order.
     results: Vec<ShardSeed>,
 }
@@ -268,7 +288,29 @@ fn to_entry(r: &SeedResult) -> ShardSeed {
         proof_ms: r.proof_ms.map(Exact),
         problem,
         message,
+        sketch: r.sketch.as_deref().map(sketch_text),
     }
+}
+
+fn sketch_text(s: &Sketch) -> String {
+    let mut text = String::with_capacity(variety::BINS * 4);
+    for b in s.bins {
+        text.push_str(&format!("{b:04x}"));
+    }
+    text
+}
+
+fn sketch_of(text: &str) -> Option<Sketch> {
+    if text.len() != variety::BINS * 4 || !text.is_ascii() {
+        return None;
+    }
+    let mut s = Sketch {
+        bins: [0; variety::BINS],
+    };
+    for (i, b) in s.bins.iter_mut().enumerate() {
+        *b = u16::from_str_radix(&text[i * 4..i * 4 + 4], 16).ok()?;
+    }
+    Some(s)
 }
 
 /// [`Metrics`] from a row in [`COLUMNS`] order.
@@ -318,6 +360,15 @@ fn from_entry(e: &ShardSeed) -> Result<SeedResult, String> {
         has_map: e.map,
         modules: Vec::new(),
         proof_ms: e.proof_ms.as_ref().map(|t| t.0),
+        sketch: match &e.sketch {
+            Some(text) => {
+                Some(Box::new(sketch_of(text).ok_or_else(|| {
+                    format!("seed {}: a damaged sketch", e.seed)
+                })?))
+            }
+            None => None,
+        },
+        facts: None,
         verdict: None,
     })
 }
@@ -330,7 +381,7 @@ pub fn run(options: &CheckOptions, shard: Shard, out: &Path) -> anyhow::Result<R
     // Read before the run: the shard describes the script it ran.
     let source_hash = hash_file(&request.script)?;
     let params = resolved_params(request)?;
-    let results = run_seeds(options, slice.clone(), true)?;
+    let (results, heats) = run_seeds(options, slice.clone(), true)?;
     let loaded: std::collections::BTreeSet<&PathBuf> =
         results.iter().flat_map(|r| &r.modules).collect();
     let mut modules = BTreeMap::new();
@@ -362,6 +413,15 @@ pub fn run(options: &CheckOptions, shard: Shard, out: &Path) -> anyhow::Result<R
             .save_failures
             .as_ref()
             .map(|d| d.display().to_string()),
+        variety: options.variety.is_some(),
+        heat: heats
+            .iter()
+            .map(|h| ShardHeat {
+                size: [h.width, h.height],
+                maps: h.maps,
+                walkable: h.walkable.clone(),
+            })
+            .collect(),
         results: results.iter().map(to_entry).collect(),
     };
     let mut text = serde_json::to_string(&file)
@@ -372,7 +432,7 @@ pub fn run(options: &CheckOptions, shard: Shard, out: &Path) -> anyhow::Result<R
         html: None,
         ..options.clone()
     };
-    let report = finish(&slice_options, &results)?;
+    let report = finish(&slice_options, &results, heats)?;
     crate::export::write_atomically(out, text.as_bytes())?;
     Ok(report)
 }
@@ -384,6 +444,8 @@ pub struct MergeOptions {
     pub html: Option<PathBuf>,
     pub export: crate::export::Options,
     pub progress: bool,
+    /// The variety pass (when the shards carry sketches), as for `check`.
+    pub variety: Option<variety::Settings>,
 }
 
 /// Why shards were refused: a usage error (exit 2), one line.
@@ -442,6 +504,7 @@ fn mismatch(a: &ShardFile, b: &ShardFile) -> Option<(&'static str, String, Strin
         ("seed range", show(&a.seeds), show(&b.seeds)),
         ("shard count N", show(&a.shard[1]), show(&b.shard[1])),
         ("metric columns", show(&a.columns), show(&b.columns)),
+        ("variety", show(&a.variety), show(&b.variety)),
     ];
     fields.into_iter().find(|(_, x, y)| x != y)
 }
@@ -562,10 +625,29 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
         export: merge.export.clone(),
         progress: merge.progress,
         html: merge.html.clone(),
+        variety: merge.variety.filter(|_| head.variety),
+        catalog: false,
     };
     let mut results = Vec::with_capacity((options.seeds.end - options.seeds.start) as usize);
     let mut modules = BTreeMap::new();
+    let heat = HeatCollector::default();
     for (path, file) in &shards {
+        for h in &file.heat {
+            let [width, height] = h.size;
+            if width < 0 || height < 0 || h.walkable.len() != width as usize * height as usize {
+                return Err(Refused(format!(
+                    "--merge {}: a damaged check shard: a heat map is not {width}x{height}",
+                    path.display()
+                ))
+                .into());
+            }
+            heat.add(&Heat {
+                width,
+                height,
+                maps: h.maps,
+                walkable: h.walkable.clone(),
+            });
+        }
         for entry in &file.results {
             results.push(from_entry(entry).map_err(|e| {
                 Refused(format!(
@@ -576,15 +658,22 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
         }
         modules.extend(file.modules.clone());
     }
-    // The page pictures maps and --save-failures writes them: both are
-    // made again from their seeds, so the script must be the one the
-    // shards ran.
-    if options.html.is_some() || options.save_failures.is_some() {
+    // The page pictures maps, --save-failures writes them and the variety
+    // pass verifies near-duplicate candidates: all make maps again from
+    // their seeds, so the script must be the one the shards ran.
+    let verifies = options.variety.is_some()
+        && !variety::candidates(
+            &super::seed_views(&results),
+            merge.variety.map_or(0.0, |v| v.near),
+        )
+        .pairs
+        .is_empty();
+    if options.html.is_some() || options.save_failures.is_some() || verifies {
         let script = &options.request.script;
         let now = hash_file(script)?;
         if now != head.source_hash {
             return Err(Refused(format!(
-                "--merge: {} changed since the shards ran (source hash {now}, the shards' {}); --html and --save-failures make maps again from it",
+                "--merge: {} changed since the shards ran (source hash {now}, the shards' {}); --html, --save-failures and the variety pass's near-duplicate candidates make maps again from it (--no-variety does without)",
                 script.display(),
                 head.source_hash
             ))
@@ -602,7 +691,7 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
         }
         remake_failures(&options, &mut results)?;
     }
-    finish(&options, &results)
+    finish(&options, &results, heat.into_heats())
 }
 
 /// Makes again the maps of the failures that had one and are to be saved
@@ -632,13 +721,15 @@ fn remake_failures(options: &CheckOptions, results: &mut [SeedResult]) -> anyhow
         .num_threads(options.jobs.max(1))
         .build()?;
     let seeds: Vec<u64> = wanted.iter().map(|&i| results[i].seed).collect();
+    // The heat was counted when the shards ran.
+    let unused = HeatCollector::default();
     let maps: Vec<_> = pool.install(|| {
         seeds
             .par_iter()
             .map_init(
                 || Session::new(&request),
                 |session, &seed| {
-                    let r = run_seed(options, session, stairs, seed);
+                    let r = run_seed(options, session, stairs, seed, &unused);
                     (r.maps, r.verdict)
                 },
             )

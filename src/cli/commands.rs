@@ -23,14 +23,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
                 path.display()
             )));
         }
-        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-        if folder.is_some_and(|f| !f.is_dir()) {
-            return Err(Failure::usage(format!(
-                "--html {}: folder {} does not exist",
-                path.display(),
-                folder.unwrap_or(std::path::Path::new(".")).display()
-            )));
-        }
+        folder_exists("--html", path)?;
     }
     if !args.merge.is_empty() {
         return merge(args, jobs);
@@ -46,6 +39,8 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
         export: args.export.options()?,
         progress: std::io::stderr().is_terminal(),
         html: args.html.clone(),
+        variety: variety_settings(args),
+        catalog: args.catalog.is_some() || args.against.is_some(),
     };
     // A bad script, parameter or size is a usage error, not 1000 failures.
     let info = script::inspect(&options.request)?;
@@ -55,6 +50,20 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
     if let Some((w, h)) = options.request.size {
         map::check_size(w, h).map_err(|e| Failure::usage(e.to_string()))?;
     }
+    // The catalogs are checked before any seed runs.
+    if let Some(path) = &args.catalog {
+        check_catalog_target(path, script_path)?;
+        if args.html.as_ref().is_some_and(|html| html == path) {
+            return Err(Failure::usage(format!(
+                "--catalog {}: is also the --html page",
+                path.display()
+            )));
+        }
+    }
+    let against = match &args.against {
+        Some(path) => Some(check::catalog::Catalog::read(path).map_err(Failure::usage)?),
+        None => None,
+    };
     let started = std::time::Instant::now();
     if let (Some(shard), Some(out)) = (args.shard, &args.shard_out) {
         shard::check_target(out).map_err(|e| Failure::usage(e.to_string()))?;
@@ -82,7 +91,90 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let report = check::check(&options).map_err(Failure::run)?;
-    print_report(args, &report, started, Some(jobs))
+    let run = report.catalog.clone().unwrap_or_default();
+    let lines = &run.lines;
+    if let Some(path) = &args.catalog {
+        if let Some(read) = run.read.iter().find(|r| crate::files::same_file(path, r)) {
+            return Err(Failure::usage(format!(
+                "--catalog {}: is {}, which the script reads",
+                path.display(),
+                read.display()
+            )));
+        }
+        let text = check::catalog::text(&report.script, report.seeds, lines);
+        crate::export::write_atomically(path, text.as_bytes()).map_err(Failure::run)?;
+    }
+    let changes = match (&against, &args.against) {
+        (Some(old), Some(path)) => {
+            let now = check::catalog::Catalog::parse(&check::catalog::text(
+                &report.script,
+                report.seeds,
+                lines,
+            ))
+            .map_err(|(line, why)| Failure::run(anyhow::anyhow!("catalog line {line}: {why}")))?;
+            Some((old.changes(&now), path))
+        }
+        _ => None,
+    };
+    let printed = print_report(args, &report, started, Some(jobs));
+    if let Some((changes, path)) = changes {
+        let text = changes.text(path);
+        if args.json {
+            // Standard output holds the JSON report alone.
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+        } else {
+            print_stdout(&text)?;
+        }
+        if !changes.is_empty() && printed.is_ok() {
+            return Err(Failure::new(
+                EXIT_SCRIPT,
+                format!(
+                    "{} seeds changed, {} added, {} missing against {}",
+                    changes.changed,
+                    changes.added,
+                    changes.missing,
+                    path.display()
+                ),
+            ));
+        }
+    }
+    printed
+}
+
+/// The variety pass `check` runs, from `--near` and `--no-variety`.
+fn variety_settings(args: &CheckArgs) -> Option<check::variety::Settings> {
+    (!args.no_variety).then_some(check::variety::Settings { near: args.near })
+}
+
+/// The folder an output `flag PATH` goes into exists.
+fn folder_exists(flag: &str, path: &std::path::Path) -> Result<(), Failure> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if folder.is_some_and(|f| !f.is_dir()) {
+        return Err(Failure::usage(format!(
+            "{flag} {}: folder {} does not exist",
+            path.display(),
+            folder.unwrap_or(std::path::Path::new(".")).display()
+        )));
+    }
+    Ok(())
+}
+
+/// `--catalog FILE` can be written and is not the script.
+fn check_catalog_target(path: &std::path::Path, script: &std::path::Path) -> Result<(), Failure> {
+    folder_exists("--catalog", path)?;
+    if path.is_dir() {
+        return Err(Failure::usage(format!(
+            "--catalog {}: is a folder",
+            path.display()
+        )));
+    }
+    if crate::files::same_file(path, script) {
+        return Err(Failure::usage(format!(
+            "--catalog {}: is the script itself",
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 /// `dunlua check --merge FILES...`.
@@ -129,6 +221,7 @@ fn merge(args: &CheckArgs, jobs: usize) -> Result<(), Failure> {
         html: args.html.clone(),
         export: args.export.options()?,
         progress: std::io::stderr().is_terminal(),
+        variety: variety_settings(args),
     };
     let started = std::time::Instant::now();
     let report =

@@ -171,6 +171,27 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "shard")]
     pub merge: Vec<PathBuf>,
 
+    /// Maps whose tiles differ in fewer than this share of their cells are
+    /// reported as near-duplicates (0.05 is 5%).
+    #[arg(long, value_name = "SHARE", default_value_t = crate::check::variety::DEFAULT_NEAR,
+          value_parser = crate::check::variety::parse_near)]
+    pub near: f64,
+
+    /// Skip the variety pass (identical and near-duplicate maps, spread,
+    /// heat map).
+    #[arg(long)]
+    pub no_variety: bool,
+
+    /// Write one line per seed (hash, rooms, markers, floor ratio, path
+    /// length, verdict) to FILE, a text catalog to diff or pass to --against.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "merge"])]
+    pub catalog: Option<PathBuf>,
+
+    /// Compare this run with a catalog written by --catalog: list the seeds
+    /// whose maps changed, were added or are missing; exit 1 if any.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "merge"])]
+    pub against: Option<PathBuf>,
+
     #[command(flatten)]
     pub script_args: ScriptArgs,
 
