@@ -155,6 +155,9 @@ struct ShardSeed {
     /// `--html`); a merge makes it again from the seed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     map: bool,
+    /// Why attempts of the seed were rejected (counted by the report).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    rejections: Vec<String>,
 }
 
 /// A shard file (see the README's `check` section).
@@ -264,6 +267,7 @@ fn to_entry(r: &SeedResult) -> ShardSeed {
         map: problem.is_some() && r.has_map,
         problem,
         message,
+        rejections: r.rejections.clone(),
     }
 }
 
@@ -313,6 +317,7 @@ fn from_entry(e: &ShardSeed) -> Result<SeedResult, String> {
         maps: None,
         has_map: e.map,
         modules: Vec::new(),
+        rejections: e.rejections.clone(),
     })
 }
 
