@@ -16,6 +16,7 @@ mod files;
 mod fuzz;
 mod game;
 mod golden;
+mod graph;
 mod hostile;
 mod json_schema;
 mod ldtk;
