@@ -4,6 +4,8 @@
 //! rooms cannot do without, a template bigger than the map), instead of
 //! after every attempt has failed.
 
+use std::collections::BTreeSet;
+
 use super::shapes::Shape;
 use super::{Joints, Problem};
 
@@ -49,17 +51,23 @@ pub fn check(
             }
         }
     }
+    // The (socket, side) of every door each room's shapes have: a few
+    // entries, so each edge is checked without pairing door lists.
+    let sides: Vec<BTreeSet<(u32, (i32, i32))>> = node_shapes
+        .iter()
+        .map(|list| {
+            list.iter()
+                .flat_map(|&s| shapes[s].doors.iter().map(|d| (d.socket, d.dir)))
+                .collect()
+        })
+        .collect();
     for edge in &graph.edges {
-        let meet = node_shapes[edge.a].iter().any(|&sa| {
-            node_shapes[edge.b].iter().any(|&sb| {
-                shapes[sa].doors.iter().any(|da| {
-                    shapes[sb].doors.iter().any(|db| {
-                        da.socket == db.socket
-                            && (problem.joints != Joints::Shared
-                                || (da.dir.0 + db.dir.0, da.dir.1 + db.dir.1) == (0, 0))
-                    })
-                })
-            })
+        let meet = sides[edge.a].iter().any(|&(socket, (dx, dy))| {
+            if problem.joints == Joints::Shared {
+                sides[edge.b].contains(&(socket, (-dx, -dy)))
+            } else {
+                sides[edge.b].iter().any(|&(other, _)| other == socket)
+            }
         });
         if !meet {
             return Err(format!(
@@ -69,22 +77,22 @@ pub fn check(
         }
     }
     // A unique template that two rooms both need, having nothing else.
-    for (t, spec) in problem.templates.iter().enumerate() {
-        if !spec.unique {
+    let mut only: Vec<Option<&str>> = vec![None; problem.templates.len()];
+    for node in &graph.nodes {
+        let Some(&t) = node.templates.first() else {
+            continue;
+        };
+        if !problem.templates[t].unique || node.templates.iter().any(|&u| u != t) {
             continue;
         }
-        let only: Vec<&str> = graph
-            .nodes
-            .iter()
-            .filter(|node| node.templates.iter().all(|&u| u == t))
-            .map(|node| node.name.as_str())
-            .take(2)
-            .collect();
-        if let [a, b] = only[..] {
-            return Err(format!(
-                "template \"{}\" is unique but rooms \"{a}\" and \"{b}\" have no other",
-                spec.name
-            ));
+        match only[t] {
+            None => only[t] = Some(node.name.as_str()),
+            Some(first) => {
+                return Err(format!(
+                    "template \"{}\" is unique but rooms \"{first}\" and \"{}\" have no other",
+                    problem.templates[t].name, node.name
+                ))
+            }
         }
     }
     Ok(())

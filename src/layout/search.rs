@@ -62,6 +62,10 @@ pub struct Outcome {
 
 /// The most candidates one room's list holds: the search's branching.
 const MAX_CANDIDATES: usize = 64;
+/// The most door pairs listed one by one for a room's candidates; past
+/// it, [`SAMPLED`] random pairs are drawn instead.
+const ENUMERATED: u64 = 4096;
+const SAMPLED: u64 = 512;
 /// Random positions tried for a room with no placed neighbour.
 const ROOT_TRIES: usize = 24;
 /// The most events a trace keeps (the replay needs a story, not a log).
@@ -104,6 +108,8 @@ struct State<'a> {
     realised: Vec<Option<Realised>>,
     template_uses: Vec<u32>,
     undo: Vec<Undo>,
+    /// The edges at each node.
+    incident: Vec<Vec<usize>>,
 }
 
 enum Undo {
@@ -408,8 +414,8 @@ impl State<'_> {
                 }
             }
         }
-        let incident: Vec<usize> = self.problem.graph.incident()[node].clone();
-        for e in incident {
+        for k in 0..self.incident[node].len() {
+            let e = self.incident[node][k];
             let q = self.problem.graph.other(e, node);
             if Some(e) == parent || self.placed[q].is_none() || self.realised[e].is_some() {
                 continue;
@@ -459,43 +465,27 @@ impl State<'_> {
                 let Some((ps, _, _)) = self.placed[p] else {
                     return out;
                 };
-                for &shape in node_shapes {
-                    for (mine, door) in self.shapes[shape].doors.iter().enumerate() {
-                        for (theirs, their) in self.shapes[ps].doors.iter().enumerate() {
-                            if self.used[p][theirs].is_some() || their.socket != door.socket {
-                                continue;
-                            }
-                            match self.problem.joints {
-                                Joints::Shared => {
-                                    if (door.dir.0 + their.dir.0, door.dir.1 + their.dir.1)
-                                        == (0, 0)
-                                    {
-                                        out.push(Candidate::Next {
-                                            shape,
-                                            mine,
-                                            theirs,
-                                            along: 0,
-                                            side: 0,
-                                            horizontal_first: true,
-                                        });
-                                    }
-                                }
-                                Joints::Corridors { min, max } => {
-                                    let cells = min + rng.int((max - min + 1) as u64) as u32;
-                                    let along = rng.int(cells as u64) as i32;
-                                    let side = (cells as i32 - 1 - along)
-                                        * if rng.int(2) == 1 { 1 } else { -1 };
-                                    out.push(Candidate::Next {
-                                        shape,
-                                        mine,
-                                        theirs,
-                                        along,
-                                        side,
-                                        horizontal_first: rng.int(2) == 1,
-                                    });
-                                }
+                let theirs_count = self.shapes[ps].doors.len();
+                if self.pairings(node_shapes, ps) <= ENUMERATED {
+                    for &shape in node_shapes {
+                        for mine in 0..self.shapes[shape].doors.len() {
+                            for theirs in 0..theirs_count {
+                                self.next_to(p, shape, mine, theirs, rng, &mut out);
                             }
                         }
+                    }
+                } else {
+                    // Too many door pairs to list (templates with doors
+                    // all round): a random sample of them.
+                    for _ in 0..SAMPLED {
+                        let shape = node_shapes[rng.int(node_shapes.len() as u64) as usize];
+                        let doors = self.shapes[shape].doors.len() as u64;
+                        if doors == 0 || theirs_count == 0 {
+                            continue;
+                        }
+                        let mine = rng.int(doors) as usize;
+                        let theirs = rng.int(theirs_count as u64) as usize;
+                        self.next_to(p, shape, mine, theirs, rng, &mut out);
                     }
                 }
             }
@@ -508,11 +498,87 @@ impl State<'_> {
     fn board_size(&self) -> (i32, i32) {
         self.board.size()
     }
+
+    /// How many (shape, door, parent's door) triples a room next to a
+    /// parent of shape `ps` has.
+    fn pairings(&self, node_shapes: &[usize], ps: usize) -> u64 {
+        let theirs = self.shapes[ps].doors.len() as u64;
+        node_shapes
+            .iter()
+            .map(|&s| self.shapes[s].doors.len() as u64 * theirs)
+            .sum()
+    }
+
+    /// The candidate that puts door `mine` of `shape` against the free
+    /// door `theirs` of the placed room `p`, if their sockets (and, for a
+    /// shared door, their sides) meet.
+    fn next_to(
+        &self,
+        p: usize,
+        shape: usize,
+        mine: usize,
+        theirs: usize,
+        rng: &mut Rng,
+        out: &mut Vec<Candidate>,
+    ) {
+        let Some((ps, _, _)) = self.placed[p] else {
+            return;
+        };
+        let (door, their) = (
+            self.shapes[shape].doors[mine],
+            self.shapes[ps].doors[theirs],
+        );
+        if self.used[p][theirs].is_some() || their.socket != door.socket {
+            return;
+        }
+        match self.problem.joints {
+            Joints::Shared => {
+                if (door.dir.0 + their.dir.0, door.dir.1 + their.dir.1) == (0, 0) {
+                    out.push(Candidate::Next {
+                        shape,
+                        mine,
+                        theirs,
+                        along: 0,
+                        side: 0,
+                        horizontal_first: true,
+                    });
+                }
+            }
+            Joints::Corridors { min, max } => {
+                let cells = min + rng.int((max - min + 1) as u64) as u32;
+                let along = rng.int(cells as u64) as i32;
+                let side = (cells as i32 - 1 - along) * if rng.int(2) == 1 { 1 } else { -1 };
+                out.push(Candidate::Next {
+                    shape,
+                    mine,
+                    theirs,
+                    along,
+                    side,
+                    horizontal_first: rng.int(2) == 1,
+                });
+            }
+        }
+    }
+
+    /// The work of listing `node`'s candidates, charged before it is done.
+    fn candidates_work(&self, node_shapes: &[usize], parent: Option<usize>, node: usize) -> u64 {
+        let listed = match parent.and_then(|e| self.placed[self.problem.graph.other(e, node)]) {
+            Some((ps, _, _)) => self.pairings(node_shapes, ps).min(ENUMERATED.max(SAMPLED)),
+            None => ROOT_TRIES as u64,
+        };
+        (listed + node_shapes.len() as u64) * 8 + 8
+    }
 }
 
 /// The work one candidate may take, as budget units: its room's cells, its
 /// corridor, and every door pair it may try to close a cycle with.
-fn candidate_cost(problem: &Problem, shapes: &[Shape], c: &Candidate, closing: u64) -> u64 {
+fn candidate_cost(
+    problem: &Problem,
+    shapes: &[Shape],
+    c: &Candidate,
+    closing: u64,
+    most_doors: u64,
+) -> u64 {
     let shape = match c {
         Candidate::Free { shape, .. } | Candidate::Next { shape, .. } => &shapes[*shape],
     };
@@ -521,11 +587,6 @@ fn candidate_cost(problem: &Problem, shapes: &[Shape], c: &Candidate, closing: u
         Joints::Corridors { max, .. } => max as u64 + 2,
     };
     let doors = shape.doors.len() as u64;
-    let most_doors = shapes
-        .iter()
-        .map(|s| s.doors.len() as u64)
-        .max()
-        .unwrap_or(1);
     (shape.cells.len() as u64 * 6 + path * 6).saturating_add(
         closing
             .saturating_mul(doors * most_doors)
@@ -556,6 +617,13 @@ pub fn solve<E>(
         shapes.extend(shapes_of(t, i));
         of_template.push(first..shapes.len());
     }
+    charge(
+        graph
+            .nodes
+            .iter()
+            .map(|n| n.templates.len() as u64 * 8 + 1)
+            .sum(),
+    )?;
     let node_shapes: Vec<Vec<usize>> = graph
         .nodes
         .iter()
@@ -567,12 +635,17 @@ pub fn solve<E>(
                 .collect()
         })
         .collect();
-    charge(cost_of_checks(problem, &shapes))?;
+    charge(cost_of_checks(problem, &shapes, &node_shapes))?;
     if let Err(why) = precheck::check(problem, &shapes, &node_shapes, w, h) {
         return Ok(Err(why));
     }
     charge(w as u64 * h as u64 + n as u64 * 8)?;
     let (order, parent) = order(graph);
+    let most_doors = shapes
+        .iter()
+        .map(|s| s.doors.len() as u64)
+        .max()
+        .unwrap_or(1);
     let incident = graph.incident();
     let mut state = State {
         problem,
@@ -583,6 +656,7 @@ pub fn solve<E>(
         realised: vec![None; graph.edges.len()],
         template_uses: vec![0; problem.templates.len()],
         undo: Vec::new(),
+        incident: incident.clone(),
     };
     let mut tally = Tally {
         exhausted: vec![0; n],
@@ -614,6 +688,7 @@ pub fn solve<E>(
                     return Ok(Ok(finish(&state, &shapes, attempt)));
                 }
                 let node = order[frames.len()];
+                charge(state.candidates_work(&node_shapes[node], parent[node], node))?;
                 let candidates = state.candidates(
                     node,
                     parent[node],
@@ -621,7 +696,6 @@ pub fn solve<E>(
                     Some(node) == first_root,
                     rng,
                 );
-                charge(candidates.len() as u64 * 8 + 8)?;
                 if candidates.is_empty() {
                     tally.no_candidates[node] += 1;
                 }
@@ -646,7 +720,7 @@ pub fn solve<E>(
                 top.next += 1;
                 let (node, marks) = (top.node, (top.board_mark, top.undo_mark));
                 let closing = incident[node].len() as u64;
-                charge(candidate_cost(problem, &shapes, &c, closing))?;
+                charge(candidate_cost(problem, &shapes, &c, closing, most_doors))?;
                 match state.attempt(node, parent[node], c) {
                     Ok(()) => {
                         if let Some(top) = frames.last_mut() {
@@ -681,12 +755,17 @@ pub fn solve<E>(
     Ok(Err(explain(problem, &tally, &order)))
 }
 
-/// The work of the up-front checks: every door pair of every edge's rooms.
-fn cost_of_checks(problem: &Problem, shapes: &[Shape]) -> u64 {
-    let doors: u64 = shapes.iter().map(|s| s.doors.len() as u64 + 1).sum();
-    (problem.graph.edges.len() as u64 + problem.graph.nodes.len() as u64 + 1)
-        .saturating_mul(doors)
-        .saturating_mul(4)
+/// The work of the up-front checks: every door of every room's shapes,
+/// and a few set lookups per edge.
+fn cost_of_checks(problem: &Problem, shapes: &[Shape], node_shapes: &[Vec<usize>]) -> u64 {
+    let doors: u64 = node_shapes
+        .iter()
+        .flatten()
+        .map(|&s| shapes[s].doors.len() as u64 + 1)
+        .sum();
+    doors
+        .saturating_mul(8)
+        .saturating_add(problem.graph.edges.len() as u64 * 64)
 }
 
 fn finish(state: &State, shapes: &[Shape], attempt: u32) -> Outcome {
