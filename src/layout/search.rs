@@ -66,6 +66,8 @@ const MAX_CANDIDATES: usize = 64;
 /// it, [`SAMPLED`] random pairs are drawn instead.
 const ENUMERATED: u64 = 4096;
 const SAMPLED: u64 = 512;
+/// Corridor draws per door pair for a cycle's last room.
+const OFFSETS: u64 = 4;
 /// Random positions tried for a room with no placed neighbour.
 const ROOT_TRIES: usize = 24;
 /// The most events a trace keeps (the replay needs a story, not a log).
@@ -85,6 +87,18 @@ enum Candidate {
         theirs: usize,
         along: i32,
         side: i32,
+        horizontal_first: bool,
+    },
+    /// At a position worked out from two placed neighbours (a cycle's last
+    /// room): joined to its parent by its door `mine` and the parent's
+    /// door `theirs` (the same cell when shared, else a corridor between
+    /// their front cells).
+    At {
+        shape: usize,
+        x: i32,
+        y: i32,
+        mine: usize,
+        theirs: usize,
         horizontal_first: bool,
     },
 }
@@ -413,6 +427,31 @@ impl State<'_> {
                     return Err(Miss::Space);
                 }
             }
+            Candidate::At {
+                shape,
+                x,
+                y,
+                mine,
+                theirs,
+                horizontal_first,
+            } => {
+                let e = parent.ok_or(Miss::Space)?;
+                let p = self.problem.graph.other(e, node);
+                if !self.put(node, shape, x, y) {
+                    return Err(Miss::Space);
+                }
+                let path = match self.problem.joints {
+                    Joints::Shared => Vec::new(),
+                    Joints::Corridors { .. } => l_path(
+                        self.front_of(p, theirs),
+                        self.front_of(node, mine),
+                        horizontal_first,
+                    ),
+                };
+                if !self.join(e, node, mine, p, theirs, &path) {
+                    return Err(Miss::Space);
+                }
+            }
         }
         for k in 0..self.incident[node].len() {
             let e = self.incident[node][k];
@@ -465,6 +504,14 @@ impl State<'_> {
                 let Some((ps, _, _)) = self.placed[p] else {
                     return out;
                 };
+                if let Some(q) = self.closing_neighbour(node, e) {
+                    self.closing_candidates(node_shapes, p, q, rng, &mut out);
+                    if !out.is_empty() {
+                        rng.shuffle(&mut out);
+                        out.truncate(MAX_CANDIDATES);
+                        return out;
+                    }
+                }
                 let theirs_count = self.shapes[ps].doors.len();
                 if self.pairings(node_shapes, ps) <= ENUMERATED {
                     for &shape in node_shapes {
@@ -563,10 +610,187 @@ impl State<'_> {
     /// The work of listing `node`'s candidates, charged before it is done.
     fn candidates_work(&self, node_shapes: &[usize], parent: Option<usize>, node: usize) -> u64 {
         let listed = match parent.and_then(|e| self.placed[self.problem.graph.other(e, node)]) {
-            Some((ps, _, _)) => self.pairings(node_shapes, ps).min(ENUMERATED.max(SAMPLED)),
+            Some((ps, _, _)) => {
+                let closing = parent
+                    .and_then(|e| self.closing_neighbour(node, e))
+                    .and_then(|q| self.placed[q])
+                    .map_or(0, |(qs, _, _)| self.closings(node_shapes, ps, qs));
+                self.pairings(node_shapes, ps).min(ENUMERATED.max(SAMPLED))
+                    + closing.min(ENUMERATED.max(SAMPLED))
+            }
             None => ROOT_TRIES as u64,
         };
         (listed + node_shapes.len() as u64) * 8 + 8
+    }
+
+    /// The first placed neighbour of `node` other than over its parent
+    /// edge `parent`: the room a cycle's last room must reach too.
+    fn closing_neighbour(&self, node: usize, parent: usize) -> Option<usize> {
+        self.incident[node]
+            .iter()
+            .filter(|&&e| e != parent)
+            .map(|&e| self.problem.graph.other(e, node))
+            .find(|&q| self.placed[q].is_some())
+    }
+
+    /// How many (shape, door to q, door of q, door to p, door of p)
+    /// tuples [`State::closing_candidates`] would list.
+    fn closings(&self, node_shapes: &[usize], ps: usize, qs: usize) -> u64 {
+        let (dp, dq) = (
+            self.shapes[ps].doors.len() as u64,
+            self.shapes[qs].doors.len() as u64,
+        );
+        node_shapes
+            .iter()
+            .map(|&s| {
+                let d = self.shapes[s].doors.len() as u64;
+                d.saturating_mul(d)
+                    .saturating_mul(dp)
+                    .saturating_mul(dq)
+                    .saturating_mul(OFFSETS)
+            })
+            .fold(0u64, u64::saturating_add)
+    }
+
+    /// Candidates for a room that closes a cycle: placed so one of its
+    /// doors meets a free door of `q` (the same cell, or a corridor's
+    /// length away), and kept when another of its doors can then meet a
+    /// free door of its parent `p` the same way.
+    fn closing_candidates(
+        &self,
+        node_shapes: &[usize],
+        p: usize,
+        q: usize,
+        rng: &mut Rng,
+        out: &mut Vec<Candidate>,
+    ) {
+        let (Some((ps, _, _)), Some((qs, _, _))) = (self.placed[p], self.placed[q]) else {
+            return;
+        };
+        let (dp, dq) = (self.shapes[ps].doors.len(), self.shapes[qs].doors.len());
+        if self.closings(node_shapes, ps, qs) <= ENUMERATED {
+            for &shape in node_shapes {
+                let d = self.shapes[shape].doors.len();
+                for k in 0..d {
+                    for t in 0..dq {
+                        // A few corridor draws each: most miss the parent.
+                        for _ in 0..OFFSETS {
+                            let Some(at) = self.meeting(shape, k, q, t, rng) else {
+                                continue;
+                            };
+                            for mine in (0..d).filter(|&m| m != k) {
+                                for theirs in 0..dp {
+                                    self.parent_meets(shape, at, mine, p, theirs, rng, out);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            for _ in 0..SAMPLED {
+                let shape = node_shapes[rng.int(node_shapes.len() as u64) as usize];
+                let d = self.shapes[shape].doors.len() as u64;
+                if d < 2 || dp == 0 || dq == 0 {
+                    continue;
+                }
+                let (k, t) = (rng.int(d) as usize, rng.int(dq as u64) as usize);
+                let (mine, theirs) = (rng.int(d) as usize, rng.int(dp as u64) as usize);
+                if mine == k {
+                    continue;
+                }
+                if let Some(at) = self.meeting(shape, k, q, t, rng) {
+                    self.parent_meets(shape, at, mine, p, theirs, rng, out);
+                }
+            }
+        }
+    }
+
+    /// Where `shape` goes for its door `k` to meet the free door `t` of
+    /// the placed room `q`: on the same cell facing it, or with a corridor
+    /// of an allowed length (drawn) between their front cells.
+    fn meeting(
+        &self,
+        shape: usize,
+        k: usize,
+        q: usize,
+        t: usize,
+        rng: &mut Rng,
+    ) -> Option<(i32, i32)> {
+        let (qs, _, _) = self.placed[q]?;
+        let (mine, theirs) = (self.shapes[shape].doors[k], self.shapes[qs].doors[t]);
+        if self.used[q][t].is_some() || mine.socket != theirs.socket {
+            return None;
+        }
+        match self.problem.joints {
+            Joints::Shared => {
+                if (mine.dir.0 + theirs.dir.0, mine.dir.1 + theirs.dir.1) != (0, 0) {
+                    return None;
+                }
+                let at = self.door_at(q, t);
+                Some((at.0 - mine.x, at.1 - mine.y))
+            }
+            Joints::Corridors { min, max } => {
+                let cells = min + rng.int((max - min + 1) as u64) as u32;
+                let along = rng.int(cells as u64) as i32;
+                let side = (cells as i32 - 1 - along) * if rng.int(2) == 1 { 1 } else { -1 };
+                let a = self.front_of(q, t);
+                let dir = theirs.dir;
+                let b = (
+                    a.0 + dir.0 * along - dir.1 * side,
+                    a.1 + dir.1 * along + dir.0 * side,
+                );
+                Some((b.0 - mine.dir.0 - mine.x, b.1 - mine.dir.1 - mine.y))
+            }
+        }
+    }
+
+    /// Adds the candidate `shape` at `at` joined to its parent `p` by its
+    /// door `mine` and `p`'s free door `theirs`, if those can meet.
+    #[allow(clippy::too_many_arguments)]
+    fn parent_meets(
+        &self,
+        shape: usize,
+        at: (i32, i32),
+        mine: usize,
+        p: usize,
+        theirs: usize,
+        rng: &mut Rng,
+        out: &mut Vec<Candidate>,
+    ) {
+        let Some((ps, _, _)) = self.placed[p] else {
+            return;
+        };
+        let (door, their) = (
+            self.shapes[shape].doors[mine],
+            self.shapes[ps].doors[theirs],
+        );
+        if self.used[p][theirs].is_some() || door.socket != their.socket {
+            return;
+        }
+        let cell = (at.0 + door.x, at.1 + door.y);
+        let meets = match self.problem.joints {
+            Joints::Shared => {
+                cell == self.door_at(p, theirs)
+                    && (door.dir.0 + their.dir.0, door.dir.1 + their.dir.1) == (0, 0)
+            }
+            Joints::Corridors { min, max } => {
+                let a = self.front_of(p, theirs);
+                let b = (cell.0 + door.dir.0, cell.1 + door.dir.1);
+                let cells = (a.0 - b.0).unsigned_abs() + (a.1 - b.1).unsigned_abs() + 1;
+                (min..=max).contains(&cells)
+            }
+        };
+        if meets {
+            out.push(Candidate::At {
+                shape,
+                x: at.0,
+                y: at.1,
+                mine,
+                theirs,
+                horizontal_first: rng.int(2) == 1,
+            });
+        }
     }
 }
 
@@ -580,7 +804,9 @@ fn candidate_cost(
     most_doors: u64,
 ) -> u64 {
     let shape = match c {
-        Candidate::Free { shape, .. } | Candidate::Next { shape, .. } => &shapes[*shape],
+        Candidate::Free { shape, .. }
+        | Candidate::Next { shape, .. }
+        | Candidate::At { shape, .. } => &shapes[*shape],
     };
     let path = match problem.joints {
         Joints::Shared => 1,
