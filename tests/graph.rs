@@ -428,7 +428,7 @@ fn check_counts_rejected_layouts_by_reason() {
                 "if not layout then error(\"no layout: \" .. why) end",
                 "if not layout then reject(why) return end",
             )
-            .replace("width = 60, height = 40", "width = 16, height = 12")
+            .replace("width = 60, height = 40", "width = 10, height = 8")
             .replace("attempts = 200", "attempts = 5"),
     );
     let run = dunlua_in(
