@@ -338,8 +338,17 @@ impl State<'_> {
 
     /// Closes edge `e` between placed rooms `n` and `q` through any pair of
     /// free doors that meet.
-    fn close(&mut self, e: usize, n: usize, q: usize) -> bool {
+    fn close<E>(
+        &mut self,
+        e: usize,
+        n: usize,
+        q: usize,
+        charge: &mut dyn FnMut(u64) -> Result<(), E>,
+    ) -> Result<bool, E> {
         let (dn_count, dq_count) = (self.used[n].len(), self.used[q].len());
+        // Looking at a pair is a few loads; laying a corridor is paid
+        // for, cell by cell, before it is laid.
+        charge((dn_count as u64 * dq_count as u64).saturating_mul(4) + 1)?;
         for dn in 0..dn_count {
             for dq in 0..dq_count {
                 if self.used[n][dn].is_some()
@@ -355,9 +364,11 @@ impl State<'_> {
                         let (a, b) = (self.shapes[sn].doors[dn].dir, self.shapes[sq].doors[dq].dir);
                         if self.door_at(n, dn) == self.door_at(q, dq)
                             && (a.0 + b.0, a.1 + b.1) == (0, 0)
-                            && self.join(e, n, dn, q, dq, &[])
                         {
-                            return true;
+                            charge(16)?;
+                            if self.join(e, n, dn, q, dq, &[]) {
+                                return Ok(true);
+                            }
                         }
                     }
                     Joints::Corridors { min, max } => {
@@ -368,8 +379,9 @@ impl State<'_> {
                         }
                         for horizontal_first in [true, false] {
                             let mark = (self.board.mark(), self.undo.len());
+                            charge(cells as u64 * 12 + 16)?;
                             if self.join(e, n, dn, q, dq, &l_path(a, b, horizontal_first)) {
-                                return true;
+                                return Ok(true);
                             }
                             self.undo_to(mark.0, mark.1);
                             if a.0 == b.0 || a.1 == b.1 {
@@ -380,12 +392,47 @@ impl State<'_> {
                 }
             }
         }
-        false
+        Ok(false)
     }
 
     /// Tries one candidate for `node` (whose parent edge is `parent`);
     /// on failure the caller undoes what it left.
-    fn attempt(&mut self, node: usize, parent: Option<usize>, c: Candidate) -> Result<(), Miss> {
+    fn attempt<E>(
+        &mut self,
+        node: usize,
+        parent: Option<usize>,
+        c: Candidate,
+        charge: &mut dyn FnMut(u64) -> Result<(), E>,
+    ) -> Result<Result<(), Miss>, E> {
+        Ok(self.place_and_close(node, parent, c, charge)?.and(Ok(())))
+    }
+
+    fn place_and_close<E>(
+        &mut self,
+        node: usize,
+        parent: Option<usize>,
+        c: Candidate,
+        charge: &mut dyn FnMut(u64) -> Result<(), E>,
+    ) -> Result<Result<(), Miss>, E> {
+        let placed = self.place(node, parent, c);
+        if placed.is_err() {
+            return Ok(placed);
+        }
+        for k in 0..self.incident[node].len() {
+            let e = self.incident[node][k];
+            let q = self.problem.graph.other(e, node);
+            if Some(e) == parent || self.placed[q].is_none() || self.realised[e].is_some() {
+                continue;
+            }
+            if !self.close(e, node, q, charge)? {
+                return Ok(Err(Miss::Close(e)));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// Puts `node` down as candidate `c` and joins it to its parent.
+    fn place(&mut self, node: usize, parent: Option<usize>, c: Candidate) -> Result<(), Miss> {
         match c {
             Candidate::Free { shape, x, y } => {
                 if !self.put(node, shape, x, y) {
@@ -451,16 +498,6 @@ impl State<'_> {
                 if !self.join(e, node, mine, p, theirs, &path) {
                     return Err(Miss::Space);
                 }
-            }
-        }
-        for k in 0..self.incident[node].len() {
-            let e = self.incident[node][k];
-            let q = self.problem.graph.other(e, node);
-            if Some(e) == parent || self.placed[q].is_none() || self.realised[e].is_some() {
-                continue;
-            }
-            if !self.close(e, node, q) {
-                return Err(Miss::Close(e));
             }
         }
         Ok(())
@@ -794,15 +831,10 @@ impl State<'_> {
     }
 }
 
-/// The work one candidate may take, as budget units: its room's cells, its
-/// corridor, and every door pair it may try to close a cycle with.
-fn candidate_cost(
-    problem: &Problem,
-    shapes: &[Shape],
-    c: &Candidate,
-    closing: u64,
-    most_doors: u64,
-) -> u64 {
+/// The work one candidate takes before any cycle is closed, as budget
+/// units: its room's cells and its corridor (closing is charged as it
+/// goes, in [`State::close`]).
+fn candidate_cost(problem: &Problem, shapes: &[Shape], c: &Candidate) -> u64 {
     let shape = match c {
         Candidate::Free { shape, .. }
         | Candidate::Next { shape, .. }
@@ -812,12 +844,7 @@ fn candidate_cost(
         Joints::Shared => 1,
         Joints::Corridors { max, .. } => max as u64 + 2,
     };
-    let doors = shape.doors.len() as u64;
-    (shape.cells.len() as u64 * 6 + path * 6).saturating_add(
-        closing
-            .saturating_mul(doors * most_doors)
-            .saturating_mul(path * 6 + 2),
-    )
+    shape.cells.len() as u64 * 6 + path * 12
 }
 
 /// Lays the graph out on a `w x h` board whose walkable cells (row major)
@@ -867,11 +894,6 @@ pub fn solve<E>(
     }
     charge(w as u64 * h as u64 + n as u64 * 8)?;
     let (order, parent) = order(graph);
-    let most_doors = shapes
-        .iter()
-        .map(|s| s.doors.len() as u64)
-        .max()
-        .unwrap_or(1);
     let incident = graph.incident();
     let mut state = State {
         problem,
@@ -945,9 +967,8 @@ pub fn solve<E>(
                 let c = top.candidates[top.next];
                 top.next += 1;
                 let (node, marks) = (top.node, (top.board_mark, top.undo_mark));
-                let closing = incident[node].len() as u64;
-                charge(candidate_cost(problem, &shapes, &c, closing, most_doors))?;
-                match state.attempt(node, parent[node], c) {
+                charge(candidate_cost(problem, &shapes, &c))?;
+                match state.attempt(node, parent[node], c, charge)? {
                     Ok(()) => {
                         if let Some(top) = frames.last_mut() {
                             top.placed = true;
