@@ -461,3 +461,13 @@ fn check_counts_rejected_layouts_by_reason() {
         );
     }
 }
+
+#[test]
+fn a_graph_changed_from_inside_its_own_layout_is_an_error() {
+    let err = failure(
+        "g:room('a', { templates = { 'square' } })
+         local sneaky = setmetatable({}, { __index = function(_, k) if k == 'rows' then g:room('z', { templates = { 'square' } }) end end })
+         g:layout(map, rng, { templates = { square = sneaky } })",
+    );
+    assert!(err.contains("the graph is being laid out"), "{err}");
+}

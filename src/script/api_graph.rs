@@ -64,15 +64,21 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     lua.globals().set("graph", graph)
 }
 
+/// The error for changing a graph while it is being laid out (from a
+/// metamethod that `g:layout` set off).
+fn busy(a: &Args) -> mlua::Error {
+    a.fail("the graph is being laid out; change it after g:layout returns")
+}
+
 impl LuaGraph {
     /// Counts `more` bytes of the drawing against the memory limit.
     fn grow(&self, a: &Args, more: usize) -> mlua::Result<()> {
         let total = {
-            let mut d = self.drawing.borrow_mut();
+            let mut d = self.drawing.try_borrow_mut().map_err(|_| busy(a))?;
             d.bytes += more;
             d.bytes
         };
-        let mut held = self.held.borrow_mut();
+        let mut held = self.held.try_borrow_mut().map_err(|_| busy(a))?;
         a.resize(&mut held, total + 64)
     }
 }
@@ -130,7 +136,7 @@ impl UserData for LuaGraph {
                 }
             }
             this.grow(&a, bytes)?;
-            let mut d = this.drawing.borrow_mut();
+            let mut d = this.drawing.try_borrow_mut().map_err(|_| busy(&a))?;
             let i = d.nodes.len();
             d.by_name.insert(name.clone(), i);
             d.nodes.push((name, templates));
