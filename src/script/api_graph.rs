@@ -690,8 +690,8 @@ fn replay_search(
                 }
             }
             Event::Restart { attempt } => {
-                for node in 0..shown.len() {
-                    if let Some((shape, x, y)) = shown[node].take() {
+                for slot in shown.iter_mut() {
+                    if let Some((shape, x, y)) = slot.take() {
                         a.charge(cost::visited(outcome.shapes[shape].cells.len() as u64))?;
                         restore(map, shape, x, y)?;
                     }
@@ -701,8 +701,8 @@ fn replay_search(
         }
     }
     a.charge(cost::written(original.len() as u64))?;
-    for node in 0..shown.len() {
-        if let Some((shape, x, y)) = shown[node].take() {
+    for slot in shown.iter_mut() {
+        if let Some((shape, x, y)) = slot.take() {
             restore(map, shape, x, y)?;
         }
     }
