@@ -1072,8 +1072,15 @@ fn explain(problem: &Problem, tally: &Tally, order: &[usize]) -> String {
     };
     if let Some(e) = closing {
         let (a, b) = (graph.edges[e].a, graph.edges[e].b);
+        // Rooms that touch move each other along one axis only: a loop of
+        // three such rooms, each door in the middle of a side, can never
+        // close, whatever the search does.
+        let hint = match problem.joints {
+            Joints::Shared => " (touching rooms close a loop only when their doors line up around it: loops of three need rooms with several door places on a side; corridors loosen this)",
+            Joints::Corridors { .. } => " (longer corridors or more door places loosen this)",
+        };
         return format!(
-            "{head}: the cycle through \"{}\" and \"{}\" never closed: no two free doors of theirs could be joined by {how}",
+            "{head}: the cycle through \"{}\" and \"{}\" never closed: no two free doors of theirs could be joined by {how}{hint}",
             name(a),
             name(b)
         );
