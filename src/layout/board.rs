@@ -74,6 +74,9 @@ impl Board {
         (self.w, self.h)
     }
 
+    /// The bytes one write in the undo log holds.
+    pub const LOG_ENTRY_BYTES: usize = std::mem::size_of::<(usize, Cell)>();
+
     /// The bytes a board of `cells` cells holds (before its log).
     pub fn bytes_for(cells: usize) -> usize {
         cells * std::mem::size_of::<Cell>()

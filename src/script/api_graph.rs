@@ -540,7 +540,26 @@ fn layout_call(lua: &Lua, this: &LuaGraph, values: Six) -> mlua::Result<MultiVal
         .map(|t| t.rows.iter().map(|r| r.len() * 8 * 24).sum::<usize>())
         .sum();
     let area = map.width() as usize * map.height() as usize;
-    let _board = a.reserve(layout::board::Board::bytes_for(area) * 2 + shape_bytes)?;
+    // The board, and its undo log: a write per cell of the rooms and
+    // corridors placed at one time (at most every room's biggest template
+    // and every edge's longest corridor, never more than the map twice).
+    let biggest = problem
+        .templates
+        .iter()
+        .map(|t| t.rows.iter().map(|r| r.chars().count()).sum::<usize>())
+        .max()
+        .unwrap_or(0);
+    let corridor = match options.joints {
+        Joints::Shared => 1,
+        Joints::Corridors { max, .. } => max as usize + 2,
+    };
+    let placed =
+        (problem.graph.nodes.len() * biggest + problem.graph.edges.len() * corridor).min(area * 2);
+    let _board = a.reserve(
+        layout::board::Board::bytes_for(area)
+            + placed * layout::board::Board::LOG_ENTRY_BYTES
+            + shape_bytes,
+    )?;
     let recording = lua_map.is_recording();
     let mut events = Vec::new();
     let solved = {
