@@ -9,7 +9,7 @@
 
 use super::board::Board;
 use super::precheck;
-use super::shapes::{shapes_of, Shape};
+use super::shapes::{shapes_of, DoorPlace, Shape};
 use super::{Graph, Joints, Problem};
 use crate::rng::Rng;
 
@@ -223,6 +223,20 @@ fn order(graph: &Graph) -> (Vec<usize>, Vec<Option<usize>>) {
         }
     }
     (order, parent)
+}
+
+/// Whether two door places face each other (opposite sides).
+fn facing(a: &DoorPlace, b: &DoorPlace) -> bool {
+    (a.dir.0 + b.dir.0, a.dir.1 + b.dir.1) == (0, 0)
+}
+
+/// A corridor's shape, drawn: `min..=max` cells going `along` cells out of
+/// a door and `side` across (either way), as `(along, side)`.
+fn corridor_offset(min: u32, max: u32, rng: &mut Rng) -> (i32, i32) {
+    let cells = min + rng.int((max - min + 1) as u64) as u32;
+    let along = rng.int(cells as u64) as i32;
+    let side = (cells as i32 - 1 - along) * if rng.int(2) == 1 { 1 } else { -1 };
+    (along, side)
 }
 
 /// The cells of an L-shaped path from `a` to `b`, both included.
@@ -593,6 +607,23 @@ impl State<'_> {
             .sum()
     }
 
+    /// Door `mine` of `shape` and door `theirs` of the placed room `p`,
+    /// when that one is free and their sockets meet.
+    fn free_pair(
+        &self,
+        shape: usize,
+        mine: usize,
+        p: usize,
+        theirs: usize,
+    ) -> Option<(DoorPlace, DoorPlace)> {
+        let (ps, _, _) = self.placed[p]?;
+        let (door, their) = (
+            self.shapes[shape].doors[mine],
+            self.shapes[ps].doors[theirs],
+        );
+        (self.used[p][theirs].is_none() && door.socket == their.socket).then_some((door, their))
+    }
+
     /// The candidate that puts door `mine` of `shape` against the free
     /// door `theirs` of the placed room `p`, if their sockets (and, for a
     /// shared door, their sides) meet.
@@ -605,19 +636,12 @@ impl State<'_> {
         rng: &mut Rng,
         out: &mut Vec<Candidate>,
     ) {
-        let Some((ps, _, _)) = self.placed[p] else {
+        let Some((door, their)) = self.free_pair(shape, mine, p, theirs) else {
             return;
         };
-        let (door, their) = (
-            self.shapes[shape].doors[mine],
-            self.shapes[ps].doors[theirs],
-        );
-        if self.used[p][theirs].is_some() || their.socket != door.socket {
-            return;
-        }
         match self.problem.joints {
             Joints::Shared => {
-                if (door.dir.0 + their.dir.0, door.dir.1 + their.dir.1) == (0, 0) {
+                if facing(&door, &their) {
                     out.push(Candidate::Next {
                         shape,
                         mine,
@@ -629,9 +653,7 @@ impl State<'_> {
                 }
             }
             Joints::Corridors { min, max } => {
-                let cells = min + rng.int((max - min + 1) as u64) as u32;
-                let along = rng.int(cells as u64) as i32;
-                let side = (cells as i32 - 1 - along) * if rng.int(2) == 1 { 1 } else { -1 };
+                let (along, side) = corridor_offset(min, max, rng);
                 out.push(Candidate::Next {
                     shape,
                     mine,
@@ -754,23 +776,17 @@ impl State<'_> {
         t: usize,
         rng: &mut Rng,
     ) -> Option<(i32, i32)> {
-        let (qs, _, _) = self.placed[q]?;
-        let (mine, theirs) = (self.shapes[shape].doors[k], self.shapes[qs].doors[t]);
-        if self.used[q][t].is_some() || mine.socket != theirs.socket {
-            return None;
-        }
+        let (mine, theirs) = self.free_pair(shape, k, q, t)?;
         match self.problem.joints {
             Joints::Shared => {
-                if (mine.dir.0 + theirs.dir.0, mine.dir.1 + theirs.dir.1) != (0, 0) {
+                if !facing(&mine, &theirs) {
                     return None;
                 }
                 let at = self.door_at(q, t);
                 Some((at.0 - mine.x, at.1 - mine.y))
             }
             Joints::Corridors { min, max } => {
-                let cells = min + rng.int((max - min + 1) as u64) as u32;
-                let along = rng.int(cells as u64) as i32;
-                let side = (cells as i32 - 1 - along) * if rng.int(2) == 1 { 1 } else { -1 };
+                let (along, side) = corridor_offset(min, max, rng);
                 let a = self.front_of(q, t);
                 let dir = theirs.dir;
                 let b = (
@@ -795,22 +811,12 @@ impl State<'_> {
         rng: &mut Rng,
         out: &mut Vec<Candidate>,
     ) {
-        let Some((ps, _, _)) = self.placed[p] else {
+        let Some((door, their)) = self.free_pair(shape, mine, p, theirs) else {
             return;
         };
-        let (door, their) = (
-            self.shapes[shape].doors[mine],
-            self.shapes[ps].doors[theirs],
-        );
-        if self.used[p][theirs].is_some() || door.socket != their.socket {
-            return;
-        }
         let cell = (at.0 + door.x, at.1 + door.y);
         let meets = match self.problem.joints {
-            Joints::Shared => {
-                cell == self.door_at(p, theirs)
-                    && (door.dir.0 + their.dir.0, door.dir.1 + their.dir.1) == (0, 0)
-            }
+            Joints::Shared => cell == self.door_at(p, theirs) && facing(&door, &their),
             Joints::Corridors { min, max } => {
                 let a = self.front_of(p, theirs);
                 let b = (cell.0 + door.dir.0, cell.1 + door.dir.1);
