@@ -44,6 +44,7 @@ pub mod generator;
 pub mod geom;
 pub mod glyphs;
 pub mod json;
+pub mod layout;
 pub mod map;
 pub mod one_line;
 pub mod ops;

@@ -27,6 +27,7 @@ pub const NAMES: &[&str] = &[
     "digger",
     "river",
     "levels",
+    "graph_dungeon",
 ];
 
 /// The shared modules a copied script may require, written beside it.
@@ -55,6 +56,7 @@ fn source(name: &str) -> Option<&'static str> {
         "digger" => include_str!("../scripts/digger.lua"),
         "river" => include_str!("../scripts/river.lua"),
         "levels" => include_str!("../scripts/levels.lua"),
+        "graph_dungeon" => include_str!("../scripts/graph_dungeon.lua"),
         _ => return None,
     })
 }

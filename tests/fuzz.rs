@@ -123,7 +123,7 @@ pub(crate) fn script(rng: &mut Rng) -> String {
         body.push('\n');
     }
     format!(
-        "KEEP = {{}}\nreturn {{ {size} generate = function(map, rng)\n    map:fill(\"floor\")\n    local r, ix = Rect.new(1, 1, 3, 3), Rect.index()\n    local sel, d = map:select(\"floor\"), map:dijkstra(0, 0)\n    local field = map:noise(rng)\n    local other = rng:fork(\"other\")\n    map:set_start(0, 0)\n{body}    map:fill(\"floor\")\n    map:set_start(0, 0)\n  end }}\n"
+        "KEEP = {{}}\nreturn {{ {size} generate = function(map, rng)\n    map:fill(\"floor\")\n    local r, ix = Rect.new(1, 1, 3, 3), Rect.index()\n    local sel, d = map:select(\"floor\"), map:dijkstra(0, 0)\n    local field = map:noise(rng)\n    local other = rng:fork(\"other\")\n    local g = graph.new()\n    map:set_start(0, 0)\n{body}    map:fill(\"floor\")\n    map:set_start(0, 0)\n  end }}\n"
     )
 }
 

@@ -19,6 +19,7 @@ mod fuzz;
 mod game;
 mod golden;
 mod guide;
+mod graph;
 mod hostile;
 mod json_schema;
 mod ldtk;

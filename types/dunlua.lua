@@ -522,6 +522,28 @@ function LevelView:start() end
 ---@return {x: integer, y: integer, name: string, props: table<string, string|number|boolean>}[]
 function LevelView:markers() end
 
+---@class Graph
+local Graph = {}
+
+---Adds a room (a node) by a unique name, with the names of the templates it may use.
+---@param name string
+---@param opts {templates: string[]}
+function Graph:room(name, opts) end
+
+---Connects two rooms: a shared door or a corridor joins them; opts.door is the tile put in that doorway (default door).
+---@param a string
+---@param b string
+---@param opts? {door?: TileName}
+function Graph:connect(a, b, opts) end
+
+---Places every room from its templates so each connection is a shared door place or (with corridors) a corridor from door to door, with no other connection; stamps the rooms, records them (map:add_room with the room's name) and puts the doors. Returns the placed rooms by name, or nil and the reason.
+---@param map Map
+---@param rng Rng
+---@param opts {templates: table<string, {rows: string[], legend: table<string, TileName|{tile?: TileName, mark?: string, door?: boolean, socket?: string}>, rotate?: boolean, mirror?: boolean, unique?: boolean}>, corridors?: {length: {[1]: integer, [2]: integer}, tile?: TileName}, attempts?: integer}
+---@return table<string, {rect: Rect, template: string, rotate: integer, mirror: boolean, doors: {[1]: integer, [2]: integer, x: integer, y: integer}[]}>?
+---@return string?
+function Graph:layout(map, rng, opts) end
+
 ---A rect with corners (x, y) and (x + w, y + h).
 ---@param x integer
 ---@param y integer
@@ -560,6 +582,12 @@ prefab = {}
 ---@return integer
 ---@return integer
 function prefab.size(rows, opts) end
+
+graph = {}
+
+---An empty graph of rooms, to lay out with room templates (see g:layout).
+---@return Graph
+function graph.new() end
 
 ---Rejects this attempt's map; the host rerolls on the next attempt's stream.
 ---@param why? string

@@ -135,6 +135,9 @@ pub(crate) struct SeedResult {
     sketch: Option<Box<variety::Sketch>>,
     /// What the seed catalog says of each level, when it is asked for.
     facts: Option<Vec<catalog::LevelFacts>>,
+    /// Why the script rejected attempts of this seed (every level's, as
+    /// the run kept them), whether the seed passed in the end or not.
+    pub(crate) rejections: Vec<String>,
 }
 
 /// min, median, 95th percentile and max (nearest rank).
@@ -172,6 +175,45 @@ pub struct FailureGroup {
     pub example: String,
 }
 
+/// How often scripts rejected an attempt for one reason (a `reject(why)`,
+/// e.g. a graph layout's or a constraint fill's reason for failing), over
+/// every attempt of every seed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RejectionCount {
+    pub reason: String,
+    /// Attempts rejected for it.
+    pub attempts: u64,
+    /// Seeds with at least one such attempt.
+    pub seeds: u64,
+}
+
+/// Counts rejection reasons over the seeds, most frequent first (ties in
+/// the reason's order), so `check` names what fails most.
+fn count_rejections(results: &[SeedResult]) -> Vec<RejectionCount> {
+    let mut counts: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+    for r in results {
+        let mut seen: Vec<&str> = Vec::new();
+        for why in &r.rejections {
+            let entry = counts.entry(why.as_str()).or_default();
+            entry.0 += 1;
+            if !seen.contains(&why.as_str()) {
+                seen.push(why);
+                entry.1 += 1;
+            }
+        }
+    }
+    let mut out: Vec<RejectionCount> = counts
+        .into_iter()
+        .map(|(reason, (attempts, seeds))| RejectionCount {
+            reason: reason.to_string(),
+            attempts,
+            seeds,
+        })
+        .collect();
+    out.sort_by(|a, b| b.attempts.cmp(&a.attempts).then(a.reason.cmp(&b.reason)));
+    out
+}
+
 /// The whole report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
@@ -181,6 +223,10 @@ pub struct Report {
     pub ok: u64,
     pub failed: u64,
     pub failures: Vec<FailureGroup>,
+    /// The reasons attempts were rejected for, counted (empty when the
+    /// script never rejects).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rejections: Vec<RejectionCount>,
     /// Metric name -> spread over the maps that passed (every level's).
     pub metrics: BTreeMap<&'static str, Spread>,
     /// For a multi-level script, the same per level (level 1 first);
@@ -344,8 +390,13 @@ fn run_seed(
                     modules.push(path.clone());
                 }
             }
+            let rejections = levels
+                .iter()
+                .flat_map(|g| g.rejections.iter().map(|(_, why)| why.clone()))
+                .collect();
             SeedResult {
                 seed,
+                rejections,
                 hash: Some(dungeon_hash(&levels)),
                 has_map: outcome.is_err(),
                 outcome,
@@ -375,6 +426,7 @@ fn run_seed(
             let keep = options.save_failures.is_some() || options.html.is_some();
             SeedResult {
                 seed,
+                rejections: e.rejections.iter().map(|(_, why)| why.clone()).collect(),
                 hash: None,
                 outcome: Err((problem, e.to_string())),
                 time_ms,
@@ -564,6 +616,7 @@ fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
         ok: ok as u64,
         failed: failed as u64,
         failures: groups.into_values().collect(),
+        rejections: count_rejections(results),
         metrics,
         levels,
         time_ms: Spread::of(results.iter().map(|r| r.time_ms).collect()),
@@ -725,6 +778,21 @@ impl Report {
                     g.seeds.len(),
                     seeds.join(" "),
                     g.example
+                ));
+            }
+        }
+        if !self.rejections.is_empty() {
+            out.push_str("rejected attempts by reason:\n");
+            for r in self.rejections.iter().take(10) {
+                out.push_str(&format!(
+                    "  {} attempts in {} seeds: {}\n",
+                    r.attempts, r.seeds, r.reason
+                ));
+            }
+            if self.rejections.len() > 10 {
+                out.push_str(&format!(
+                    "  and {} other reasons\n",
+                    self.rejections.len() - 10
                 ));
             }
         }

@@ -163,6 +163,9 @@ struct ShardSeed {
     /// bin.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     sketch: Option<String>,
+    /// Why attempts of the seed were rejected (counted by the report).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    rejections: Vec<String>,
 }
 
 /// How many maps of one size had each cell walkable (level 1).
@@ -289,6 +292,7 @@ fn to_entry(r: &SeedResult) -> ShardSeed {
         problem,
         message,
         sketch: r.sketch.as_deref().map(sketch_text),
+        rejections: r.rejections.clone(),
     }
 }
 
@@ -370,6 +374,7 @@ fn from_entry(e: &ShardSeed) -> Result<SeedResult, String> {
         },
         facts: None,
         verdict: None,
+        rejections: e.rejections.clone(),
     })
 }
 

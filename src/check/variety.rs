@@ -702,6 +702,7 @@ mod tests {
             modules: vec![],
             replay: None,
             rejections: vec![],
+            puzzle: None,
             work: 0,
             native_work: 0,
         }]

@@ -46,12 +46,22 @@ const MAX_CHAR_BYTES: usize = 4;
 /// the strings' lengths before a byte is copied; then the copy is paid
 /// for, and held, while the call lasts.
 fn read_rows(a: &Args, i: usize, map: &Map) -> mlua::Result<(Vec<String>, Reservation)> {
-    let list = a.table(i, "rows")?;
+    read_rows_from(a, &a.table(i, "rows")?, map, "rows")
+}
+
+/// [`read_rows`] of a list found elsewhere (a template's `rows`), named
+/// `what` in messages.
+pub(super) fn read_rows_from(
+    a: &Args,
+    list: &Table,
+    map: &Map,
+    what: &str,
+) -> mlua::Result<(Vec<String>, Reservation)> {
     let side = map.width().max(map.height()) as usize;
     let count = list.raw_len();
     if count > side {
         return Err(a.fail(format!(
-            "rows has {count} rows, more than the map's longest side ({side})"
+            "{what} has {count} rows, more than the map's longest side ({side})"
         )));
     }
     let mut total = 0usize;
@@ -60,21 +70,21 @@ fn read_rows(a: &Args, i: usize, map: &Map) -> mlua::Result<(Vec<String>, Reserv
             Value::String(s) => s.as_bytes().len(),
             other => {
                 return Err(a.fail(format!(
-                    "rows must be a list of strings; rows[{k}] is {}",
+                    "{what} must be a list of strings; {what}[{k}] is {}",
                     show(&other)
                 )))
             }
         };
         if len > side * MAX_CHAR_BYTES {
             return Err(a.fail(format!(
-                "rows[{k}] is {len} bytes, longer than the map's longest side ({side} characters)"
+                "{what}[{k}] is {len} bytes, longer than the map's longest side ({side} characters)"
             )));
         }
         total += len;
     }
     if total > area(map) as usize * MAX_CHAR_BYTES {
         return Err(a.fail(format!(
-            "rows hold {total} bytes, more characters than the map has cells"
+            "{what} hold {total} bytes, more characters than the map has cells"
         )));
     }
     a.charge(cost::text(total as u64))?;
@@ -82,13 +92,13 @@ fn read_rows(a: &Args, i: usize, map: &Map) -> mlua::Result<(Vec<String>, Reserv
     let mut rows = Vec::with_capacity(count);
     for k in 1..=count {
         let Value::String(s) = list.raw_get::<Value>(k)? else {
-            return Err(a.fail("rows changed while being read"));
+            return Err(a.fail(format!("{what} changed while being read")));
         };
         let row = String::from_utf8_lossy(&s.as_bytes()).into_owned();
         let chars = row.chars().count();
         if chars > side {
             return Err(a.fail(format!(
-                "rows[{k}] has {chars} characters, more than the map's longest side ({side})"
+                "{what}[{k}] has {chars} characters, more than the map's longest side ({side})"
             )));
         }
         rows.push(row);
@@ -355,7 +365,7 @@ const LEGEND_ENTRY_BYTES: usize = std::mem::size_of::<(char, StampCell)>();
 
 /// A stamp legend: one-character keys to a tile name or `{tile =, mark =}`,
 /// sorted by key; with the bytes it holds, reserved as it is read.
-fn read_legend(
+pub(super) fn read_legend(
     a: &Args,
     map: &mut Map,
     legend: &Table,
@@ -430,7 +440,7 @@ fn read_legend(
 /// The most bytes the markers a stamp of `rows` puts down can hold (on a
 /// copy of the prefab and on the map: twice), worked out before stamping
 /// so they are reserved first. `legend` is sorted by key.
-fn stamp_marker_bytes(rows: &[String], legend: &[(char, StampCell)]) -> usize {
+pub(super) fn stamp_marker_bytes(rows: &[String], legend: &[(char, StampCell)]) -> usize {
     let per_char = |c: char| -> usize {
         match legend.binary_search_by_key(&c, |(k, _)| *k) {
             Ok(i) => legend[i]
@@ -452,7 +462,7 @@ fn stamp_marker_bytes(rows: &[String], legend: &[(char, StampCell)]) -> usize {
 }
 
 /// The bytes the markers from `first` on hold (those a stamp added).
-fn marker_bytes_from(map: &Map, first: usize) -> usize {
+pub(super) fn marker_bytes_from(map: &Map, first: usize) -> usize {
     map.markers()[first.min(map.markers().len())..]
         .iter()
         .map(|m| MARKER_BYTES + 2 * m.name.len())
@@ -488,7 +498,7 @@ impl LuaMap {
 
     /// Counts `more` bytes of rooms or markers, and whatever the journal
     /// holds now, against the memory limit.
-    fn hold(&self, a: &Args, more: usize) -> mlua::Result<()> {
+    pub(super) fn hold(&self, a: &Args, more: usize) -> mlua::Result<()> {
         self.records.set(self.records.get() + more);
         let journal = self
             .journal
@@ -500,6 +510,14 @@ impl LuaMap {
             return Ok(());
         };
         a.resize(&mut held, self.records.get() + journal)
+    }
+
+    /// Closes a labelled replay step of what changed on `map` (this map's,
+    /// borrowed by the caller), when recording.
+    pub(super) fn record_step(&self, map: &mut Map, label: &str) {
+        if let Some(journal) = self.journal.borrow_mut().as_mut() {
+            journal.capture(map, label, true);
+        }
     }
 
     pub fn into_parts(self) -> (Map, Option<Journal>) {

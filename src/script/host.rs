@@ -209,6 +209,7 @@ impl Vm {
         super::api_rect::register(&lua)?;
         super::api_tiles::register(&lua)?;
         super::api_prefab::register(&lua)?;
+        super::api_graph::register(&lua)?;
         super::api_markers::register(&lua)?;
         let math_stream = super::api_rng::install_math_random(&lua)?;
         make_userdata_metatables(&lua)?;

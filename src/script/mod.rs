@@ -3,6 +3,7 @@
 //! resolves parameters and runs `generate(map, rng, params)` on a lent map.
 
 pub mod api_doc;
+mod api_graph;
 mod api_level;
 mod api_map;
 mod api_markers;

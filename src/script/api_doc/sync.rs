@@ -185,6 +185,9 @@ pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
     out.extend(registered::<crate::script::api_level::LevelView>(
         Owner::LevelView,
     ));
+    out.extend(registered::<crate::script::api_graph::LuaGraph>(
+        Owner::Graph,
+    ));
     let vm = crate::script::host::Vm::new(
         std::path::Path::new("x.lua"),
         &Default::default(),
@@ -222,6 +225,11 @@ pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
             ("prefab", mlua::Value::Table(t)) => {
                 for key in t.pairs::<String, mlua::Value>() {
                     out.push((Owner::Global("prefab"), Kind::Function, key?.0));
+                }
+            }
+            ("graph", mlua::Value::Table(t)) => {
+                for key in t.pairs::<String, mlua::Value>() {
+                    out.push((Owner::Global("graph"), Kind::Function, key?.0));
                 }
             }
             ("markers", mlua::Value::Table(t)) => {

@@ -13,6 +13,8 @@ pub enum Owner {
     Rng,
     /// `ctx.above`, the finished level above.
     LevelView,
+    /// A level drawn as a graph (`graph.new()`).
+    Graph,
     /// Functions in a global table (`Rect.new`, `tiles.define`) or global functions.
     Global(&'static str),
 }
@@ -30,6 +32,7 @@ impl Owner {
             Owner::NoiseField => "field",
             Owner::Rng => "rng",
             Owner::LevelView => "above",
+            Owner::Graph => "g",
             Owner::Global(table) => table,
         }
     }
@@ -44,6 +47,7 @@ impl Owner {
             Owner::NoiseField => "NoiseField",
             Owner::Rng => "Rng",
             Owner::LevelView => "LevelView",
+            Owner::Graph => "Graph",
             Owner::Global(table) => table,
         }
     }
@@ -242,6 +246,10 @@ pub const API: &[Entry] = &[
     e(Owner::Global("tiles"), Function, "names", &[], &["string[]"], "The known tile names, built-ins first."),
     e(Owner::Global("markers"), Function, "define", &[("name", "string"), ("spec", "{glyph: string, color?: string}")], &[], "Gives the markers of a name their glyph and colour in the window, PNGs, sheets and --ascii."),
     e(Owner::Global("prefab"), Function, "size", &[("rows", "string[]"), ("opts?", "{rotate?: 0|90|180|270, mirror?: \"x\"|\"y\"}")], &["integer", "integer"], "The width and height, in characters, a prefab covers once turned."),
+    e(Owner::Global("graph"), Function, "new", &[], &["Graph"], "An empty graph of rooms, to lay out with room templates (see g:layout)."),
+    e(Owner::Graph, Method, "room", &[("name", "string"), ("opts", "{templates: string[]}")], &[], "Adds a room (a node) by a unique name, with the names of the templates it may use."),
+    e(Owner::Graph, Method, "connect", &[("a", "string"), ("b", "string"), ("opts?", "{door?: TileName}")], &[], "Connects two rooms: a shared door or a corridor joins them; opts.door is the tile put in that doorway (default door)."),
+    e(Owner::Graph, Method, "layout", &[("map", "Map"), ("rng", "Rng"), ("opts", "{templates: table<string, {rows: string[], legend: table<string, TileName|{tile?: TileName, mark?: string, door?: boolean, socket?: string}>, rotate?: boolean, mirror?: boolean, unique?: boolean}>, corridors?: {length: {[1]: integer, [2]: integer}, tile?: TileName}, attempts?: integer}")], &["table<string, {rect: Rect, template: string, rotate: integer, mirror: boolean, doors: {[1]: integer, [2]: integer, x: integer, y: integer}[]}>?", "string?"], "Places every room from its templates so each connection is a shared door place or (with corridors) a corridor from door to door, with no other connection; stamps the rooms, records them (map:add_room with the room's name) and puts the doors. Returns the placed rooms by name, or nil and the reason."),
     e(Owner::Global("_G"), Function, "reject", &[("why?", "string")], &[], "Rejects this attempt's map; the host rerolls on the next attempt's stream."),
     e(Owner::Global("_G"), Function, "require", &[("name", "string")], &["any"], "Loads name.lua from the script's folder (dots are folders), once per run."),
 ];
