@@ -46,12 +46,21 @@ const MAX_CHAR_BYTES: usize = 4;
 /// the strings' lengths before a byte is copied; then the copy is paid
 /// for, and held, while the call lasts.
 fn read_rows(a: &Args, i: usize, map: &Map) -> mlua::Result<(Vec<String>, Reservation)> {
-    let list = a.table(i, "rows")?;
+    read_row_list(a, &a.table(i, "rows")?, map, "rows")
+}
+
+/// [`read_rows`] of a list already in hand (an options field).
+pub(super) fn read_row_list(
+    a: &Args,
+    list: &Table,
+    map: &Map,
+    what: &str,
+) -> mlua::Result<(Vec<String>, Reservation)> {
     let side = map.width().max(map.height()) as usize;
     let count = list.raw_len();
     if count > side {
         return Err(a.fail(format!(
-            "rows has {count} rows, more than the map's longest side ({side})"
+            "{what} has {count} rows, more than the map's longest side ({side})"
         )));
     }
     let mut total = 0usize;
@@ -60,21 +69,21 @@ fn read_rows(a: &Args, i: usize, map: &Map) -> mlua::Result<(Vec<String>, Reserv
             Value::String(s) => s.as_bytes().len(),
             other => {
                 return Err(a.fail(format!(
-                    "rows must be a list of strings; rows[{k}] is {}",
+                    "{what} must be a list of strings; {what}[{k}] is {}",
                     show(&other)
                 )))
             }
         };
         if len > side * MAX_CHAR_BYTES {
             return Err(a.fail(format!(
-                "rows[{k}] is {len} bytes, longer than the map's longest side ({side} characters)"
+                "{what}[{k}] is {len} bytes, longer than the map's longest side ({side} characters)"
             )));
         }
         total += len;
     }
     if total > area(map) as usize * MAX_CHAR_BYTES {
         return Err(a.fail(format!(
-            "rows hold {total} bytes, more characters than the map has cells"
+            "{what} hold {total} bytes, more characters than the map has cells"
         )));
     }
     a.charge(cost::text(total as u64))?;
@@ -82,13 +91,13 @@ fn read_rows(a: &Args, i: usize, map: &Map) -> mlua::Result<(Vec<String>, Reserv
     let mut rows = Vec::with_capacity(count);
     for k in 1..=count {
         let Value::String(s) = list.raw_get::<Value>(k)? else {
-            return Err(a.fail("rows changed while being read"));
+            return Err(a.fail(format!("{what} changed while being read")));
         };
         let row = String::from_utf8_lossy(&s.as_bytes()).into_owned();
         let chars = row.chars().count();
         if chars > side {
             return Err(a.fail(format!(
-                "rows[{k}] has {chars} characters, more than the map's longest side ({side})"
+                "{what}[{k}] has {chars} characters, more than the map's longest side ({side})"
             )));
         }
         rows.push(row);
@@ -355,7 +364,7 @@ const LEGEND_ENTRY_BYTES: usize = std::mem::size_of::<(char, StampCell)>();
 
 /// A stamp legend: one-character keys to a tile name or `{tile =, mark =}`,
 /// sorted by key; with the bytes it holds, reserved as it is read.
-fn read_legend(
+pub(super) fn read_legend(
     a: &Args,
     map: &mut Map,
     legend: &Table,
@@ -500,6 +509,32 @@ impl LuaMap {
             return Ok(());
         };
         a.resize(&mut held, self.records.get() + journal)
+    }
+
+    /// Runs `body` on the map as a writer does (the `writer!` macro, for a
+    /// primitive bound outside this file): when recording, the tiles it
+    /// changed become a replay step named `name`.
+    pub(super) fn write_step<T>(
+        &self,
+        lua: &Lua,
+        a: &Args,
+        name: &str,
+        body: impl FnOnce(&mut Map) -> mlua::Result<T>,
+    ) -> mlua::Result<T> {
+        let mut guard = self.map_mut(lua)?;
+        let result = body(&mut guard);
+        let recording = match self.journal.borrow_mut().as_mut() {
+            Some(journal) => {
+                journal.capture(&mut guard, name, false);
+                true
+            }
+            None => false,
+        };
+        drop(guard);
+        if recording {
+            self.hold(a, 0)?;
+        }
+        result
     }
 
     pub fn into_parts(self) -> (Map, Option<Journal>) {
