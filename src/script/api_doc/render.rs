@@ -99,7 +99,7 @@ pub fn luals() -> String {
             ));
         }
     }
-    for table in ["Rect", "tiles", "markers", "prefab", "_G"] {
+    for table in ["Rect", "tiles", "markers", "prefab", "wfc", "_G"] {
         if table != "Rect" && table != "_G" {
             out.push_str(&format!("{table} = {{}}\n\n"));
         }

@@ -242,6 +242,7 @@ pub const API: &[Entry] = &[
     e(Owner::Global("tiles"), Function, "names", &[], &["string[]"], "The known tile names, built-ins first."),
     e(Owner::Global("markers"), Function, "define", &[("name", "string"), ("spec", "{glyph: string, color?: string}")], &[], "Gives the markers of a name their glyph and colour in the window, PNGs, sheets and --ascii."),
     e(Owner::Global("prefab"), Function, "size", &[("rows", "string[]"), ("opts?", "{rotate?: 0|90|180|270, mirror?: \"x\"|\"y\"}")], &["integer", "integer"], "The width and height, in characters, a prefab covers once turned."),
+    e(Owner::Global("wfc"), Function, "fill", &[("map", "Map"), ("region", "Selection|Rect"), ("opts", "{sample: string[], legend?: table<string, TileName|{tile: TileName}>, n?: integer, symmetry?: 1|2|4|8, border?: TileName, connected?: boolean, path?: integer[][], counts?: table<TileName, integer[]>, attempts?: integer, backtracks?: integer}"), ("rng", "Rng")], &["true?", "string?"], "Fills the region by wave function collapse so every n x n window touching it appears in the sample (cells outside it kept as context); true, or nil and the reason every attempt failed."),
     e(Owner::Global("_G"), Function, "reject", &[("why?", "string")], &[], "Rejects this attempt's map; the host rerolls on the next attempt's stream."),
     e(Owner::Global("_G"), Function, "require", &[("name", "string")], &["any"], "Loads name.lua from the script's folder (dots are folders), once per run."),
 ];
