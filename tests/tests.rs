@@ -31,4 +31,5 @@ mod session;
 mod sheet;
 mod tiled_clients;
 mod toolkit;
+mod wfc;
 mod window;

@@ -8,6 +8,7 @@
 
 mod bitset;
 mod global;
+mod live;
 mod meter;
 mod patterns;
 mod solver;
@@ -16,6 +17,7 @@ pub use meter::{Charge, Stopped};
 pub use patterns::Sample;
 
 use bitset::{words, Bits};
+use live::{Live, Source};
 use meter::Meter;
 use patterns::Patterns;
 use solver::{End, Grid, Solver};
@@ -180,6 +182,21 @@ pub fn fill(
         return Ok(Err(setup.no_window_fits(pos, n)));
     }
     let initial = solver.domains().to_vec();
+    let mut live = setup.live(&pats, opts, &mut meter)?;
+    if let Some(live) = live.as_mut() {
+        if let Some((k, must, might)) = live.count_out_of_reach(&initial) {
+            let (tile, min, max) = opts.counts[k];
+            let name = &map.tiles().kind(tile).name;
+            return Ok(Err(if must > max {
+                format!("the region needs at least {must} '{name}' cells, and counts allow at most {max}")
+            } else {
+                format!("the region has room for at most {might} '{name}' cells, and counts ask for at least {min}")
+            }));
+        }
+        if !live.check(&initial, &mut meter)? {
+            return Ok(Err(setup.never_joined(opts)));
+        }
+    }
 
     let mut failures = Failures::default();
     let mut cells = map.cells().to_vec();
@@ -189,7 +206,7 @@ pub fn fill(
             solver = Solver::new(&pats, &setup.grid, initial.clone());
         }
         meter.upfront((positions * w) as u64 / 8 + 1)?;
-        match solver.search(rng, opts.backtracks, &mut meter)? {
+        match solver.search(rng, opts.backtracks, live.as_mut(), &mut meter)? {
             End::Solved => {}
             End::GaveUp => {
                 failures.contradictions += 1;
@@ -440,21 +457,110 @@ impl Setup {
         )
     }
 
+    /// The window position holding region cell (x, y), and the cell's
+    /// offset in it: the window at (wx, wy) holds the cell and is on the map.
+    fn window_of(&self, x: usize, y: usize, n: usize) -> (usize, usize, usize) {
+        let height = self.fixed.len() / self.width;
+        let (wx, wy) = (x.min(self.width - n), y.min(height - n));
+        let pos = (wy - self.grid.oy as usize) * self.grid.gw + wx - self.grid.ox as usize;
+        (pos, x - wx, y - wy)
+    }
+
+    /// The search's watch on connectivity, when the fill asks for it.
+    fn live(
+        &self,
+        pats: &Patterns,
+        opts: &WfcOptions,
+        meter: &mut Meter<'_>,
+    ) -> Result<Option<Live>, Stopped> {
+        if !opts.connected && opts.path.is_none() && opts.counts.is_empty() {
+            return Ok(None);
+        }
+        let (n, count, len) = (pats.n, pats.count(), self.fixed.len());
+        let per_tile = n * n * words(count) * 8;
+        meter.keep(Live::bytes(len) + per_tile * (1 + opts.counts.len()))?;
+        meter.upfront(len as u64 / 2 + (count * n * n * (1 + opts.counts.len())) as u64)?;
+        let counts = opts
+            .counts
+            .iter()
+            .map(|&(tile, min, max)| {
+                let mut at = vec![Bits::new(count); n * n];
+                for p in 0..count {
+                    for j in 0..n {
+                        for i in 0..n {
+                            if pats.tile(p, i, j) == tile {
+                                at[j * n + i].set(p);
+                            }
+                        }
+                    }
+                }
+                (min, max, at)
+            })
+            .collect();
+        let mut walk_at = vec![Bits::new(count); n * n];
+        for p in 0..count {
+            for j in 0..n {
+                for i in 0..n {
+                    if self.walkable[pats.tile(p, i, j).index()] {
+                        walk_at[j * n + i].set(p);
+                    }
+                }
+            }
+        }
+        let source = (0..len)
+            .map(|c| match self.kinds[c] {
+                Cell::Fixed => Source::Fixed(self.walkable[self.fixed[c].index()]),
+                _ => {
+                    let (pos, i, j) = self.window_of(c % self.width, c / self.width, n);
+                    Source::Window {
+                        pos: pos as u32,
+                        slot: (j * n + i) as u32,
+                    }
+                }
+            })
+            .collect();
+        let region: Vec<bool> = self.kinds.iter().map(|&k| k != Cell::Fixed).collect();
+        let path = opts.path.map(|[(ax, ay), (bx, by)]| {
+            (
+                ay as usize * self.width + ax as usize,
+                by as usize * self.width + bx as usize,
+            )
+        });
+        Ok(Some(Live::new(
+            self.width,
+            source,
+            &region,
+            walk_at,
+            words(count),
+            opts.connected,
+            path,
+            counts,
+        )))
+    }
+
+    /// The reason when, before any choice, the walkable cells can already
+    /// never be joined.
+    fn never_joined(&self, opts: &WfcOptions) -> String {
+        match opts.path {
+            Some([(ax, ay), (bx, by)]) => format!(
+                "no route of walkable cells can join ({ax}, {ay}) and ({bx}, {by}), or the region's walkable cells, with the sample's patterns and the cells kept around the region"
+            ),
+            None => "the region's walkable cells can never form one piece with the sample's patterns and the cells kept around the region".into(),
+        }
+    }
+
     /// The solved tiles of the region, into `cells` (a copy of the map's).
     fn write(&self, solver: &Solver<'_>, pats: &Patterns, cells: &mut [Tile]) {
         let n = pats.n;
         let (x1, y1, x2, y2) = self.bbox;
-        let height = self.fixed.len() / self.width;
         for y in y1..=y2 {
             for x in x1..=x2 {
                 let i = y * self.width + x;
                 if self.kinds[i] == Cell::Fixed {
                     continue;
                 }
-                // The window at (wx, wy) holds the cell and is on the map.
-                let (wx, wy) = (x.min(self.width - n), y.min(height - n));
-                let pos = (wy - self.grid.oy as usize) * self.grid.gw + wx - self.grid.ox as usize;
-                cells[i] = pats.tile(solver.pattern(pos), x - wx, y - wy);
+                let (pos, u, v) = self.window_of(x, y, n);
+                cells[i] = pats.tile(solver.pattern(pos), u, v);
             }
         }
     }

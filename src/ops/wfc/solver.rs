@@ -8,6 +8,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::bitset::{self, words};
+use super::live::Live;
 use super::meter::{Meter, Stopped};
 use super::patterns::{Patterns, DIRS};
 use crate::rng::Rng;
@@ -258,6 +259,7 @@ impl<'a> Solver<'a> {
         &mut self,
         rng: &mut Rng,
         limit: u32,
+        mut live: Option<&mut Live>,
         meter: &mut Meter<'_>,
     ) -> Result<End, Stopped> {
         let w = self.w;
@@ -292,8 +294,11 @@ impl<'a> Solver<'a> {
             self.changed(pos);
             self.enqueue(pos);
             meter.hold(self.trail_bytes())?;
-            let mut result = self.propagate(meter)?;
-            while result.is_err() {
+            let mut ok = self.propagate(meter)?.is_ok();
+            if let (true, Some(live)) = (ok, live.as_deref_mut()) {
+                ok = live.check_forward(&self.dom, meter)?;
+            }
+            while !ok {
                 backtracks += 1;
                 if backtracks > limit {
                     return Ok(End::GaveUp);
@@ -309,11 +314,13 @@ impl<'a> Solver<'a> {
                 self.dom[pos * w + pick / 64] &= !(1 << (pick % 64));
                 self.changed(pos);
                 if self.counts[pos] == 0 {
-                    result = Err(pos);
                     continue;
                 }
                 self.enqueue(pos);
-                result = self.propagate(meter)?;
+                ok = self.propagate(meter)?.is_ok();
+                if let (true, Some(live)) = (ok, live.as_deref_mut()) {
+                    ok = live.check(&self.dom, meter)?;
+                }
             }
         }
     }
