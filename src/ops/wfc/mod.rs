@@ -160,7 +160,12 @@ pub fn fill(
     };
     let count = pats.count();
     let w = words(count);
-    meter.keep(4 * count * w * 8)?;
+    let unions = if pats.unions.is_some() {
+        patterns::union_bytes(count)
+    } else {
+        0
+    };
+    meter.keep(4 * count * w * 8 + unions)?;
     meter.upfront((4 * count * w) as u64 / 4 + 1)?;
 
     let mut walkable = [false; 256];

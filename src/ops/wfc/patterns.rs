@@ -28,6 +28,45 @@ pub(super) struct Patterns {
     pub weights: Vec<u64>,
     /// `compat[d][p]`: the patterns that may sit at offset `DIRS[d]` of p.
     pub compat: [Vec<Bits>; 4],
+    /// `unions[d]`, when small enough to keep: for each byte of a domain
+    /// (8 patterns) and each of its 256 values, the union of `compat[d]`
+    /// over those patterns, so what a domain allows next to it costs a
+    /// lookup per byte instead of a pass per pattern.
+    pub unions: Option<[Vec<u64>; 4]>,
+}
+
+/// The most bytes the union tables may take; past it, unions are built
+/// pattern by pattern.
+pub(super) const MAX_UNION_BYTES: usize = 8 << 20;
+
+/// The bytes the union tables of `count` patterns take.
+pub(super) fn union_bytes(count: usize) -> usize {
+    4 * count.div_ceil(8) * 256 * super::bitset::words(count) * 8
+}
+
+/// The union tables (see [`Patterns::unions`]) of `compat`.
+fn union_tables(compat: &[Vec<Bits>; 4], count: usize) -> [Vec<u64>; 4] {
+    let w = super::bitset::words(count);
+    let chunks = count.div_ceil(8);
+    std::array::from_fn(|d| {
+        let mut table = vec![0u64; chunks * 256 * w];
+        for k in 0..chunks {
+            for byte in 1..256usize {
+                let low = byte.trailing_zeros() as usize;
+                let rest = byte & (byte - 1);
+                let at = (k * 256 + byte) * w;
+                let from = (k * 256 + rest) * w;
+                for i in 0..w {
+                    let bit = match compat[d].get(k * 8 + low) {
+                        Some(bits) => bits.0[i],
+                        None => 0,
+                    };
+                    table[at + i] = table[from + i] | bit;
+                }
+            }
+        }
+        table
+    })
 }
 
 impl Patterns {
@@ -103,11 +142,13 @@ pub(super) fn learn(
     }
     let count = weights.len();
     let compat = std::array::from_fn(|d| compatible(&tiles, n, count, DIRS[d]));
+    let unions = (union_bytes(count) <= MAX_UNION_BYTES).then(|| union_tables(&compat, count));
     Some(Patterns {
         n,
         tiles,
         weights,
         compat,
+        unions,
     })
 }
 

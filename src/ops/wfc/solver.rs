@@ -48,6 +48,60 @@ pub(super) enum End {
 /// Positions a contradiction emptied: `Err(pos)`.
 type Propagated = Result<(), usize>;
 
+/// Whether every bit of `target` is in `allowed`.
+fn covers(allowed: &[u64], target: &[u64]) -> bool {
+    target.iter().zip(allowed).all(|(t, a)| t & !a == 0)
+}
+
+/// ORs into `out` what the patterns of `source` allow (a table lookup per
+/// byte of it), stopping once that covers `target`. Returns whether it
+/// did, and the lookups made.
+fn unite_by_bytes(table: &[u64], source: &[u64], target: &[u64], out: &mut [u64]) -> (bool, u64) {
+    let w = out.len();
+    let mut seen = 0;
+    for (k, &word) in source.iter().enumerate() {
+        if word == 0 {
+            continue;
+        }
+        for b in 0..8 {
+            let byte = (word >> (8 * b)) as usize & 0xff;
+            if byte == 0 {
+                continue;
+            }
+            let at = ((k * 8 + b) * 256 + byte) * w;
+            for (o, x) in out.iter_mut().zip(&table[at..at + w]) {
+                *o |= x;
+            }
+            seen += 1;
+        }
+        if covers(out, target) {
+            return (true, seen);
+        }
+    }
+    (false, seen)
+}
+
+/// [`unite_by_bytes`] pattern by pattern, for pattern sets too big for
+/// the tables.
+fn unite_by_patterns(
+    compat: &[super::bitset::Bits],
+    source: &[u64],
+    target: &[u64],
+    out: &mut [u64],
+) -> (bool, u64) {
+    let mut seen = 0;
+    for (k, p) in bitset::ones(source).enumerate() {
+        for (o, x) in out.iter_mut().zip(&compat[p].0) {
+            *o |= x;
+        }
+        seen += 1;
+        if k % 8 == 7 && covers(out, target) {
+            return (true, seen);
+        }
+    }
+    (false, seen)
+}
+
 pub(super) struct Solver<'a> {
     pats: &'a Patterns,
     grid: &'a Grid,
@@ -175,21 +229,15 @@ impl<'a> Solver<'a> {
                 };
                 // What c's patterns allow at nb, built until it covers
                 // nb's domain (then nothing would change).
-                let compat = &self.pats.compat[d];
                 self.scratch.iter_mut().for_each(|x| *x = 0);
-                let mut covered = false;
-                let mut seen = 0u64;
                 let target = &self.dom[nb * w..(nb + 1) * w];
-                for (k, p) in bitset::ones(&self.dom[c * w..(c + 1) * w]).enumerate() {
-                    for (s, x) in self.scratch.iter_mut().zip(&compat[p].0) {
-                        *s |= x;
+                let source = &self.dom[c * w..(c + 1) * w];
+                let (covered, seen) = match &self.pats.unions {
+                    Some(unions) => unite_by_bytes(&unions[d], source, target, &mut self.scratch),
+                    None => {
+                        unite_by_patterns(&self.pats.compat[d], source, target, &mut self.scratch)
                     }
-                    seen += 1;
-                    if k % 8 == 7 && target.iter().zip(&self.scratch).all(|(t, s)| t & !s == 0) {
-                        covered = true;
-                        break;
-                    }
-                }
+                };
                 meter.work(seen * w as u64 / 4 + 1)?;
                 if covered || target.iter().zip(&self.scratch).all(|(t, s)| t & !s == 0) {
                     continue;

@@ -1,0 +1,63 @@
+-- wfc_caves.lua: caves grown from a drawn sample by wave function collapse.
+--
+-- The 16x16 sample below is the whole design: rock, cave floor and pools.
+-- wfc.fill learns every 3x3 window of it (turned and mirrored, 8 ways) and
+-- fills the map so that every 3x3 window of the result is one of them;
+-- the map's edge is rock (border), the walkable cells form one cave
+-- (connected), and a start near the left edge and an exit near the right
+-- are walkable and joined by a path. When every attempt fails, the map is
+-- rejected with wfc.fill's reason and the host rerolls.
+--
+-- floor ratio: 0.25..0.75 (walkable cells over all cells, defaults, 500 seeds)
+
+local SAMPLE = {
+  "################",
+  "####....########",
+  "###......#######",
+  "##...##...######",
+  "##..####...#####",
+  "#...####....####",
+  "#....##......###",
+  "##.....~~...####",
+  "###...~~~~..####",
+  "####..~~~~..####",
+  "###....~~....###",
+  "##...........###",
+  "##.......#...###",
+  "###.....###.####",
+  "#####.....######",
+  "################",
+}
+
+return {
+  name = "Caves by wave function collapse",
+  width = 64,
+  height = 40,
+  params = { n = 3, attempts = 20 },
+
+  generate = function(map, rng, p)
+    local W, H = map.width, map.height
+    if W < 8 or H < 8 then
+      error(("wfc caves need at least 8x8 cells, got %dx%d"):format(W, H))
+    end
+    map:fill("wall")
+    -- The start in the left fifth, the exit in the right fifth.
+    local band = math.max(1, W // 5)
+    local sx, sy = rng:range(2, 1 + band), rng:range(2, H - 3)
+    local ex, ey = rng:range(W - 2 - band, W - 3), rng:range(2, H - 3)
+    local ok, why = wfc.fill(map, Rect.new(0, 0, W - 1, H - 1), {
+      sample = SAMPLE,
+      legend = { ["#"] = "wall", ["."] = "floor", ["~"] = "water" },
+      n = p.n, symmetry = 8,
+      border = "wall", connected = true,
+      path = { { sx, sy }, { ex, ey } },
+      attempts = p.attempts,
+    }, rng)
+    if not ok then
+      reject(why)
+    end
+    map:set_start(sx, sy)
+    map:set(ex, ey, "stairs_down")
+    map:mark(ex, ey, "stairs_down")
+  end,
+}
