@@ -35,14 +35,39 @@ pub(super) struct Live {
     /// The region's cells, for the counts.
     region: Vec<u32>,
     w: usize,
-    /// Forward choices between checks, so a big fill is not searched whole
-    /// after every choice (a late check still backs up far enough).
-    interval: u32,
-    since: u32,
+    /// Each cell's might and must as last seen, so a change can be judged
+    /// by what it changed.
+    might_was: Vec<bool>,
+    must_was: Vec<bool>,
+    /// The cells each window position is the source of (`owned[owned_at[pos]
+    /// ..owned_at[pos + 1]]`).
+    owned_at: Vec<u32>,
+    owned: Vec<u32>,
+    /// Whether a change since the last passing search could have broken
+    /// connectivity: a cell closed where its neighbours do not join around
+    /// it, or a new must-be-walkable cell outside the known piece.
+    dirty: bool,
+    /// `piece[i] == piece_generation`: in the piece of the last passing
+    /// connected search.
+    piece: Vec<u32>,
+    piece_generation: u32,
     seen: Vec<u32>,
     generation: u32,
     stack: Vec<u32>,
 }
+
+/// The eight cells around one, in order around it: each is a 4-neighbour
+/// of the next, so open cells in a row along the ring are joined.
+const RING: [(i32, i32); 8] = [
+    (0, -1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
 
 impl Live {
     #[allow(clippy::too_many_arguments)]
@@ -55,6 +80,7 @@ impl Live {
         connected: bool,
         path: Option<(usize, usize)>,
         counts: Vec<(u64, u64, Vec<Bits>)>,
+        positions: usize,
     ) -> Live {
         let len = source.len();
         let height = len / width;
@@ -77,9 +103,24 @@ impl Live {
             }
         }
         let region_cells: Vec<u32> = (0..len as u32).filter(|&i| region[i as usize]).collect();
-        let watched = members.len()
-            + if path.is_some() { len } else { 0 }
-            + region_cells.len() * counts.len();
+        // Cells by source position (a counting sort).
+        let mut owned_at = vec![0u32; positions + 1];
+        for s in &source {
+            if let Source::Window { pos, .. } = s {
+                owned_at[*pos as usize + 1] += 1;
+            }
+        }
+        for p in 0..positions {
+            owned_at[p + 1] += owned_at[p];
+        }
+        let mut next = owned_at.clone();
+        let mut owned = vec![0u32; owned_at[positions] as usize];
+        for (i, s) in source.iter().enumerate() {
+            if let Source::Window { pos, .. } = s {
+                owned[next[*pos as usize] as usize] = i as u32;
+                next[*pos as usize] += 1;
+            }
+        }
         Live {
             width,
             source,
@@ -91,8 +132,13 @@ impl Live {
             counts,
             region: region_cells,
             w,
-            interval: (watched / 8192).max(1) as u32,
-            since: 0,
+            might_was: vec![false; len],
+            must_was: vec![false; len],
+            owned_at,
+            owned,
+            dirty: true,
+            piece: vec![0; len],
+            piece_generation: 0,
             seen: vec![0; len],
             generation: 0,
             stack: Vec::new(),
@@ -100,8 +146,95 @@ impl Live {
     }
 
     /// The bytes it holds besides what it was given.
-    pub fn bytes(len: usize) -> usize {
-        len * (16 + 1 + 4 + 4)
+    pub fn bytes(len: usize, positions: usize) -> usize {
+        len * (16 + 1 + 4 + 4 + 2 + 4 + 4 + 4) + positions * 4
+    }
+
+    /// Reads every cell afresh (a new attempt's domains).
+    pub fn reset(&mut self, dom: &[u64]) {
+        for i in 0..self.source.len() {
+            self.might_was[i] = self.might(dom, i);
+            self.must_was[i] = self.must(dom, i);
+        }
+        self.dirty = true;
+    }
+
+    /// Takes in the domains of `positions`, which changed: marks the state
+    /// dirty if a change could have split what must be joined.
+    pub fn sync(
+        &mut self,
+        positions: &[u32],
+        dom: &[u64],
+        meter: &mut Meter<'_>,
+    ) -> Result<(), Stopped> {
+        meter.work(positions.len() as u64 + 1)?;
+        for &pos in positions {
+            let (from, to) = (self.owned_at[pos as usize], self.owned_at[pos as usize + 1]);
+            for k in from..to {
+                let i = self.owned[k as usize] as usize;
+                let (might, must) = (self.might(dom, i), self.must(dom, i));
+                let closed = self.might_was[i] && !might;
+                self.might_was[i] = might;
+                if closed && !self.dirty && !self.closes_safely(i) {
+                    self.dirty = true;
+                }
+                if must
+                    && !self.must_was[i]
+                    && self.connected
+                    && self.piece[i] != self.piece_generation
+                {
+                    self.dirty = true;
+                }
+                self.must_was[i] = must;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether closing cell `i` keeps its open neighbours joined through
+    /// the ring of cells around it, in every graph watched: then no route
+    /// through it was the only one.
+    fn closes_safely(&self, i: usize) -> bool {
+        let (x, y) = ((i % self.width) as i32, (i / self.width) as i32);
+        let height = (self.source.len() / self.width) as i32;
+        let graphs = [
+            (self.path.is_some(), false),
+            (self.connected && self.is_member[i], true),
+        ];
+        graphs
+            .iter()
+            .filter(|(on, _)| *on)
+            .all(|&(_, members_only)| {
+                let open: [bool; 8] = std::array::from_fn(|k| {
+                    let (nx, ny) = (x + RING[k].0, y + RING[k].1);
+                    if nx < 0 || ny < 0 || nx >= self.width as i32 || ny >= height {
+                        return false;
+                    }
+                    let n = ny as usize * self.width + nx as usize;
+                    self.might_was[n] && (!members_only || self.is_member[n])
+                });
+                // Runs of open cells along the ring holding a 4-neighbour.
+                let Some(start) = (0..8).find(|&k| !open[k]) else {
+                    return true;
+                };
+                let mut runs = 0;
+                let mut in_run = false;
+                let mut run_has_side = false;
+                for step in 1..=8 {
+                    let k = (start + step) % 8;
+                    if open[k] {
+                        if !in_run {
+                            in_run = true;
+                            run_has_side = false;
+                        }
+                        run_has_side |= k % 2 == 0;
+                    } else if in_run {
+                        in_run = false;
+                        runs += run_has_side as u32;
+                    }
+                }
+                runs <= 1
+            })
     }
 
     /// How many region cells must hold, and might hold, the tile whose
@@ -159,54 +292,73 @@ impl Live {
         }
     }
 
-    /// After a forward choice: checks every `interval` choices.
-    pub fn check_forward(&mut self, dom: &[u64], meter: &mut Meter<'_>) -> Result<bool, Stopped> {
-        self.since += 1;
-        if self.since < self.interval {
-            return Ok(true);
-        }
-        self.check(dom, meter)
-    }
-
-    /// Whether the cells that must be walkable can still be joined.
+    /// Whether the cells that must be walkable can still be joined, and
+    /// the counts still met: searched again only when a change since the
+    /// last passing search could have broken them.
     pub fn check(&mut self, dom: &[u64], meter: &mut Meter<'_>) -> Result<bool, Stopped> {
-        self.since = 0;
         if !self.counts.is_empty() {
             meter.work((self.region.len() * self.counts.len()) as u64 / 2 + 1)?;
             if self.count_out_of_reach(dom).is_some() {
                 return Ok(false);
             }
         }
+        if !self.dirty {
+            return Ok(true);
+        }
         if let Some((a, b)) = self.path {
             meter.work(self.source.len() as u64 / 8 + 1)?;
-            if !self.reaches(dom, a, Some(b), false) {
+            if !self.reaches(a, Some(b), false) {
                 return Ok(false);
             }
         }
         if self.connected {
             meter.work(self.members.len() as u64 / 2 + 1)?;
-            let Some(&first) = self.members.iter().find(|&&i| self.must(dom, i as usize)) else {
-                return Ok(true);
-            };
-            self.reaches(dom, first as usize, None, true);
-            let generation = self.generation;
-            let apart = self
+            let first = self
                 .members
                 .iter()
-                .any(|&i| self.seen[i as usize] != generation && self.must(dom, i as usize));
-            return Ok(!apart);
+                .find(|&&i| self.must_was[i as usize])
+                .copied();
+            if first.is_none() {
+                // No piece yet: any cell that must be walkable later is news.
+                self.next_generation();
+                self.piece_generation = self.generation;
+            }
+            if let Some(first) = first {
+                self.reaches(first as usize, None, true);
+                let generation = self.generation;
+                let apart = self
+                    .members
+                    .iter()
+                    .any(|&i| self.seen[i as usize] != generation && self.must_was[i as usize]);
+                if apart {
+                    return Ok(false);
+                }
+                // The piece is kept: a must cell that joins it later is fine.
+                std::mem::swap(&mut self.piece, &mut self.seen);
+                self.piece_generation = generation;
+            }
         }
+        self.dirty = false;
         Ok(true)
+    }
+
+    /// A generation no mark holds yet: both mark lists are cleared when the
+    /// counter wraps (and the piece forgotten, so the next check searches).
+    fn next_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.piece.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+            self.piece_generation = 0;
+            self.dirty = true;
+        }
     }
 
     /// Marks the cells reachable from `from` over cells that might be
     /// walkable (members only, when `members_only`); whether `to` was.
-    fn reaches(&mut self, dom: &[u64], from: usize, to: Option<usize>, members_only: bool) -> bool {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
+    fn reaches(&mut self, from: usize, to: Option<usize>, members_only: bool) -> bool {
+        self.next_generation();
         let generation = self.generation;
         let len = self.source.len();
         let width = self.width;
@@ -228,7 +380,7 @@ impl Live {
             for n in around.into_iter().flatten() {
                 if self.seen[n] != generation
                     && (!members_only || self.is_member[n])
-                    && self.might(dom, n)
+                    && self.might_was[n]
                 {
                     self.seen[n] = generation;
                     self.stack.push(n as u32);

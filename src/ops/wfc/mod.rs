@@ -189,6 +189,7 @@ pub fn fill(
     let initial = solver.domains().to_vec();
     let mut live = setup.live(&pats, opts, &mut meter)?;
     if let Some(live) = live.as_mut() {
+        live.reset(&initial);
         if let Some((k, must, might)) = live.count_out_of_reach(&initial) {
             let (tile, min, max) = opts.counts[k];
             let name = &map.tiles().kind(tile).name;
@@ -483,7 +484,9 @@ impl Setup {
         }
         let (n, count, len) = (pats.n, pats.count(), self.fixed.len());
         let per_tile = n * n * words(count) * 8;
-        meter.keep(Live::bytes(len) + per_tile * (1 + opts.counts.len()))?;
+        meter.keep(
+            Live::bytes(len, self.grid.gw * self.grid.gh) + per_tile * (1 + opts.counts.len()),
+        )?;
         meter.upfront(len as u64 / 2 + (count * n * n * (1 + opts.counts.len())) as u64)?;
         let counts = opts
             .counts
@@ -540,6 +543,7 @@ impl Setup {
             opts.connected,
             path,
             counts,
+            self.grid.gw * self.grid.gh,
         )))
     }
 

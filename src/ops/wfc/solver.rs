@@ -122,6 +122,10 @@ pub(super) struct Solver<'a> {
     heap: BinaryHeap<Reverse<(u32, u32, u32)>>,
     noise_seed: u64,
     scratch: Vec<u64>,
+    /// Positions whose domain changed since the watch last looked (kept
+    /// only while there is a watch).
+    touched: Vec<u32>,
+    track: bool,
 }
 
 /// The bytes a solver for `positions` positions of `w` words holds, before
@@ -163,6 +167,8 @@ impl<'a> Solver<'a> {
             heap: BinaryHeap::new(),
             noise_seed: 0,
             scratch: vec![0; w],
+            touched: Vec::new(),
+            track: false,
         }
     }
 
@@ -212,6 +218,9 @@ impl<'a> Solver<'a> {
     fn changed(&mut self, pos: usize) {
         let count = bitset::count(&self.dom[pos * self.w..(pos + 1) * self.w]);
         self.counts[pos] = count;
+        if self.track {
+            self.touched.push(pos as u32);
+        }
         if count > 1 {
             self.heap
                 .push(Reverse((count, noise(self.noise_seed, pos), pos as u32)));
@@ -318,6 +327,10 @@ impl<'a> Solver<'a> {
         let mut choices: Vec<(usize, usize, usize, u32)> = Vec::new();
         let mut backtracks = 0u32;
         let mut weights = Vec::new();
+        self.track = live.is_some();
+        if let Some(live) = live.as_deref_mut() {
+            live.reset(&self.dom);
+        }
         loop {
             if self.heap.len() > 4 * self.counts.len() + 64 {
                 self.rebuild_heap();
@@ -344,7 +357,7 @@ impl<'a> Solver<'a> {
             meter.hold(self.trail_bytes())?;
             let mut ok = self.propagate(meter)?.is_ok();
             if let (true, Some(live)) = (ok, live.as_deref_mut()) {
-                ok = live.check_forward(&self.dom, meter)?;
+                ok = self.watch(live, meter)?;
             }
             while !ok {
                 backtracks += 1;
@@ -367,10 +380,22 @@ impl<'a> Solver<'a> {
                 self.enqueue(pos);
                 ok = self.propagate(meter)?.is_ok();
                 if let (true, Some(live)) = (ok, live.as_deref_mut()) {
-                    ok = live.check(&self.dom, meter)?;
+                    ok = self.watch(live, meter)?;
                 }
             }
         }
+    }
+
+    /// Tells the watch what changed, then asks it.
+    fn watch(&mut self, live: &mut Live, meter: &mut Meter<'_>) -> Result<bool, Stopped> {
+        self.sync(live, meter)?;
+        live.check(&self.dom, meter)
+    }
+
+    fn sync(&mut self, live: &mut Live, meter: &mut Meter<'_>) -> Result<(), Stopped> {
+        live.sync(&self.touched, &self.dom, meter)?;
+        self.touched.clear();
+        Ok(())
     }
 
     fn trail_bytes(&self) -> usize {
