@@ -8,7 +8,7 @@
 -- are walkable and joined by a path. When every attempt fails, the map is
 -- rejected with wfc.fill's reason and the host rerolls.
 --
--- floor ratio: 0.25..0.75 (walkable cells over all cells, defaults, 500 seeds)
+-- floor ratio: 0.30..0.60 (walkable cells over all cells, defaults, 500 seeds)
 
 local SAMPLE = {
   "################",
@@ -31,8 +31,8 @@ local SAMPLE = {
 
 return {
   name = "Caves by wave function collapse",
-  width = 64,
-  height = 40,
+  width = 48,
+  height = 30,
   params = { n = 3, attempts = 20 },
 
   generate = function(map, rng, p)

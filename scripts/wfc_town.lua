@@ -10,7 +10,7 @@
 -- floors included, is reachable from the square (connected). The player
 -- starts on the square's road.
 --
--- floor ratio: 0.55..0.95 (walkable cells over all cells, defaults, 500 seeds)
+-- floor ratio: 0.80..1.00 (walkable cells over all cells, defaults, 500 seeds)
 
 tiles.define("grass", { glyph = '"', color = "#4c9a3c", walkable = true })
 tiles.define("road", { glyph = "·", color = "#c8b07a", walkable = true })
@@ -56,8 +56,8 @@ local LEGEND = {
 
 return {
   name = "Town by wave function collapse",
-  width = 64,
-  height = 40,
+  width = 48,
+  height = 30,
   params = { attempts = 20 },
 
   generate = function(map, rng, p)

@@ -26,6 +26,8 @@ pub const NAMES: &[&str] = &[
     "digger",
     "river",
     "levels",
+    "wfc_caves",
+    "wfc_town",
 ];
 
 /// The shared modules a copied script may require, written beside it.
@@ -53,6 +55,8 @@ fn source(name: &str) -> Option<&'static str> {
         "digger" => include_str!("../scripts/digger.lua"),
         "river" => include_str!("../scripts/river.lua"),
         "levels" => include_str!("../scripts/levels.lua"),
+        "wfc_caves" => include_str!("../scripts/wfc_caves.lua"),
+        "wfc_town" => include_str!("../scripts/wfc_town.lua"),
         _ => return None,
     })
 }

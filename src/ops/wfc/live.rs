@@ -153,8 +153,7 @@ impl Live {
     /// Reads every cell afresh (a new attempt's domains).
     pub fn reset(&mut self, dom: &[u64]) {
         for i in 0..self.source.len() {
-            self.might_was[i] = self.might(dom, i);
-            self.must_was[i] = self.must(dom, i);
+            (self.might_was[i], self.must_was[i]) = self.might_must(dom, i);
         }
         self.dirty = true;
     }
@@ -172,7 +171,7 @@ impl Live {
             let (from, to) = (self.owned_at[pos as usize], self.owned_at[pos as usize + 1]);
             for k in from..to {
                 let i = self.owned[k as usize] as usize;
-                let (might, must) = (self.might(dom, i), self.must(dom, i));
+                let (might, must) = self.might_must(dom, i);
                 let closed = self.might_was[i] && !might;
                 self.might_was[i] = might;
                 if closed && !self.dirty && !self.closes_safely(i) {
@@ -268,26 +267,21 @@ impl Live {
             })
     }
 
-    fn might(&self, dom: &[u64], i: usize) -> bool {
+    /// Whether the cell might be walkable, and must be (plain loops: see
+    /// solver.rs).
+    fn might_must(&self, dom: &[u64], i: usize) -> (bool, bool) {
         match self.source[i] {
-            Source::Fixed(walkable) => walkable,
+            Source::Fixed(walkable) => (walkable, walkable),
             Source::Window { pos, slot } => {
-                let d = &dom[pos as usize * self.w..(pos as usize + 1) * self.w];
-                d.iter()
-                    .zip(&self.walk_at[slot as usize].0)
-                    .any(|(a, b)| a & b != 0)
-            }
-        }
-    }
-
-    fn must(&self, dom: &[u64], i: usize) -> bool {
-        match self.source[i] {
-            Source::Fixed(walkable) => walkable,
-            Source::Window { pos, slot } => {
-                let d = &dom[pos as usize * self.w..(pos as usize + 1) * self.w];
-                d.iter()
-                    .zip(&self.walk_at[slot as usize].0)
-                    .all(|(a, b)| a & !b == 0)
+                let d = &dom[pos as usize * self.w..][..self.w];
+                let walk = &self.walk_at[slot as usize].0[..self.w];
+                let (mut might, mut must, mut k) = (false, true, 0);
+                while k < d.len() {
+                    might |= d[k] & walk[k] != 0;
+                    must &= d[k] & !walk[k] == 0;
+                    k += 1;
+                }
+                (might, must && might)
             }
         }
     }

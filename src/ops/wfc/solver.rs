@@ -48,9 +48,20 @@ pub(super) enum End {
 /// Positions a contradiction emptied: `Err(pos)`.
 type Propagated = Result<(), usize>;
 
+// The loops below index slices with `while` rather than zip iterators:
+// the same code optimised, and several times faster unoptimised (the test
+// builds run these fills hundreds of times).
+
 /// Whether every bit of `target` is in `allowed`.
 fn covers(allowed: &[u64], target: &[u64]) -> bool {
-    target.iter().zip(allowed).all(|(t, a)| t & !a == 0)
+    let mut i = 0;
+    while i < target.len() {
+        if target[i] & !allowed[i] != 0 {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// ORs into `out` what the patterns of `source` allow (a table lookup per
@@ -59,24 +70,29 @@ fn covers(allowed: &[u64], target: &[u64]) -> bool {
 fn unite_by_bytes(table: &[u64], source: &[u64], target: &[u64], out: &mut [u64]) -> (bool, u64) {
     let w = out.len();
     let mut seen = 0;
-    for (k, &word) in source.iter().enumerate() {
-        if word == 0 {
-            continue;
-        }
-        for b in 0..8 {
-            let byte = (word >> (8 * b)) as usize & 0xff;
-            if byte == 0 {
-                continue;
+    let mut k = 0;
+    while k < source.len() {
+        let word = source[k];
+        if word != 0 {
+            let mut b = 0;
+            while b < 8 {
+                let byte = (word >> (8 * b)) as usize & 0xff;
+                if byte != 0 {
+                    let row = &table[((k * 8 + b) * 256 + byte) * w..][..w];
+                    let mut i = 0;
+                    while i < w {
+                        out[i] |= row[i];
+                        i += 1;
+                    }
+                    seen += 1;
+                }
+                b += 1;
             }
-            let at = ((k * 8 + b) * 256 + byte) * w;
-            for (o, x) in out.iter_mut().zip(&table[at..at + w]) {
-                *o |= x;
+            if covers(out, target) {
+                return (true, seen);
             }
-            seen += 1;
         }
-        if covers(out, target) {
-            return (true, seen);
-        }
+        k += 1;
     }
     (false, seen)
 }
@@ -248,12 +264,15 @@ impl<'a> Solver<'a> {
                     }
                 };
                 meter.work(seen * w as u64 / 4 + 1)?;
-                if covered || target.iter().zip(&self.scratch).all(|(t, s)| t & !s == 0) {
+                if covered || covers(&self.scratch, &self.dom[nb * w..(nb + 1) * w]) {
                     continue;
                 }
                 self.save(nb);
-                for (t, s) in self.dom[nb * w..(nb + 1) * w].iter_mut().zip(&self.scratch) {
-                    *t &= s;
+                let target = &mut self.dom[nb * w..(nb + 1) * w];
+                let mut i = 0;
+                while i < w {
+                    target[i] &= self.scratch[i];
+                    i += 1;
                 }
                 self.changed(nb);
                 if self.counts[nb] == 0 {
