@@ -1,5 +1,5 @@
 -- expect: called from inside another map primitive
--- line: 9
+-- line: 8
 -- An options table whose reads call back into the map while the fill has
 -- it: refused, not aliased.
 return { generate = function(map, rng)

@@ -5,5 +5,5 @@
 return { width = 2000, height = 2000, generate = function(map, rng)
   map:fill("wall")
   map:set_start(1, 1)
-  wfc.fill(map, map:select("wall"), { sample = { "#..#", "....", "#..#", "##.#" }, n = 2, connected = true }, rng)
+  wfc.fill(map, Rect.new(0, 0, 1999, 1999), { sample = { "#..#", "....", "#..#", "##.#" }, n = 2, connected = true }, rng)
 end }
