@@ -216,8 +216,7 @@ mod tests {
     fn neighbours_agree_on_their_overlap() {
         let s = sample(&["#.#.", ".#.#", "#.#."]);
         let p = learn(&s, 2, 1, 100).unwrap();
-        for d in 0..4 {
-            let (dx, dy) = DIRS[d];
+        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
             for a in 0..p.count() {
                 for b in 0..p.count() {
                     let agree = (0..2).all(|j| {
