@@ -8,7 +8,9 @@
 -- it is and reading it as context, so the roads run on from it. The
 -- map's edge is lawn (border), and every walkable cell, doors and house
 -- floors included, is reachable from the square (connected). The player
--- starts on the square's road.
+-- starts on the square's road. On a map bigger than 96x64 the town fills
+-- a 96x64 window around the square, the rest lawn (the search's cost grows
+-- faster than the area).
 --
 -- floor ratio: 0.80..1.00 (walkable cells over all cells, defaults, 500 seeds)
 
@@ -54,6 +56,8 @@ local LEGEND = {
   [","] = "grass", ["."] = "road", ["#"] = "wall", ["_"] = "planks", ["+"] = "door", ["~"] = "water",
 }
 
+local MAX_W, MAX_H = 96, 64
+
 return {
   name = "Town by wave function collapse",
   width = 48,
@@ -69,8 +73,11 @@ return {
     map:fill("grass")
     local square = map:stamp((W - sw) // 2, (H - sh) // 2, SQUARE, LEGEND)
     map:add_room(square)
-    local all = map:select_rect(Rect.new(0, 0, W - 1, H - 1))
-    local ok, why = wfc.fill(map, all:subtract(map:select_rect(square)), {
+    -- The search costs more than the area: on a map bigger than MAX_W x
+    -- MAX_H the town fills that much around the square, the rest lawn.
+    local fw, fh = math.min(W, MAX_W), math.min(H, MAX_H)
+    local town = map:select_rect(Rect.new((W - fw) // 2, (H - fh) // 2, fw - 1, fh - 1))
+    local ok, why = wfc.fill(map, town:subtract(map:select_rect(square)), {
       sample = TOWN, legend = LEGEND, n = 3, symmetry = 8,
       border = "grass", connected = true, attempts = p.attempts,
     }, rng)
