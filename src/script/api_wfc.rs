@@ -211,13 +211,12 @@ fn read_options(a: &Args, t: &Table, map: &mut Map) -> mlua::Result<WfcOptions> 
         backtracks: int_option(a, t, "backtracks", 0, MAX_BACKTRACKS, 1000)? as u32,
         ..WfcOptions::default()
     };
-    opts.symmetry = match t.get::<Value>("symmetry")? {
-        Value::Nil => 8,
-        Value::Integer(s @ (1 | 2 | 4 | 8)) => s as usize,
-        other => {
+    opts.symmetry = match int_option(a, t, "symmetry", 1, 8, 8) {
+        Ok(s @ (1 | 2 | 4 | 8)) => s as usize,
+        _ => {
             return Err(a.fail(format!(
                 "symmetry must be 1, 2, 4 or 8, got {}",
-                show(&other)
+                show(&t.get::<Value>("symmetry")?)
             )))
         }
     };

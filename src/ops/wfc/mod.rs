@@ -206,7 +206,8 @@ pub fn fill(
 
     let mut failures = Failures::default();
     let mut cells = map.cells().to_vec();
-    meter.keep(cells.len() * 3)?;
+    // The copy, the region mask and the marks of the final checks.
+    meter.keep(cells.len() * 8)?;
     for attempt in 0..opts.attempts {
         if attempt > 0 {
             solver = Solver::new(&pats, &setup.grid, initial.clone());

@@ -145,9 +145,10 @@ pub(super) struct Solver<'a> {
 }
 
 /// The bytes a solver for `positions` positions of `w` words holds, before
-/// its trail grows (domains twice: the attempt's and the initial copy).
+/// its trail grows (domains three times: the attempt's, the initial copy,
+/// and the next attempt's while it is made).
 pub(super) fn base_bytes(positions: usize, w: usize) -> usize {
-    positions * (2 * w * 8 + 4 + 1 + 4 + 4 + 16)
+    positions * (3 * w * 8 + 4 + 1 + 4 + 4 + 16)
 }
 
 /// A position's place in the choice order among equal counts: a hash of
