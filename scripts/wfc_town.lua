@@ -14,8 +14,8 @@
 --
 -- floor ratio: 0.80..1.00 (walkable cells over all cells, defaults, 500 seeds)
 
-tiles.define("grass", { glyph = '"', color = "#4c9a3c", walkable = true })
-tiles.define("road", { glyph = "·", color = "#c8b07a", walkable = true })
+tiles.define("grass", { glyph = '"', color = "#5aa848", bg = "#1c3318", walkable = true })
+tiles.define("road", { glyph = "·", color = "#d8c08a", bg = "#3b3324", walkable = true })
 tiles.define("planks", { glyph = "_", color = "#8a6a42", walkable = true })
 
 local TOWN = {
