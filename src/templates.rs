@@ -28,6 +28,8 @@ pub const NAMES: &[&str] = &[
     "river",
     "levels",
     "graph_dungeon",
+    "wfc_caves",
+    "wfc_town",
 ];
 
 /// The shared modules a copied script may require, written beside it.
@@ -57,6 +59,8 @@ fn source(name: &str) -> Option<&'static str> {
         "river" => include_str!("../scripts/river.lua"),
         "levels" => include_str!("../scripts/levels.lua"),
         "graph_dungeon" => include_str!("../scripts/graph_dungeon.lua"),
+        "wfc_caves" => include_str!("../scripts/wfc_caves.lua"),
+        "wfc_town" => include_str!("../scripts/wfc_town.lua"),
         _ => return None,
     })
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::util::{dunlua, root};
 
 /// The seed tutorials, three seeds each; the classic variants, two.
-const SCRIPTS: [(&str, &[u64]); 17] = [
+const SCRIPTS: [(&str, &[u64]); 19] = [
     ("rooms", &[1, 7, 42]),
     ("rooms_jsrlt", &[1, 7, 42]),
     ("rooms_malwoden", &[1, 7, 42]),
@@ -25,6 +25,8 @@ const SCRIPTS: [(&str, &[u64]); 17] = [
     ("levels", &[1, 7]),
     ("crypt", &[1, 7]),
     ("graph_dungeon", &[1, 7]),
+    ("wfc_caves", &[1, 7]),
+    ("wfc_town", &[1, 7]),
 ];
 
 fn golden_path(script: &str, seed: u64) -> PathBuf {

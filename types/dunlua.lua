@@ -589,6 +589,17 @@ graph = {}
 ---@return Graph
 function graph.new() end
 
+wfc = {}
+
+---Fills the region by wave function collapse so every n x n window touching it appears in the sample (cells outside it kept as context); true, or nil and the reason every attempt failed.
+---@param map Map
+---@param region Selection|Rect
+---@param opts {sample: string[], legend?: table<string, TileName|{tile: TileName}>, n?: integer, symmetry?: 1|2|4|8, border?: TileName, connected?: boolean, path?: integer[][], counts?: table<TileName, integer[]>, attempts?: integer, backtracks?: integer}
+---@param rng Rng
+---@return true?
+---@return string?
+function wfc.fill(map, region, opts, rng) end
+
 ---Rejects this attempt's map; the host rerolls on the next attempt's stream.
 ---@param why? string
 function reject(why) end

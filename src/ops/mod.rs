@@ -18,6 +18,7 @@ mod rock;
 mod selection;
 mod shapes;
 mod stamp;
+pub mod wfc;
 
 pub use analysis::{dijkstra, regions, regions_of_kinds, DistanceMap, Region};
 pub use cellular::CellularRule;

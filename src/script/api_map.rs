@@ -520,6 +520,32 @@ impl LuaMap {
         }
     }
 
+    /// Runs `body` on the map as a writer does (the `writer!` macro, for a
+    /// primitive bound outside this file): when recording, the tiles it
+    /// changed become a replay step named `name`.
+    pub(super) fn write_step<T>(
+        &self,
+        lua: &Lua,
+        a: &Args,
+        name: &str,
+        body: impl FnOnce(&mut Map) -> mlua::Result<T>,
+    ) -> mlua::Result<T> {
+        let mut guard = self.map_mut(lua)?;
+        let result = body(&mut guard);
+        let recording = match self.journal.borrow_mut().as_mut() {
+            Some(journal) => {
+                journal.capture(&mut guard, name, false);
+                true
+            }
+            None => false,
+        };
+        drop(guard);
+        if recording {
+            self.hold(a, 0)?;
+        }
+        result
+    }
+
     pub fn into_parts(self) -> (Map, Option<Journal>) {
         (self.map.into_inner(), self.journal.into_inner())
     }

@@ -211,6 +211,7 @@ impl Vm {
         super::api_prefab::register(&lua)?;
         super::api_graph::register(&lua)?;
         super::api_markers::register(&lua)?;
+        super::api_wfc::register(&lua)?;
         let math_stream = super::api_rng::install_math_random(&lua)?;
         make_userdata_metatables(&lua)?;
         let host_globals = lua.globals();

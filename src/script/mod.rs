@@ -12,6 +12,7 @@ mod api_rect;
 mod api_rng;
 mod api_selection;
 mod api_tiles;
+mod api_wfc;
 mod args;
 mod budget;
 mod cost;

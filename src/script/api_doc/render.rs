@@ -125,7 +125,7 @@ pub fn luals() -> String {
             ));
         }
     }
-    for table in ["Rect", "tiles", "markers", "prefab", "graph", "_G"] {
+    for table in ["Rect", "tiles", "markers", "prefab", "graph", "wfc", "_G"] {
         if table != "Rect" && table != "_G" {
             out.push_str(&format!("{table} = {{}}\n\n"));
         }

@@ -232,6 +232,11 @@ pub(crate) fn host_api() -> mlua::Result<Vec<(Owner, Kind, String)>> {
                     out.push((Owner::Global("graph"), Kind::Function, key?.0));
                 }
             }
+            ("wfc", mlua::Value::Table(t)) => {
+                for key in t.pairs::<String, mlua::Value>() {
+                    out.push((Owner::Global("wfc"), Kind::Function, key?.0));
+                }
+            }
             ("markers", mlua::Value::Table(t)) => {
                 for key in t.pairs::<String, mlua::Value>() {
                     out.push((Owner::Global("markers"), Kind::Function, key?.0));

@@ -1,0 +1,126 @@
+//! The constraints a finished fill is checked against as a whole: the
+//! region's walkable cells connected, a walkable route between two cells,
+//! and how many cells of a kind the region holds.
+
+use crate::map::Tile;
+
+/// The cells of a `width`-wide grid 4-adjacent to `i`.
+fn neighbours(i: usize, width: usize, len: usize) -> impl Iterator<Item = usize> {
+    let (x, y) = (i % width, i / width);
+    let height = len / width;
+    [
+        (x > 0).then(|| i - 1),
+        (x + 1 < width).then(|| i + 1),
+        (y > 0).then(|| i - width),
+        (y + 1 < height).then(|| i + width),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Whether the walkable region cells and the walkable cells outside it
+/// that touch it form one 4-connected area by themselves (no detour
+/// through other cells counts). Empty counts as connected.
+pub(super) fn connected(
+    cells: &[Tile],
+    width: usize,
+    region: &[bool],
+    walkable: &[bool; 256],
+) -> bool {
+    let len = cells.len();
+    let walk = |i: usize| walkable[cells[i].index()];
+    let member = |i: usize| walk(i) && (region[i] || neighbours(i, width, len).any(|n| region[n]));
+    let Some(first) = (0..len)
+        .find(|&i| region[i] && walk(i))
+        .or_else(|| (0..len).find(|&i| !region[i] && member(i)))
+    else {
+        return true;
+    };
+    let mut seen = vec![false; len];
+    seen[first] = true;
+    let mut stack = vec![first];
+    while let Some(i) = stack.pop() {
+        for n in neighbours(i, width, len) {
+            if !seen[n] && member(n) {
+                seen[n] = true;
+                stack.push(n);
+            }
+        }
+    }
+    (0..len).all(|i| seen[i] || !member(i))
+}
+
+/// Whether a 4-connected route of walkable cells joins `a` and `b`.
+pub(super) fn joined(
+    cells: &[Tile],
+    width: usize,
+    a: usize,
+    b: usize,
+    walkable: &[bool; 256],
+) -> bool {
+    let len = cells.len();
+    let walk = |i: usize| walkable[cells[i].index()];
+    if !walk(a) || !walk(b) {
+        return false;
+    }
+    let mut seen = vec![false; len];
+    seen[a] = true;
+    let mut stack = vec![a];
+    while let Some(i) = stack.pop() {
+        if i == b {
+            return true;
+        }
+        for n in neighbours(i, width, len) {
+            if !seen[n] && walk(n) {
+                seen[n] = true;
+                stack.push(n);
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: &[&str]) -> (Vec<Tile>, usize) {
+        let cells = rows
+            .iter()
+            .flat_map(|r| {
+                r.chars()
+                    .map(|c| if c == '#' { Tile::WALL } else { Tile::FLOOR })
+            })
+            .collect();
+        (cells, rows[0].len())
+    }
+
+    fn walkable() -> [bool; 256] {
+        let mut w = [false; 256];
+        w[Tile::FLOOR.index()] = true;
+        w
+    }
+
+    #[test]
+    fn two_rooms_apart_are_not_connected_until_a_door_joins_them() {
+        let (cells, width) = grid(&["..#..", "..#..", "....."]);
+        let all = vec![true; cells.len()];
+        assert!(connected(&cells, width, &all, &walkable()));
+        let (cells, width) = grid(&["..#..", "..#..", "..#.."]);
+        assert!(!connected(&cells, width, &all, &walkable()));
+        assert!(!joined(&cells, width, 0, 4, &walkable()));
+        assert!(joined(&cells, width, 0, 11, &walkable()));
+    }
+
+    #[test]
+    fn a_detour_outside_the_region_does_not_count() {
+        // The region is the top row; the two halves meet only below it.
+        let (cells, width) = grid(&["..#..", ".....", "....."]);
+        let mut region = vec![false; cells.len()];
+        region[..5].iter_mut().for_each(|r| *r = true);
+        // Fixed walkable cells touching the region (row 1) join them.
+        assert!(connected(&cells, width, &region, &walkable()));
+        let (cells, width) = grid(&["..#..", "##.##", "....."]);
+        assert!(!connected(&cells, width, &region, &walkable()));
+    }
+}

@@ -1,0 +1,424 @@
+//! The search: one domain (a set of patterns) per window position, arc
+//! consistency by propagation, lowest-count-first choices weighted by how
+//! often the sample shows each pattern, and chronological backtracking on
+//! contradictions (DeBroglie's), with a trail that saves a position's
+//! domain once per choice.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::bitset::{self, words};
+use super::live::Live;
+use super::meter::{Meter, Stopped};
+use super::patterns::{Patterns, DIRS};
+use crate::rng::Rng;
+
+/// The window positions being solved: top-left corners `(ox + px, oy + py)`
+/// for `px < gw`, `py < gh`; the active ones cover at least one region cell.
+pub(super) struct Grid {
+    pub ox: i32,
+    pub oy: i32,
+    pub gw: usize,
+    pub gh: usize,
+    pub active: Vec<bool>,
+}
+
+impl Grid {
+    fn neighbour(&self, pos: usize, d: usize) -> Option<usize> {
+        let (x, y) = ((pos % self.gw) as i32, (pos / self.gw) as i32);
+        let (nx, ny) = (x + DIRS[d].0, y + DIRS[d].1);
+        if nx < 0 || ny < 0 || nx >= self.gw as i32 || ny >= self.gh as i32 {
+            return None;
+        }
+        let n = ny as usize * self.gw + nx as usize;
+        self.active[n].then_some(n)
+    }
+}
+
+/// How one attempt ended.
+pub(super) enum End {
+    /// Every position holds one pattern.
+    Solved,
+    /// The backtracking limit was reached.
+    GaveUp,
+    /// The search ran out of choices: no fill exists at all.
+    Impossible,
+}
+
+/// Positions a contradiction emptied: `Err(pos)`.
+type Propagated = Result<(), usize>;
+
+// The loops below index slices with `while` rather than zip iterators:
+// the same code optimised, and several times faster unoptimised (the test
+// builds run these fills hundreds of times).
+
+/// Whether every bit of `target` is in `allowed`.
+fn covers(allowed: &[u64], target: &[u64]) -> bool {
+    let mut i = 0;
+    while i < target.len() {
+        if target[i] & !allowed[i] != 0 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// ORs into `out` what the patterns of `source` allow (a table lookup per
+/// byte of it), stopping once that covers `target`. Returns whether it
+/// did, and the lookups made.
+fn unite_by_bytes(table: &[u64], source: &[u64], target: &[u64], out: &mut [u64]) -> (bool, u64) {
+    let w = out.len();
+    let mut seen = 0;
+    let mut k = 0;
+    while k < source.len() {
+        let word = source[k];
+        if word != 0 {
+            let mut b = 0;
+            while b < 8 {
+                let byte = (word >> (8 * b)) as usize & 0xff;
+                if byte != 0 {
+                    let row = &table[((k * 8 + b) * 256 + byte) * w..][..w];
+                    let mut i = 0;
+                    while i < w {
+                        out[i] |= row[i];
+                        i += 1;
+                    }
+                    seen += 1;
+                }
+                b += 1;
+            }
+            if covers(out, target) {
+                return (true, seen);
+            }
+        }
+        k += 1;
+    }
+    (false, seen)
+}
+
+/// [`unite_by_bytes`] pattern by pattern, for pattern sets too big for
+/// the tables.
+fn unite_by_patterns(
+    compat: &[super::bitset::Bits],
+    source: &[u64],
+    target: &[u64],
+    out: &mut [u64],
+) -> (bool, u64) {
+    let mut seen = 0;
+    for (k, p) in bitset::ones(source).enumerate() {
+        for (o, x) in out.iter_mut().zip(&compat[p].0) {
+            *o |= x;
+        }
+        seen += 1;
+        if k % 8 == 7 && covers(out, target) {
+            return (true, seen);
+        }
+    }
+    (false, seen)
+}
+
+pub(super) struct Solver<'a> {
+    pats: &'a Patterns,
+    grid: &'a Grid,
+    w: usize,
+    dom: Vec<u64>,
+    counts: Vec<u32>,
+    queue: Vec<u32>,
+    queued: Vec<bool>,
+    /// Saved domains: positions, their words, their counts.
+    trail_pos: Vec<u32>,
+    trail_words: Vec<u64>,
+    /// The choice whose trail last saved each position (0: none).
+    saved_by: Vec<u32>,
+    choice_id: u32,
+    /// The last id given to a choice: ids never come back, so the
+    /// `saved_by` marks of a choice that was undone mean nothing later.
+    last_id: u32,
+    heap: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    noise_seed: u64,
+    scratch: Vec<u64>,
+    /// Positions whose domain changed since the watch last looked (kept
+    /// only while there is a watch).
+    touched: Vec<u32>,
+    track: bool,
+}
+
+/// The bytes a solver for `positions` positions of `w` words holds, before
+/// its trail grows (domains three times: the attempt's, the initial copy,
+/// and the next attempt's while it is made).
+pub(super) fn base_bytes(positions: usize, w: usize) -> usize {
+    positions * (3 * w * 8 + 4 + 1 + 4 + 4 + 16)
+}
+
+/// A position's place in the choice order among equal counts: a hash of
+/// the attempt's seed, so ties break at random without a draw each.
+fn noise(seed: u64, pos: usize) -> u32 {
+    let mut z = seed ^ (pos as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) as u32
+}
+
+impl<'a> Solver<'a> {
+    /// A solver whose domains are `initial` (positions × words).
+    pub fn new(pats: &'a Patterns, grid: &'a Grid, initial: Vec<u64>) -> Solver<'a> {
+        let w = words(pats.count());
+        let positions = grid.gw * grid.gh;
+        let counts = (0..positions)
+            .map(|p| bitset::count(&initial[p * w..(p + 1) * w]))
+            .collect();
+        Solver {
+            pats,
+            grid,
+            w,
+            dom: initial,
+            counts,
+            queue: Vec::new(),
+            queued: vec![false; positions],
+            trail_pos: Vec::new(),
+            trail_words: Vec::new(),
+            saved_by: vec![0; positions],
+            choice_id: 0,
+            last_id: 0,
+            heap: BinaryHeap::new(),
+            noise_seed: 0,
+            scratch: vec![0; w],
+            touched: Vec::new(),
+            track: false,
+        }
+    }
+
+    pub fn domains(&self) -> &[u64] {
+        &self.dom
+    }
+
+    /// The pattern a solved position holds.
+    pub fn pattern(&self, pos: usize) -> usize {
+        bitset::ones(&self.dom[pos * self.w..(pos + 1) * self.w])
+            .next()
+            .unwrap_or(0)
+    }
+
+    /// Propagates from every active position: the initial consistency.
+    pub fn propagate_all(&mut self, meter: &mut Meter<'_>) -> Result<Propagated, Stopped> {
+        for pos in 0..self.grid.active.len() {
+            if self.grid.active[pos] {
+                if self.counts[pos] == 0 {
+                    return Ok(Err(pos));
+                }
+                self.enqueue(pos);
+            }
+        }
+        self.propagate(meter)
+    }
+
+    fn enqueue(&mut self, pos: usize) {
+        if !self.queued[pos] {
+            self.queued[pos] = true;
+            self.queue.push(pos as u32);
+        }
+    }
+
+    /// Saves `pos`'s domain on the trail, once per choice (none at the root:
+    /// the root's removals hold for the whole attempt).
+    fn save(&mut self, pos: usize) {
+        if self.choice_id == 0 || self.saved_by[pos] == self.choice_id {
+            return;
+        }
+        self.saved_by[pos] = self.choice_id;
+        self.trail_pos.push(pos as u32);
+        self.trail_words
+            .extend_from_slice(&self.dom[pos * self.w..(pos + 1) * self.w]);
+    }
+
+    fn changed(&mut self, pos: usize) {
+        let count = bitset::count(&self.dom[pos * self.w..(pos + 1) * self.w]);
+        self.counts[pos] = count;
+        if self.track {
+            self.touched.push(pos as u32);
+        }
+        if count > 1 {
+            self.heap
+                .push(Reverse((count, noise(self.noise_seed, pos), pos as u32)));
+        }
+    }
+
+    fn propagate(&mut self, meter: &mut Meter<'_>) -> Result<Propagated, Stopped> {
+        let w = self.w;
+        while let Some(c) = self.queue.pop() {
+            let c = c as usize;
+            self.queued[c] = false;
+            for d in 0..4 {
+                let Some(nb) = self.grid.neighbour(c, d) else {
+                    continue;
+                };
+                // What c's patterns allow at nb, built until it covers
+                // nb's domain (then nothing would change).
+                self.scratch.iter_mut().for_each(|x| *x = 0);
+                let target = &self.dom[nb * w..(nb + 1) * w];
+                let source = &self.dom[c * w..(c + 1) * w];
+                let (covered, seen) = match &self.pats.unions {
+                    Some(unions) => unite_by_bytes(&unions[d], source, target, &mut self.scratch),
+                    None => {
+                        unite_by_patterns(&self.pats.compat[d], source, target, &mut self.scratch)
+                    }
+                };
+                meter.work(seen * w as u64 / 4 + 1)?;
+                if covered || covers(&self.scratch, &self.dom[nb * w..(nb + 1) * w]) {
+                    continue;
+                }
+                self.save(nb);
+                let target = &mut self.dom[nb * w..(nb + 1) * w];
+                let mut i = 0;
+                while i < w {
+                    target[i] &= self.scratch[i];
+                    i += 1;
+                }
+                self.changed(nb);
+                if self.counts[nb] == 0 {
+                    self.clear_queue();
+                    return Ok(Err(nb));
+                }
+                self.enqueue(nb);
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    fn clear_queue(&mut self) {
+        for &q in &self.queue {
+            self.queued[q as usize] = false;
+        }
+        self.queue.clear();
+    }
+
+    /// Puts back the domains saved since the trail held `len` positions.
+    fn undo(&mut self, len: usize) {
+        let w = self.w;
+        while self.trail_pos.len() > len {
+            let pos = self.trail_pos.pop().unwrap_or(0) as usize;
+            let from = self.trail_words.len() - w;
+            self.dom[pos * w..(pos + 1) * w].copy_from_slice(&self.trail_words[from..]);
+            self.trail_words.truncate(from);
+            self.changed(pos);
+        }
+    }
+
+    /// The undecided position with the fewest patterns, ties broken by the
+    /// attempt's noise; stale heap entries are skipped.
+    fn next_choice(&mut self) -> Option<usize> {
+        while let Some(Reverse((count, _, pos))) = self.heap.pop() {
+            let pos = pos as usize;
+            if self.counts[pos] == count && count > 1 {
+                return Some(pos);
+            }
+        }
+        None
+    }
+
+    fn rebuild_heap(&mut self) {
+        self.heap.clear();
+        for pos in 0..self.counts.len() {
+            if self.grid.active[pos] && self.counts[pos] > 1 {
+                self.heap.push(Reverse((
+                    self.counts[pos],
+                    noise(self.noise_seed, pos),
+                    pos as u32,
+                )));
+            }
+        }
+    }
+
+    /// One attempt from the current (initial) domains: choose, propagate,
+    /// back up on contradiction, at most `limit` times.
+    pub fn search(
+        &mut self,
+        rng: &mut Rng,
+        limit: u32,
+        mut live: Option<&mut Live>,
+        meter: &mut Meter<'_>,
+    ) -> Result<End, Stopped> {
+        let w = self.w;
+        self.noise_seed = (rng.next_u32() as u64) << 32 | rng.next_u32() as u64;
+        self.rebuild_heap();
+        meter.work(self.counts.len() as u64 / 4 + 1)?;
+        // (trail length, position, pattern, choice id) of each open choice.
+        let mut choices: Vec<(usize, usize, usize, u32)> = Vec::new();
+        let mut backtracks = 0u32;
+        let mut weights = Vec::new();
+        self.track = live.is_some();
+        if let Some(live) = live.as_deref_mut() {
+            live.reset(&self.dom);
+        }
+        loop {
+            if self.heap.len() > 4 * self.counts.len() + 64 {
+                self.rebuild_heap();
+            }
+            let Some(pos) = self.next_choice() else {
+                return Ok(End::Solved);
+            };
+            weights.clear();
+            let options: Vec<usize> = bitset::ones(&self.dom[pos * w..(pos + 1) * w]).collect();
+            weights.extend(options.iter().map(|&p| self.pats.weights[p]));
+            meter.work(options.len() as u64 / 4 + 1)?;
+            // Weights total at most the sample's windows, well under 2^32.
+            let pick = options[rng.weighted(&weights).unwrap_or(0)];
+            self.last_id += 1;
+            self.choice_id = self.last_id;
+            choices.push((self.trail_pos.len(), pos, pick, self.choice_id));
+            self.save(pos);
+            self.dom[pos * w..(pos + 1) * w]
+                .iter_mut()
+                .for_each(|x| *x = 0);
+            self.dom[pos * w + pick / 64] |= 1 << (pick % 64);
+            self.changed(pos);
+            self.enqueue(pos);
+            meter.hold(self.trail_bytes())?;
+            let mut ok = self.propagate(meter)?.is_ok();
+            if let (true, Some(live)) = (ok, live.as_deref_mut()) {
+                ok = self.watch(live, meter)?;
+            }
+            while !ok {
+                backtracks += 1;
+                if backtracks > limit {
+                    return Ok(End::GaveUp);
+                }
+                let Some((len, pos, pick, _)) = choices.pop() else {
+                    return Ok(End::Impossible);
+                };
+                self.undo(len);
+                meter.work((self.trail_pos.len().saturating_sub(len)) as u64 + 1)?;
+                self.choice_id = choices.last().map_or(0, |c| c.3);
+                // The choice failed: its pattern is out at the choice before.
+                self.save(pos);
+                self.dom[pos * w + pick / 64] &= !(1 << (pick % 64));
+                self.changed(pos);
+                if self.counts[pos] == 0 {
+                    continue;
+                }
+                self.enqueue(pos);
+                ok = self.propagate(meter)?.is_ok();
+                if let (true, Some(live)) = (ok, live.as_deref_mut()) {
+                    ok = self.watch(live, meter)?;
+                }
+            }
+        }
+    }
+
+    /// Tells the watch what changed, then asks it.
+    fn watch(&mut self, live: &mut Live, meter: &mut Meter<'_>) -> Result<bool, Stopped> {
+        self.sync(live, meter)?;
+        live.check(&self.dom, meter)
+    }
+
+    fn sync(&mut self, live: &mut Live, meter: &mut Meter<'_>) -> Result<(), Stopped> {
+        live.sync(&self.touched, &self.dom, meter)?;
+        self.touched.clear();
+        Ok(())
+    }
+
+    fn trail_bytes(&self) -> usize {
+        self.trail_pos.capacity() * 4 + self.trail_words.capacity() * 8 + self.heap.capacity() * 12
+    }
+}
