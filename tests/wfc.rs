@@ -347,7 +347,7 @@ fn unsatisfiable_fills_return_nil_and_a_reason_within_a_second() {
         // Only walls in the sample, and the path's ends must be walkable.
         ("wfc.fill(map, Rect.new(0, 0, 19, 11), { sample = { \"###\", \"###\", \"###\" }, path = { {2, 2}, {8, 8} } }, rng)", "no walkable tile"),
         // Lava kept beside the region: no window of the sample holds it.
-        ("tiles.define(\"lava\", { glyph = \"%\" }); map:fill_rect(Rect.new(0, 0, 19, 2), \"lava\")\n  wfc.fill(map, Rect.new(0, 3, 19, 8), { sample = SAMPLE }, rng)", "no 3x3 pattern of the sample fits the map at"),
+        ("tiles.define(\"lava\", { glyph = \"%\" }); map:fill_rect(Rect.new(0, 0, 19, 2), \"lava\")\n  wfc.fill(map, Rect.new(0, 3, 19, 8), { sample = SAMPLE, context = \"exact\" }, rng)", "no 3x3 pattern of the sample fits the map at"),
         // The border tile is not in the sample at all.
         ("wfc.fill(map, Rect.new(0, 0, 19, 11), { sample = { \"...\", \"...\", \"...\" }, border = \"wall\" }, rng)", "the border tile 'wall' is not in the sample"),
         // The ring alone is 60 walls.
@@ -398,6 +398,8 @@ fn wrong_arguments_are_located_errors_naming_the_argument() {
         ("wfc.fill(map, Rect.new(0, 0, 9, 9), { sample = SAMPLE, path = { {1, 1}, {500, 1} } }, rng)".to_string(), "path[2] (500, 1) is off the map"),
         ("wfc.fill(map, Rect.new(0, 0, 9, 9), { sample = SAMPLE, path = { {1, 1}, {0/0, 1} } }, rng)".to_string(), "path[2].x must be an integer"),
         ("wfc.fill(map, Rect.new(0, 0, 9, 9), { sample = SAMPLE, counts = { floor = {5, 2} } }, rng)".to_string(), "counts.floor: min 5 is more than max 2"),
+        ("wfc.fill(map, Rect.new(0, 0, 9, 9), { sample = SAMPLE, context = 'loose' }, rng)".to_string(), "context must be \"exact\", \"walkable\" or \"free\", got \"loose\""),
+        ("wfc.fill(map, Rect.new(0, 0, 9, 9), { sample = SAMPLE, context = true }, rng)".to_string(), "context must be \"exact\", \"walkable\" or \"free\", got true"),
         ("wfc.fill(map, Rect.new(0, 0, 9, 9), { sample = SAMPLE, counts = { floor = 3 } }, rng)".to_string(), "counts.floor must be {min, max}"),
         ("wfc.fill(map, Rect.new(0, 0, 9, 9), { sample = SAMPLE, attempts = 0 }, rng)".to_string(), "attempts must be an integer from 1 to 10000, got 0"),
         ("wfc.fill(map, Rect.new(0, 0, 9, 9), { sample = SAMPLE, attemps = 3 }, rng)".to_string(), "attemps"),
@@ -482,3 +484,267 @@ fn a_fill_inside_pcall_cannot_outlive_the_budget() {
         out.stderr
     );
 }
+
+/// An ordinary room as a designer draws it: a one-cell wall ring with a
+/// doorway at the bottom, not a piece of the cave sample.
+const DOOR_ROOM: [&str; 5] = ["#######", "#.....#", "#.....#", "#.....#", "###.###"];
+const DOOR_ROOM_AT: (i32, i32) = (15, 8);
+const DOORWAY: (i32, i32) = (18, 12);
+const FAR: (i32, i32) = (2, 2);
+
+fn in_door_room(x: i32, y: i32) -> bool {
+    (DOOR_ROOM_AT.0..DOOR_ROOM_AT.0 + 7).contains(&x)
+        && (DOOR_ROOM_AT.1..DOOR_ROOM_AT.1 + 5).contains(&y)
+}
+
+/// The cave filled around the stamped room, a path asked from its
+/// doorway to a far corner; `extra` is added to the options.
+fn door_room_script(extra: &str) -> String {
+    format!(
+        r##"local SAMPLE = {sample}
+local ROOM = {room}
+local LEGEND = {{ ["#"] = "wall", ["."] = "floor", ["~"] = "water" }}
+return {{
+  width = 40, height = 24,
+  generate = function(map, rng)
+    map:fill("wall")
+    local r = map:stamp({rx}, {ry}, ROOM, LEGEND)
+    map:add_room(r)
+    local all = map:select_rect(Rect.new(0, 0, map.width - 1, map.height - 1))
+    local ok, why = wfc.fill(map, all:subtract(map:select_rect(r)), {{
+      sample = SAMPLE, legend = LEGEND, n = 3, symmetry = 8, border = "wall", connected = true,
+      path = {{ {{{dx}, {dy}}}, {{{fx}, {fy}}} }}, {extra} }}, rng)
+    if not ok then error("fill: " .. why) end
+    map:set_start(17, 9)
+  end,
+}}
+"##,
+        sample = lua_rows(&SAMPLE),
+        room = lua_rows(&DOOR_ROOM),
+        rx = DOOR_ROOM_AT.0,
+        ry = DOOR_ROOM_AT.1,
+        dx = DOORWAY.0,
+        dy = DOORWAY.1,
+        fx = FAR.0,
+        fy = FAR.1,
+    )
+}
+
+/// The room's cells are as stamped.
+fn assert_door_room_kept(map: &Generated, what: &str) {
+    for (j, row) in DOOR_ROOM.iter().enumerate() {
+        for (i, c) in row.chars().enumerate() {
+            let (x, y) = (DOOR_ROOM_AT.0 + i as i32, DOOR_ROOM_AT.1 + j as i32);
+            assert_eq!(
+                glyph(map, x, y),
+                c,
+                "{what}: the room changed at ({x}, {y})"
+            );
+        }
+    }
+}
+
+/// The windows touching a cell `in_region` accepts for which no sample
+/// window has the same tiles at the region's cells and, at the other
+/// cells, a tile `kept_ok(sample glyph, x, y)` accepts.
+fn unmatched_windows(
+    map: &Generated,
+    in_region: impl Fn(i32, i32) -> bool,
+    kept_ok: impl Fn(char, i32, i32) -> bool,
+) -> Vec<(i32, i32)> {
+    let n = 3;
+    let known: Vec<Vec<char>> = sample_windows(&SAMPLE, n as usize).into_iter().collect();
+    let (w, h) = (map.width() as i32, map.height() as i32);
+    let mut bad = Vec::new();
+    for y in 0..=h - n {
+        for x in 0..=w - n {
+            let cells: Vec<(i32, i32)> = (0..n)
+                .flat_map(|j| (0..n).map(move |i| (x + i, y + j)))
+                .collect();
+            if !cells.iter().any(|&(cx, cy)| in_region(cx, cy)) {
+                continue;
+            }
+            let fits = |s: &Vec<char>| {
+                cells.iter().zip(s).all(|(&(cx, cy), &c)| {
+                    if in_region(cx, cy) {
+                        glyph(map, cx, cy) == c
+                    } else {
+                        kept_ok(c, cx, cy)
+                    }
+                })
+            };
+            if !known.iter().any(fits) {
+                bad.push((x, y));
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn a_fill_around_a_stamped_ordinary_room_joins_its_doorway_for_seeds_0_to_99() {
+    let scratch = Scratch::new();
+    let path = scratch.write("door_room.lua", &door_room_script(""));
+    let generator = Generator::file(&path).build().unwrap();
+    let outside = |x: i32, y: i32| !in_door_room(x, y);
+    for seed in 0..100 {
+        let map = generator
+            .generate(seed)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_door_room_kept(&map, &format!("seed {seed}"));
+        assert!(
+            joined(&map, DOORWAY, FAR),
+            "seed {seed}: the doorway is not joined to {FAR:?}\n{}",
+            map.to_text()
+        );
+        for x in 0..40 {
+            for y in 0..24 {
+                if x == 0 || y == 0 || x == 39 || y == 23 {
+                    assert_eq!(glyph(&map, x, y), '#', "seed {seed}: border at ({x}, {y})");
+                }
+            }
+        }
+        // The windows wholly inside the region are the sample's, always.
+        let bad = unmatched_windows(&map, outside, |_, _, _| true);
+        let inner: Vec<_> = bad
+            .into_iter()
+            .filter(|&(x, y)| (0..3).all(|j| (0..3).all(|i| outside(x + i, y + j))))
+            .collect();
+        assert!(
+            inner.is_empty(),
+            "seed {seed}: foreign windows at {inner:?}"
+        );
+    }
+}
+
+#[test]
+fn forced_context_levels_behave_as_documented() {
+    let scratch = Scratch::new();
+    let outside = |x: i32, y: i32| !in_door_room(x, y);
+    // Exact: the ring's doorway has no continuation in the cave sample.
+    let exact =
+        Generator::file(&scratch.write("exact.lua", &door_room_script("context = \"exact\"")))
+            .build()
+            .unwrap();
+    // Walkable: the doorway is still one cell wide between walls, which
+    // the sample's walls never leave.
+    let walkable = Generator::file(
+        &scratch.write("walkable.lua", &door_room_script("context = \"walkable\"")),
+    )
+    .build()
+    .unwrap();
+    let free = Generator::file(&scratch.write("free.lua", &door_room_script("context = \"free\"")))
+        .build()
+        .unwrap();
+    let default = Generator::file(&scratch.write("default.lua", &door_room_script("")))
+        .build()
+        .unwrap();
+    for seed in 0..3 {
+        let e = exact.generate(seed).unwrap_err().to_string();
+        assert!(
+            e.contains("fill: no route of walkable cells can join (18, 12) and (2, 2)"),
+            "{e}"
+        );
+        assert!(
+            !e.contains("with the kept cells read"),
+            "a forced level has no fallback: {e}"
+        );
+        let e = walkable.generate(seed).unwrap_err().to_string();
+        assert!(e.contains("fill: no route of walkable cells"), "{e}");
+        assert!(!e.contains("with the kept cells read"), "{e}");
+        // Free: the region's windows only; the room is kept, the path joined.
+        let map = free.generate(seed).unwrap();
+        assert_door_room_kept(&map, "free");
+        assert!(joined(&map, DOORWAY, FAR), "{}", map.to_text());
+        assert!(unmatched_windows(&map, outside, |_, _, _| true).is_empty());
+        // The default falls back through both to free, on the same stream.
+        assert_eq!(default.generate(seed).unwrap().to_text(), map.to_text());
+    }
+
+    // Lava kept above the region: no sample window holds lava, so exact
+    // fails; read by walkability the lava is any wall-like sample tile.
+    let body = |context: &str| {
+        format!(
+            "  tiles.define(\"lava\", {{ glyph = \"%\" }}); map:fill_rect(Rect.new(0, 0, 19, 2), \"lava\")\n  local ok, why = wfc.fill(map, Rect.new(0, 3, 19, 8), {{ sample = SAMPLE{context} }}, rng)\n  if not ok then error(\"fill: \" .. why) end\n  for y = 3, 11 do for x = 0, 19 do if map:is_walkable(x, y) then map:set_start(x, y) return end end end"
+        )
+    };
+    let lava = |x: i32, y: i32| y <= 2 && x < 20;
+    let in_region = |x: i32, y: i32| y >= 3;
+    let exact = Generator::file(&scratch.write(
+        "lava_exact.lua",
+        &script(20, 12, &body(", context = \"exact\"")),
+    ))
+    .build()
+    .unwrap();
+    let e = exact.generate(1).unwrap_err().to_string();
+    assert!(
+        e.contains("fill: no 3x3 pattern of the sample fits the map at"),
+        "{e}"
+    );
+    for (name, context) in [("walkable", ", context = \"walkable\""), ("default", "")] {
+        let g = Generator::file(
+            &scratch.write(&format!("lava_{name}.lua"), &script(20, 12, &body(context))),
+        )
+        .build()
+        .unwrap();
+        for seed in 0..3 {
+            let map = g
+                .generate(seed)
+                .unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
+            for x in 0..20 {
+                for y in 0..3 {
+                    assert_eq!(
+                        map.tile_name(x, y),
+                        Some("lava"),
+                        "{name}: kept lava at ({x}, {y})"
+                    );
+                }
+            }
+            // Every window touching the region is a sample window whose
+            // tiles at the lava are not walkable.
+            let bad = unmatched_windows(&map, in_region, |c, x, y| lava(x, y) && c != '.');
+            assert!(
+                bad.is_empty(),
+                "{name} seed {seed}: windows at {bad:?}\n{}",
+                map.to_text()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_satisfiable_exact_fill_gives_the_same_map_as_before_the_fallback() {
+    // The constrained script's room is a piece of the sample: exact
+    // succeeds, so the fallback never runs and the maps are those of the
+    // exact-only fill (hashes recorded from it), the same as when forced.
+    let scratch = Scratch::new();
+    let text = constrained_script();
+    let default = Generator::file(&scratch.write("c.lua", &text))
+        .build()
+        .unwrap();
+    let forced = Generator::file(&scratch.write(
+        "c_exact.lua",
+        &text.replace("attempts = 50,", "attempts = 50, context = \"exact\","),
+    ))
+    .build()
+    .unwrap();
+    let hashes: Vec<u64> = (0..3)
+        .map(|seed| {
+            let a = default.generate(seed).unwrap();
+            assert_eq!(
+                a.to_text(),
+                forced.generate(seed).unwrap().to_text(),
+                "seed {seed}"
+            );
+            a.hash()
+        })
+        .collect();
+    assert_eq!(hashes, EXACT_HASHES, "the exact fill's maps changed");
+}
+/// The maps of seeds 0..3 from the exact-only fill (checked against the
+/// build before the fallback came).
+const EXACT_HASHES: [u64; 3] = [
+    3000159536483805805,
+    10468842277512966656,
+    10725818608748946949,
+];

@@ -591,10 +591,10 @@ function graph.new() end
 
 wfc = {}
 
----Fills the region by wave function collapse so every n x n window touching it appears in the sample (cells outside it kept as context); true, or nil and the reason every attempt failed.
+---Fills the region by wave function collapse so every n x n window touching it appears in the sample (cells outside it kept as context: exactly, else by walkability, else free, unless context names one reading); true, or nil and the reason every attempt failed.
 ---@param map Map
 ---@param region Selection|Rect
----@param opts {sample: string[], legend?: table<string, TileName|{tile: TileName}>, n?: integer, symmetry?: 1|2|4|8, border?: TileName, connected?: boolean, path?: integer[][], counts?: table<TileName, integer[]>, attempts?: integer, backtracks?: integer}
+---@param opts {sample: string[], legend?: table<string, TileName|{tile: TileName}>, n?: integer, symmetry?: 1|2|4|8, border?: TileName, connected?: boolean, path?: integer[][], counts?: table<TileName, integer[]>, attempts?: integer, backtracks?: integer, context?: "exact"|"walkable"|"free"}
 ---@param rng Rng
 ---@return true?
 ---@return string?

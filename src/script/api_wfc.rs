@@ -11,7 +11,7 @@ use super::args::{show, tile_named, Args};
 use super::budget::{self, Reservation};
 use super::cost;
 use crate::map::{Map, Tile};
-use crate::ops::wfc::{self, Charge, Sample, Stopped, WfcError, WfcOptions};
+use crate::ops::wfc::{self, Charge, Context, Sample, Stopped, WfcError, WfcOptions};
 use crate::ops::Selection;
 
 const NAME: &str = "wfc.fill";
@@ -28,6 +28,7 @@ const OPTIONS: &[&str] = &[
     "counts",
     "attempts",
     "backtracks",
+    "context",
 ];
 
 /// The most backtracks an attempt may be allowed.
@@ -256,6 +257,18 @@ fn read_options(a: &Args, t: &Table, map: &mut Map) -> mlua::Result<WfcOptions> 
         other => {
             return Err(a.fail(format!(
                 "counts must be a table of tile = {{min, max}}, got {}",
+                show(&other)
+            )))
+        }
+    };
+    opts.context = match t.get::<Value>("context")? {
+        Value::Nil => None,
+        Value::String(s) if Context::named(&s.to_string_lossy()).is_some() => {
+            Context::named(&s.to_string_lossy())
+        }
+        other => {
+            return Err(a.fail(format!(
+                "context must be \"exact\", \"walkable\" or \"free\", got {}",
                 show(&other)
             )))
         }

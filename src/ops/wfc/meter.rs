@@ -63,6 +63,19 @@ impl<'a> Meter<'a> {
         (self.report)(Charge::Memory(self.fixed.saturating_add(self.moving)))
     }
 
+    /// The bytes held for good so far, for [`Meter::release_to`].
+    pub fn held(&self) -> usize {
+        self.fixed
+    }
+
+    /// Drops back to `held` bytes for good, once what was kept since is
+    /// freed (a fill level that failed). Nothing is reported: memory only
+    /// shrinks.
+    pub fn release_to(&mut self, held: usize) {
+        self.fixed = held.min(self.fixed);
+        self.moving = 0;
+    }
+
     /// Sets what the current attempt holds besides.
     pub fn hold(&mut self, bytes: usize) -> Result<(), Stopped> {
         if bytes == self.moving {

@@ -4,6 +4,9 @@
 //! N×N window touching it is one of them, the cells outside it kept as they
 //! are and read as context; then checks the global constraints (border,
 //! connected, path, counts) and retries on the same stream when one fails.
+//! When the kept cells make that impossible, the same call reads them more
+//! loosely (by walkability, then not at all: [`Context`]), on the same
+//! stream, unless the caller forced one reading.
 //! All work and memory is reported to a meter, so a script's limits hold.
 
 mod bitset;
@@ -55,6 +58,41 @@ pub struct WfcOptions {
     pub attempts: u32,
     /// Backtracks one attempt may make before it is abandoned.
     pub backtracks: u32,
+    /// How windows read the kept cells: one level only, or `None` for the
+    /// fallback chain (exact, then walkable, then free).
+    pub context: Option<Context>,
+}
+
+/// How the N×N windows that overlap kept cells (outside the region) must
+/// agree with them. `connected`, `path`, `counts` and `border` always use
+/// the kept cells' real tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Context {
+    /// A window's tile at a kept cell is the kept tile.
+    Exact,
+    /// A window's tile at a kept cell is walkable exactly when the kept
+    /// tile is.
+    Walkable,
+    /// A window is free at kept cells: only its region cells count.
+    Free,
+}
+
+impl Context {
+    /// The level's name, as scripts write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::Exact => "exact",
+            Context::Walkable => "walkable",
+            Context::Free => "free",
+        }
+    }
+
+    /// The level named `name`.
+    pub fn named(name: &str) -> Option<Context> {
+        [Context::Exact, Context::Walkable, Context::Free]
+            .into_iter()
+            .find(|c| c.name() == name)
+    }
 }
 
 impl Default for WfcOptions {
@@ -68,6 +106,7 @@ impl Default for WfcOptions {
             counts: Vec::new(),
             attempts: 20,
             backtracks: 1000,
+            context: None,
         }
     }
 }
@@ -177,17 +216,62 @@ pub fn fill(
         Ok(s) => s,
         Err(reason) => return Ok(Err(reason)),
     };
+    let chain = [Context::Exact, Context::Walkable, Context::Free];
+    let levels = match opts.context {
+        Some(level) => std::slice::from_ref(match level {
+            Context::Exact => &chain[0],
+            Context::Walkable => &chain[1],
+            Context::Free => &chain[2],
+        }),
+        // A looser reading only differs when some window holds a kept cell.
+        None if setup.touches_kept(n) => &chain[..],
+        None => &chain[..1],
+    };
+    let mut reasons: Vec<(Context, String)> = Vec::new();
+    for &level in levels {
+        let held = meter.held();
+        match fill_at(level, map, &setup, &pats, opts, rng, &mut meter)? {
+            Ok(()) => return Ok(Ok(())),
+            Err(reason) => reasons.push((level, reason)),
+        }
+        meter.release_to(held);
+    }
+    let mut reasons = reasons.into_iter();
+    let (_, first) = reasons.next().expect("one level at least");
+    Ok(Err(reasons.fold(first, |all, (level, why)| {
+        format!(
+            "{all}; with the kept cells read {}: {why}",
+            match level {
+                Context::Walkable => "by walkability",
+                _ => "as free",
+            }
+        )
+    })))
+}
+
+/// One fill at one reading of the kept cells: `Ok(Ok(()))` when the map
+/// was filled.
+fn fill_at(
+    level: Context,
+    map: &mut Map,
+    setup: &Setup,
+    pats: &Patterns,
+    opts: &WfcOptions,
+    rng: &mut Rng,
+    meter: &mut Meter<'_>,
+) -> Result<Outcome, WfcError> {
+    let (n, w) = (pats.n, words(pats.count()));
     let positions = setup.grid.gw * setup.grid.gh;
     meter.keep(solver::base_bytes(positions, w))?;
     meter.upfront((positions * w) as u64 / 2 + 1)?;
 
-    let initial = setup.initial_domains(&pats, &mut meter)?;
-    let mut solver = Solver::new(&pats, &setup.grid, initial);
-    if let Err(pos) = solver.propagate_all(&mut meter)? {
+    let initial = setup.initial_domains(pats, level, meter)?;
+    let mut solver = Solver::new(pats, &setup.grid, initial);
+    if let Err(pos) = solver.propagate_all(meter)? {
         return Ok(Err(setup.no_window_fits(pos, n)));
     }
     let initial = solver.domains().to_vec();
-    let mut live = setup.live(&pats, opts, &mut meter)?;
+    let mut live = setup.live(pats, opts, meter)?;
     if let Some(live) = live.as_mut() {
         live.reset(&initial);
         if let Some((k, must, might)) = live.count_out_of_reach(&initial) {
@@ -199,7 +283,7 @@ pub fn fill(
                 format!("the region has room for at most {might} '{name}' cells, and counts ask for at least {min}")
             }));
         }
-        if !live.check(&initial, &mut meter)? {
+        if !live.check(&initial, meter)? {
             return Ok(Err(setup.never_joined(opts)));
         }
     }
@@ -210,10 +294,10 @@ pub fn fill(
     meter.keep(cells.len() * 8)?;
     for attempt in 0..opts.attempts {
         if attempt > 0 {
-            solver = Solver::new(&pats, &setup.grid, initial.clone());
+            solver = Solver::new(pats, &setup.grid, initial.clone());
         }
         meter.upfront((positions * w) as u64 / 8 + 1)?;
-        match solver.search(rng, opts.backtracks, live.as_mut(), &mut meter)? {
+        match solver.search(rng, opts.backtracks, live.as_mut(), meter)? {
             End::Solved => {}
             End::GaveUp => {
                 failures.contradictions += 1;
@@ -225,7 +309,7 @@ pub fn fill(
                 )));
             }
         }
-        setup.write(&solver, &pats, &mut cells);
+        setup.write(&solver, pats, &mut cells);
         meter.upfront(cells.len() as u64 * 2 / 4 + 1)?;
         if let Some(why) = setup.unmet(&cells, map, opts) {
             failures.note(why);
@@ -380,7 +464,13 @@ impl Setup {
 
     /// Each active position's patterns before propagation: those that agree
     /// with the fixed cells, the border and the path ends in its window.
-    fn initial_domains(&self, pats: &Patterns, meter: &mut Meter<'_>) -> Result<Vec<u64>, Stopped> {
+    /// `level` says how a kept cell's tile rules patterns out.
+    fn initial_domains(
+        &self,
+        pats: &Patterns,
+        level: Context,
+        meter: &mut Meter<'_>,
+    ) -> Result<Vec<u64>, Stopped> {
         let n = pats.n;
         let count = pats.count();
         let w = words(count);
@@ -426,6 +516,17 @@ impl Setup {
                     let slot = (j * n + i) * 256;
                     match self.kinds[cell] {
                         Cell::Free => {}
+                        Cell::Fixed if level == Context::Free => {}
+                        Cell::Fixed if level == Context::Walkable => {
+                            let want = self.walkable[self.fixed[cell].index()];
+                            let mut any = vec![0u64; w];
+                            for (t, bits) in at[slot..slot + 256].iter().enumerate() {
+                                if let (true, Some(bits)) = (self.walkable[t] == want, bits) {
+                                    any.iter_mut().zip(&bits.0).for_each(|(a, b)| *a |= b);
+                                }
+                            }
+                            d.iter_mut().zip(&any).for_each(|(a, b)| *a &= b);
+                        }
                         Cell::Fixed | Cell::Border => {
                             let tile = match self.kinds[cell] {
                                 Cell::Border => self.border_tile,
@@ -452,6 +553,23 @@ impl Setup {
 }
 
 impl Setup {
+    /// Whether some window of the fill holds a kept cell, so that a looser
+    /// reading of the kept cells can change anything.
+    fn touches_kept(&self, n: usize) -> bool {
+        let Grid { ox, oy, gw, gh, .. } = self.grid;
+        let kept = windows_touching(
+            &self.kinds,
+            self.width,
+            ox as usize,
+            oy as usize,
+            gw,
+            gh,
+            n,
+            |k| k == Cell::Fixed,
+        );
+        kept.iter().zip(&self.grid.active).any(|(&k, &a)| k && a)
+    }
+
     /// The reason no window fits at a position the first propagation
     /// emptied.
     fn no_window_fits(&self, pos: usize, n: usize) -> String {
