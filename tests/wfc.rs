@@ -623,20 +623,19 @@ fn forced_context_levels_behave_as_documented() {
     let outside = |x: i32, y: i32| !in_door_room(x, y);
     // Exact: the ring's doorway has no continuation in the cave sample.
     let exact =
-        Generator::file(&scratch.write("exact.lua", &door_room_script("context = \"exact\"")))
+        Generator::file(scratch.write("exact.lua", &door_room_script("context = \"exact\"")))
             .build()
             .unwrap();
     // Walkable: the doorway is still one cell wide between walls, which
     // the sample's walls never leave.
-    let walkable = Generator::file(
-        &scratch.write("walkable.lua", &door_room_script("context = \"walkable\"")),
-    )
-    .build()
-    .unwrap();
-    let free = Generator::file(&scratch.write("free.lua", &door_room_script("context = \"free\"")))
+    let walkable =
+        Generator::file(scratch.write("walkable.lua", &door_room_script("context = \"walkable\"")))
+            .build()
+            .unwrap();
+    let free = Generator::file(scratch.write("free.lua", &door_room_script("context = \"free\"")))
         .build()
         .unwrap();
-    let default = Generator::file(&scratch.write("default.lua", &door_room_script("")))
+    let default = Generator::file(scratch.write("default.lua", &door_room_script("")))
         .build()
         .unwrap();
     for seed in 0..3 {
@@ -669,8 +668,8 @@ fn forced_context_levels_behave_as_documented() {
         )
     };
     let lava = |x: i32, y: i32| y <= 2 && x < 20;
-    let in_region = |x: i32, y: i32| y >= 3;
-    let exact = Generator::file(&scratch.write(
+    let in_region = |_x: i32, y: i32| y >= 3;
+    let exact = Generator::file(scratch.write(
         "lava_exact.lua",
         &script(20, 12, &body(", context = \"exact\"")),
     ))
@@ -683,7 +682,7 @@ fn forced_context_levels_behave_as_documented() {
     );
     for (name, context) in [("walkable", ", context = \"walkable\""), ("default", "")] {
         let g = Generator::file(
-            &scratch.write(&format!("lava_{name}.lua"), &script(20, 12, &body(context))),
+            scratch.write(&format!("lava_{name}.lua"), &script(20, 12, &body(context))),
         )
         .build()
         .unwrap();
@@ -719,10 +718,10 @@ fn a_satisfiable_exact_fill_gives_the_same_map_as_before_the_fallback() {
     // exact-only fill (hashes recorded from it), the same as when forced.
     let scratch = Scratch::new();
     let text = constrained_script();
-    let default = Generator::file(&scratch.write("c.lua", &text))
+    let default = Generator::file(scratch.write("c.lua", &text))
         .build()
         .unwrap();
-    let forced = Generator::file(&scratch.write(
+    let forced = Generator::file(scratch.write(
         "c_exact.lua",
         &text.replace("attempts = 50,", "attempts = 50, context = \"exact\","),
     ))
