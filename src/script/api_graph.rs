@@ -47,6 +47,17 @@ pub(crate) struct LuaGraph {
     held: RefCell<Reservation>,
 }
 
+impl LuaGraph {
+    /// A graph holding nothing and no memory: what the host makes once
+    /// when it sets a VM up, so the type's metatable exists before any run.
+    pub(crate) fn placeholder() -> LuaGraph {
+        LuaGraph {
+            drawing: RefCell::new(Drawing::default()),
+            held: RefCell::new(Reservation::none()),
+        }
+    }
+}
+
 /// Registers the global `graph` table.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     let graph = lua.create_table()?;

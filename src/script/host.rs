@@ -519,6 +519,7 @@ fn make_userdata_metatables(lua: &Lua) -> mlua::Result<()> {
     lua.create_userdata(super::api_level::LevelView::new(Rc::new(map.clone()), 1))?;
     lua.create_userdata(LuaMap::new(map, None))?;
     lua.create_userdata(LuaRng::new(Rng::new(0)))?;
+    lua.create_userdata(super::api_graph::LuaGraph::placeholder())?;
     Ok(())
 }
 

@@ -467,7 +467,7 @@ unsafe extern "C" fn allocate(
     // raises, unwinding whatever loop asked for it.
     if nsize >= BIG_BLOCK && nsize > old && guard.stop.get().is_none() {
         if let Some(stop) = guard.overdue() {
-            guard.set_stop(stop, || script_line(guard.main.get(), None));
+            guard.set_stop(stop, || line_from_allocator(guard.main.get()));
         }
     }
     if nsize >= BIG_BLOCK && nsize > old && guard.stop.get().is_some_and(|s| s != Stop::Memory) {
@@ -482,7 +482,7 @@ unsafe extern "C" fn allocate(
     if nsize > old {
         if guard.stop.get().is_none() {
             if let Some(stop) = guard.out_of_time() {
-                guard.set_stop(stop, || script_line(guard.main.get(), None));
+                guard.set_stop(stop, || line_from_allocator(guard.main.get()));
             }
         }
         if matches!(guard.stop.get(), Some(Stop::Timeout | Stop::Cancelled)) {
@@ -499,14 +499,14 @@ unsafe extern "C" fn allocate(
     };
     if retry.is_some() && retry != Some(request) {
         // The refused request was not asked again: Lua gave up on it.
-        guard.set_stop(Stop::Memory, || script_line(guard.main.get(), None));
+        guard.set_stop(Stop::Memory, || line_from_allocator(guard.main.get()));
     }
     if nsize > old {
         let total = guard.memory_used() + (nsize - old);
         let limit = guard.memory_limit.get();
         if total > limit {
             if total > limit.saturating_mul(2) {
-                guard.set_stop(Stop::Memory, || script_line(guard.main.get(), None));
+                guard.set_stop(Stop::Memory, || line_from_allocator(guard.main.get()));
                 return std::ptr::null_mut();
             }
             let stopped = guard.stop.get().is_some() && retry.is_none();
@@ -518,7 +518,7 @@ unsafe extern "C" fn allocate(
             }
             // Still over after collecting, or already stopped: granted, so
             // the hook can raise the located stop at the next instruction.
-            guard.set_stop(Stop::Memory, || script_line(guard.main.get(), None));
+            guard.set_stop(Stop::Memory, || line_from_allocator(guard.main.get()));
         } else if retry == Some(request) && guard.stop.get() == Some(Stop::Memory) {
             // The emergency collection made room: no stop after all.
             guard.stop.set(None);
@@ -557,6 +557,23 @@ unsafe extern "C" fn allocate(
         }
     }
     block
+}
+
+extern "C-unwind" {
+    /// Whether Lua is moving a stack or collecting garbage right now (its
+    /// `gcstopem`; `src/script/raw/lua/lstate.c`).
+    fn dunlua_lua_busy(state: *mut lua_State) -> c_int;
+}
+
+/// [`script_line`] for a stop the allocator sets, unless Lua is in the
+/// middle of moving a stack (its frames point nowhere until the move ends:
+/// reading them crashed the process) or collecting; the hook then finds
+/// the line when it raises the stop.
+unsafe fn line_from_allocator(state: *mut lua_State) -> Option<String> {
+    if dunlua_lua_busy(state) != 0 {
+        return None;
+    }
+    script_line(state, None)
 }
 
 /// The first script line on `state`'s stack, as `file:line`, starting at

@@ -217,6 +217,8 @@ static int tunpack (lua_State *L) {
   if (l_unlikely(n >= (unsigned int)INT_MAX  ||
                  !lua_checkstack(L, (int)(++n))))
     return luaL_error(L, "too many results to unpack");
+  /* dunlua: each element read (lua_geti, as 'move' is charged) */
+  dunlua_charge(L, (size_t)n * DUNLUA_UNITS_PER_MOVE);
   for (; i < e; i++) {  /* push arg[i..e - 1] (to avoid overflows) */
     lua_geti(L, 1, i);
   }

@@ -328,6 +328,12 @@ LUA_API int lua_isuserdata (lua_State *L, int idx) {
 LUA_API int lua_rawequal (lua_State *L, int index1, int index2) {
   const TValue *o1 = index2value(L, index1);
   const TValue *o2 = index2value(L, index2);
+  /* dunlua: long strings compared as '==' is (lvm.c) */
+  if (isvalid(L, o1) && isvalid(L, o2) && ttislngstring(o1) &&
+      ttislngstring(o2) && tsvalue(o1) != tsvalue(o2) &&
+      tsvalue(o1)->u.lnglen > DUNLUA_LONG_KEY &&
+      tsvalue(o1)->u.lnglen == tsvalue(o2)->u.lnglen)
+    dunlua_note_work(L, tsvalue(o1)->u.lnglen / 16);
   return (isvalid(L, o1) && isvalid(L, o2)) ? luaV_rawequalobj(o1, o2) : 0;
 }
 
@@ -369,7 +375,12 @@ LUA_API int lua_compare (lua_State *L, int index1, int index2, int op) {
 
 
 LUA_API size_t lua_stringtonumber (lua_State *L, const char *s) {
-  size_t sz = luaO_str2num(s, s2v(L->top.p));
+  size_t sz;
+  /* dunlua: reading a number scans the whole text (spaces, 'n's) */
+  size_t len = strlen(s);
+  if (l_unlikely(len > DUNLUA_LONG_KEY))
+    dunlua_note_work(L, len / 16);
+  sz = luaO_str2num(s, s2v(L->top.p));
   if (sz != 0)
     api_incr_top(L);
   return sz;

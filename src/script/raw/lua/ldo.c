@@ -527,6 +527,8 @@ l_sinline void moveresults (lua_State *L, StkId res, int nres, int wanted) {
   firstresult = L->top.p - nres;  /* index of first result */
   if (nres > wanted)  /* extra results? */
     nres = wanted;  /* don't need them */
+  if (l_unlikely(wanted > DUNLUA_MANY_VALUES))  /* dunlua: see lvm.h */
+    dunlua_note_work(L, (size_t)wanted / DUNLUA_VALUES_PER_UNIT);
   for (i = 0; i < nres; i++)  /* move all results to correct place */
     setobjs2s(L, res + i, firstresult + i);
   for (; i < wanted; i++)  /* complete wanted number of results */

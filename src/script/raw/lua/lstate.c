@@ -440,3 +440,12 @@ void luaE_warnerror (lua_State *L, const char *where) {
   luaE_warning(L, ")", 0);
 }
 
+
+/*
+** dunlua: whether Lua is moving a stack (its frames hold offsets, not
+** pointers, until the move ends) or collecting garbage, so the host's
+** allocator must not read the stack (src/script/raw/guard.rs).
+*/
+LUA_API int dunlua_lua_busy (lua_State *L) {
+  return G(L)->gcstopem;
+}

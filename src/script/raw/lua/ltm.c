@@ -258,6 +258,8 @@ void luaT_adjustvarargs (lua_State *L, int nfixparams, CallInfo *ci,
 void luaT_getvarargs (lua_State *L, CallInfo *ci, StkId where, int wanted) {
   int i;
   int nextra = ci->u.l.nextraargs;
+  if (l_unlikely(nextra > DUNLUA_MANY_VALUES))  /* dunlua: see lvm.h */
+    dunlua_note_work(L, (size_t)nextra / DUNLUA_VALUES_PER_UNIT);
   if (wanted < 0) {
     wanted = nextra;  /* get all extra arguments available */
     checkstackGCp(L, nextra, where);  /* ensure stack space */

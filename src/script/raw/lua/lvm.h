@@ -90,6 +90,16 @@ extern void dunlua_note_work (lua_State *L, size_t units);
 ** bytes a unit, as '==' in lvm.c); 'equalkey' in ltable.c compares hashes
 ** first, so keys that are not there cost no comparison.
 */
+/*
+** dunlua: a call, a return or '...' moves all its values in one
+** instruction: with thousands of them (from 'table.unpack') a loop of
+** calls did thousands of times the work the budget counted. Beyond 64
+** values they are charged, four a unit ('ldo.c' moveresults, 'ltm.c'
+** luaT_getvarargs).
+*/
+#define DUNLUA_MANY_VALUES 64
+#define DUNLUA_VALUES_PER_UNIT 4
+
 #define DUNLUA_LONG_KEY 256
 #define luaV_chargekey(L,k) \
   (l_unlikely(ttislngstring(k) && tsslen(tsvalue(k)) > DUNLUA_LONG_KEY) \
