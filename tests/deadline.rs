@@ -9,8 +9,9 @@ use dunlua::Generator;
 
 use crate::util::{dunlua_in, Scratch};
 
-/// Each `==` compares two distinct 16 MiB strings (a memcmp of milliseconds):
-/// a thousand of them pass between two budget ticks.
+/// Each `==` compares two distinct 16 MiB strings (a memcmp of
+/// milliseconds). It is charged by its bytes, so the tests raise the budget
+/// out of the way (`BUDGET`) for the deadline to be what stops it.
 const SLOW_EQUALS: &str = r#"
 return { generate = function(map)
   local a = ("x"):rep(1 << 24)
@@ -22,9 +23,13 @@ return { generate = function(map)
 end }
 "#;
 
+/// A budget the slow loop cannot spend in minutes.
+const BUDGET: u64 = 100_000_000_000;
+
 fn limits(timeout: f64) -> Limits {
     Limits {
         timeout: Some(Duration::from_secs_f64(timeout)),
+        max_instructions: BUDGET,
         ..Limits::default()
     }
 }
@@ -68,6 +73,8 @@ fn check_stops_every_seed_at_its_deadline() {
             "1",
             "--timeout",
             "1",
+            "--max-instructions",
+            "100000000000",
         ],
     );
     let took = started.elapsed();
@@ -86,7 +93,16 @@ fn the_cli_names_the_line_where_time_ran_out() {
     let started = Instant::now();
     let run = dunlua_in(
         scratch.path(),
-        &["slow.lua", "--seed", "1", "--ascii", "--timeout", "1"],
+        &[
+            "slow.lua",
+            "--seed",
+            "1",
+            "--ascii",
+            "--timeout",
+            "1",
+            "--max-instructions",
+            "100000000000",
+        ],
     );
     let took = started.elapsed();
     assert_eq!(run.code, 1);

@@ -470,7 +470,14 @@ unsafe extern "C" fn allocate(
             guard.set_stop(stop, || line_from_allocator(guard.main.get()));
         }
     }
-    if nsize >= BIG_BLOCK && nsize > old && guard.stop.get().is_some_and(|s| s != Stop::Memory) {
+    // Not while Lua moves a stack (the hook growing it to run, with the
+    // stop already set): refused there, the error would leave unlocated;
+    // granted, the hook raises the stop with its line right after.
+    if nsize >= BIG_BLOCK
+        && nsize > old
+        && guard.stop.get().is_some_and(|s| s != Stop::Memory)
+        && dunlua_lua_busy(guard.main.get()) == 0
+    {
         return std::ptr::null_mut();
     }
     // Lua's parser and its string table run no instructions either, and
@@ -485,7 +492,9 @@ unsafe extern "C" fn allocate(
                 guard.set_stop(stop, || line_from_allocator(guard.main.get()));
             }
         }
-        if matches!(guard.stop.get(), Some(Stop::Timeout | Stop::Cancelled)) {
+        if matches!(guard.stop.get(), Some(Stop::Timeout | Stop::Cancelled))
+            && dunlua_lua_busy(guard.main.get()) == 0
+        {
             return std::ptr::null_mut();
         }
     }
