@@ -386,15 +386,22 @@ fn bad_catalogs_are_one_line_errors_naming_the_file_and_line() {
     );
     scratch.write(
         "bad.cat",
-        "# dunlua-catalog 1\n# c\nseed=1 hash=ab rooms=2\nseed=2 rooms=2\n",
+        "# dunlua-catalog 1\n# c\nseed=1 floor=0.1000 hash=ab markers=- path=3 rooms=2 verdict=ok\nseed=2 floor=0.1000 markers=- path=3 rooms=2 verdict=ok\n",
     );
     refused(
         &["--against", "bad.cat"],
         "--against bad.cat:4: seed 2 has no hash=",
     );
+    // A catalog cut short, as by `head -c`: its last line is refused.
+    let whole = "# dunlua-catalog 1\nseed=1 floor=0.1000 hash=ab markers=- path=3 rooms=2 verdict=ok\nseed=2 floor=0.1000 hash=cd markers=exit:1,key:1 path=3 rooms=2 verdict=ok\n";
+    scratch.write("cut.cat", &whole[..whole.len() - 30]);
+    refused(
+        &["--against", "cut.cat"],
+        "--against cut.cat:3: the last line is cut short",
+    );
     scratch.write(
         "twice.cat",
-        "# dunlua-catalog 1\nseed=1 hash=a\nseed=1 hash=a\n",
+        "# dunlua-catalog 1\nseed=1 floor=0.1000 hash=ab markers=- path=3 rooms=2 verdict=ok\nseed=1 floor=0.1000 hash=cd markers=- path=3 rooms=2 verdict=ok\n",
     );
     refused(
         &["--against", "twice.cat"],

@@ -184,8 +184,11 @@ fn parse_line(text: &str) -> Result<(u64, String), String> {
         fields.push((key, value));
     }
     let seed = seed.ok_or("an empty line")?;
-    if !fields.iter().any(|(k, _)| *k == "hash") {
-        return Err(format!("seed {seed} has no hash="));
+    // Every field this format writes: a line without one was cut short.
+    for key in ["floor", "hash", "markers", "path", "rooms", "verdict"] {
+        if !fields.iter().any(|(k, _)| *k == key) {
+            return Err(format!("seed {seed} has no {key}= (a line cut short?)"));
+        }
     }
     let rest = text.split_once(' ').map_or("", |(_, rest)| rest);
     Ok((seed, rest.to_string()))
@@ -231,6 +234,14 @@ impl Catalog {
                     format!("not a seed catalog (the first line is not '{HEADER}')"),
                 ))
             }
+        }
+        // dunlua ends every line it writes: a file that does not end so
+        // was cut short (a copy that stopped, a full disk).
+        if !text.ends_with('\n') {
+            return Err((
+                text.lines().count(),
+                "the last line is cut short (no newline at its end)".into(),
+            ));
         }
         let mut catalog = Catalog::default();
         for (i, line) in lines {
@@ -380,14 +391,25 @@ mod tests {
         assert!(catalog.changes(&Catalog::parse(&text).unwrap()).is_empty());
     }
 
+    /// A whole line of the format, with its hash and rooms.
+    fn full(seed: u64, hash: &str, rooms: u32) -> String {
+        format!("seed={seed} floor=0.1000 hash={hash} markers=- path=9 rooms={rooms} verdict=ok")
+    }
+
     #[test]
     fn changes_name_the_fields_and_the_seeds() {
         let old = Catalog::parse(&format!(
-            "{HEADER}\nseed=1 hash=aa rooms=3 verdict=ok\nseed=2 hash=bb rooms=4 verdict=ok\nseed=3 hash=cc rooms=1 verdict=ok\n"
+            "{HEADER}\n{}\n{}\n{}\n",
+            full(1, "aa", 3),
+            full(2, "bb", 4),
+            full(3, "cc", 1)
         ))
         .unwrap();
         let now = Catalog::parse(&format!(
-            "{HEADER}\nseed=1 hash=aa rooms=3 verdict=ok\nseed=2 hash=dd rooms=5 verdict=ok\nseed=4 hash=ee rooms=1 verdict=ok\n"
+            "{HEADER}\n{}\n{}\n{}\n",
+            full(1, "aa", 3),
+            full(2, "dd", 5),
+            full(4, "ee", 1)
         ))
         .unwrap();
         let c = old.changes(&now);
@@ -400,13 +422,20 @@ mod tests {
     #[test]
     fn malformed_catalogs_name_the_line() {
         assert_eq!(Catalog::parse("hello\n").unwrap_err().0, 1);
-        let e =
-            Catalog::parse(&format!("{HEADER}\n# c\nseed=1 hash=a\nseed=x hash=b\n")).unwrap_err();
+        let e = Catalog::parse(&format!(
+            "{HEADER}\n# c\n{}\nseed=x hash=b\n",
+            full(1, "a", 1)
+        ))
+        .unwrap_err();
         assert_eq!(e.0, 4, "{e:?}");
         assert_eq!(
-            Catalog::parse(&format!("{HEADER}\nseed=1 hash=a\nseed=1 hash=b\n"))
-                .unwrap_err()
-                .0,
+            Catalog::parse(&format!(
+                "{HEADER}\n{}\n{}\n",
+                full(1, "a", 1),
+                full(1, "b", 1)
+            ))
+            .unwrap_err()
+            .0,
             3
         );
         assert!(Catalog::parse(&format!("{HEADER}\nseed=1 rooms=2\n")).is_err());
@@ -415,5 +444,20 @@ mod tests {
             .unwrap_err()
             .1
             .contains("format"));
+    }
+
+    #[test]
+    fn a_catalog_cut_short_is_refused() {
+        let whole = format!("{HEADER}\n{}\n{}\n", full(1, "a", 1), full(2, "b", 2));
+        assert!(Catalog::parse(&whole).is_ok());
+        // Cut inside the last line: no newline at the end.
+        let cut = &whole[..whole.len() - 10];
+        let e = Catalog::parse(cut).unwrap_err();
+        assert_eq!(e.0, 3, "{e:?}");
+        assert!(e.1.contains("cut short"), "{e:?}");
+        // Cut at a line's end but before its last fields.
+        let e = Catalog::parse(&format!("{HEADER}\nseed=1 floor=0.1000 hash=a markers=-\n"))
+            .unwrap_err();
+        assert!(e.1.contains("has no path="), "{e:?}");
     }
 }
