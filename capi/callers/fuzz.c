@@ -441,6 +441,39 @@ static void generate_one(void) {
     }
 }
 
+static size_t wild_index(size_t n);
+
+/* The completion proof over levels just made (refused for a script that
+   declares no puzzle), with lying counts, a NULL out and wild cells, then
+   its readers on NULL and on what it wrote. */
+static void prove_levels(const DunluaMap *const *levels, size_t count) {
+    DunluaProof *proof = NULL;
+    int null_out = chance(10);
+    size_t claimed = chance(10) ? 0 : count;
+    calls++;
+    DunluaStatus s = dunlua_prove(levels, claimed, null_out ? NULL : &proof);
+    CHECK(known(s), "a known status from dunlua_prove");
+    if (s == DUNLUA_STATUS_OK) {
+        CHECK(proof != NULL, "an OK proof is written");
+        int32_t outcome = dunlua_proof_outcome(proof);
+        CHECK(dunlua_proof_outcome_name(outcome) != NULL, "every outcome has a name");
+        CHECK(dunlua_proof_sentence(proof) != NULL, "an OK proof has its sentence");
+        size_t cells = dunlua_proof_cell_count(proof);
+        DunluaCell cell;
+        DunluaStatus c = dunlua_proof_cell(proof, wild_index(cells), chance(10) ? NULL : &cell);
+        CHECK(known(c), "a known status from dunlua_proof_cell");
+        dunlua_proof_free(proof);
+    } else {
+        CHECK(proof == NULL, "a refused proof writes nothing");
+    }
+    calls++;
+    CHECK(dunlua_proof_sentence(NULL) == NULL, "no sentence for NULL");
+    CHECK(dunlua_proof_cell_count(NULL) == 0, "no cells for NULL");
+    (void)dunlua_proof_outcome(NULL);
+    CHECK(dunlua_proof_outcome_name((int32_t)next()) != NULL, "any number has a name");
+    dunlua_proof_free(NULL);
+}
+
 #define ROOM 40 /* the array's real size: at least any dunlua_generator_levels */
 #define GUARD 4
 
@@ -474,6 +507,7 @@ static void generate_levels(void) {
             CHECK(dunlua_map_level(slots[GUARD + i]) == i + 1, "level i + 1 in slot i");
             keep_map(slots[GUARD + i]);
         }
+        prove_levels((const DunluaMap *const *)(slots + GUARD), count);
     } else if (levels > 0 && capacity < levels) {
         CHECK(s == DUNLUA_STATUS_USAGE, dunlua_last_error());
         CHECK(count == levels, "count is the slots needed");
