@@ -37,8 +37,8 @@ impl Xvfb {
 
     fn start_with(screen: &str) -> Xvfb {
         let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-        let n = (90..200)
-            .find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())
+        let n = (90..1000)
+            .find(|&n| display_is_free(n))
             .expect("a free display number");
         let display = format!(":{n}");
         let child = Command::new("Xvfb")
@@ -57,8 +57,50 @@ impl Xvfb {
     }
 }
 
+/// Whether display `n` can be taken: no lock file, or a stale one left by a
+/// server that died without cleaning up (its pid no longer runs). A stale
+/// lock and socket are removed here: the socket's existence is how `start`
+/// tells the new server is ready, so an old one would fool it.
+fn display_is_free(n: u32) -> bool {
+    let lock = PathBuf::from(format!("/tmp/.X{n}-lock"));
+    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+    match std::fs::read_to_string(&lock) {
+        Err(_) if !lock.exists() => {
+            let _ = std::fs::remove_file(&socket);
+            true
+        }
+        Err(_) => false,
+        Ok(text) => {
+            let alive = text
+                .trim()
+                .parse::<u32>()
+                .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+            if alive {
+                return false;
+            }
+            std::fs::remove_file(&lock).is_ok() && {
+                let _ = std::fs::remove_file(&socket);
+                true
+            }
+        }
+    }
+}
+
 impl Drop for Xvfb {
+    /// SIGTERM rather than SIGKILL: Xvfb then removes its lock file and
+    /// socket, and runs after this one (or of other programs) find the
+    /// display number free again.
     fn drop(&mut self) {
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: signalling our own child, which we have not yet reaped.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
