@@ -545,7 +545,10 @@ l_sinline void moveresults (lua_State *L, StkId res, int nres, int wanted) {
 */
 void luaD_poscall (lua_State *L, CallInfo *ci, int nres) {
   int wanted = ci->nresults;
-  if (l_unlikely(L->hookmask && !hastocloseCfunc(wanted)))
+  /* dunlua: a count hook alone needs nothing at a return ('rethook' only
+     calls return hooks and keeps 'oldpc' for line hooks), and the budget's
+     count hook is always on */
+  if (l_unlikely((L->hookmask & ~LUA_MASKCOUNT) && !hastocloseCfunc(wanted)))
     rethook(L, ci, nres);
   /* move results to proper place */
   moveresults(L, ci->func.p, nres, wanted);

@@ -1191,9 +1191,21 @@ void luaV_finishOp (lua_State *L) {
 
 
 /* fetch an instruction and prepare its execution */
+/*
+** dunlua: the budget's count hook is on for every instruction of a run,
+** and 'luaG_traceexec' (a call, saving 'pc', checking masks) for each one
+** was 7% of a run and more. While the count hook is the only hook and it is
+** not due (count above 1), counting here is all 'luaG_traceexec' would do
+** that matters ('savedpc' is saved by every instruction that can raise or
+** collect, as when no hook is set): the same instructions are counted and
+** the hook fires at the same one.
+*/
 #define vmfetch()	{ \
   if (l_unlikely(trap)) {  /* stack reallocation or hooks? */ \
-    trap = luaG_traceexec(L, pc);  /* handle hooks */ \
+    if (L->hookmask == LUA_MASKCOUNT && L->hookcount > 1) \
+      L->hookcount--;  /* dunlua: counted, not due */ \
+    else \
+      trap = luaG_traceexec(L, pc);  /* handle hooks */ \
     updatebase(ci);  /* correct stack */ \
   } \
   i = *(pc++); \
@@ -1792,7 +1804,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         goto ret;
       }
       vmcase(OP_RETURN0) {
-        if (l_unlikely(L->hookmask)) {
+        if (l_unlikely(L->hookmask & ~LUA_MASKCOUNT)) {  /* dunlua: see ldo.c's luaD_poscall */
           StkId ra = RA(i);
           L->top.p = ra;
           savepc(ci);
@@ -1801,6 +1813,8 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         }
         else {  /* do the 'poscall' here */
           int nres;
+          if (l_unlikely(ci->nresults > DUNLUA_MANY_VALUES))  /* dunlua: as 'moveresults' */
+            dunlua_note_work(L, (size_t)ci->nresults / DUNLUA_VALUES_PER_UNIT);
           L->ci = ci->previous;  /* back to caller */
           L->top.p = base - 1;
           for (nres = ci->nresults; l_unlikely(nres > 0); nres--)
@@ -1809,7 +1823,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         goto ret;
       }
       vmcase(OP_RETURN1) {
-        if (l_unlikely(L->hookmask)) {
+        if (l_unlikely(L->hookmask & ~LUA_MASKCOUNT)) {  /* dunlua: see ldo.c's luaD_poscall */
           StkId ra = RA(i);
           L->top.p = ra + 1;
           savepc(ci);
@@ -1818,6 +1832,8 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         }
         else {  /* do the 'poscall' here */
           int nres = ci->nresults;
+          if (l_unlikely(nres > DUNLUA_MANY_VALUES))  /* dunlua: as 'moveresults' */
+            dunlua_note_work(L, (size_t)nres / DUNLUA_VALUES_PER_UNIT);
           L->ci = ci->previous;  /* back to caller */
           if (nres == 0)
             L->top.p = base - 1;  /* asked for no results */
