@@ -161,3 +161,128 @@ fn random_scripts_run_alike_in_reused_and_fresh_vms() {
         agree(&request(&path, limits), 3);
     }
 }
+
+/// The order `pairs` visits the run's globals, the strings' metatable's
+/// `__index` and a library in is part of "the same seed, the same map
+/// forever" (a script may decide by it): pinned here as it was when the
+/// globals were still copied a key at a time, before each run cloned them
+/// from a template (`src/script/raw/reset.rs`), in the first run of a VM
+/// and in a later one.
+#[test]
+fn pairs_visits_the_globals_in_the_pinned_order_in_every_run() {
+    const ORDER: &str = "rawget utf8 next Rect tostring pairs require table math print error \
+        setmetatable _VERSION graph prefab _G tiles getmetatable rawlen rawequal assert reject \
+        rawset xpcall load coroutine wfc pcall select markers type collectgarbage ipairs warn \
+        tonumber string | rep upper find reverse sub gmatch pack packsize match lower byte unpack \
+        len gsub format char | rep upper find reverse sub gmatch pack packsize match lower byte \
+        unpack len gsub format char";
+    let scratch = Scratch::new();
+    let script = scratch.write(
+        "order.lua",
+        "return { generate = function(map)\n\
+           local ks = {}\n\
+           for k in pairs(_G) do ks[#ks + 1] = tostring(k) end\n\
+           ks[#ks + 1] = '|'\n\
+           for k in pairs(getmetatable('').__index) do ks[#ks + 1] = tostring(k) end\n\
+           ks[#ks + 1] = '|'\n\
+           for k in pairs(string) do ks[#ks + 1] = tostring(k) end\n\
+           error('order: ' .. table.concat(ks, ' '), 0)\n\
+         end }\n",
+    );
+    let session = Session::new(&request(&script, NO_CLOCK)).unwrap();
+    let want = ORDER.split_whitespace().collect::<Vec<_>>().join(" ");
+    for seed in 0..3 {
+        let Outcome::Failed { message, .. } = outcome(&session, seed) else {
+            panic!("the script fails on purpose");
+        };
+        assert!(
+            message.ends_with(&format!("order: {want}")),
+            "seed {seed}: {message}"
+        );
+    }
+}
+
+/// Addresses differ from one process to the next (ASLR) and between a
+/// fresh VM and a reused one: tables keyed by tables, functions, rects,
+/// coroutines or library functions must still lay out, and `pairs` visit
+/// them, alike, and `string.format("%p")` must not show an address. Four
+/// processes give the same maps for ten seeds.
+#[test]
+fn object_keys_give_the_same_maps_in_every_process() {
+    let digests: Vec<String> = (0..4)
+        .map(|_| {
+            let run = crate::util::dunlua(&[
+                "check",
+                "tests/differential/object_keys.lua",
+                "--seeds",
+                "10",
+            ]);
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            run.stdout
+                .lines()
+                .find(|l| l.starts_with("maps digest"))
+                .expect("a digest line")
+                .to_string()
+        })
+        .collect();
+    assert!(digests.iter().all(|d| d == &digests[0]), "{digests:?}");
+    let scratch = Scratch::new();
+    let shown: Vec<String> = (0..3)
+        .map(|i| {
+            let out = scratch.path().join(format!("o{i}.json"));
+            let run = crate::util::dunlua(&[
+                "tests/differential/object_keys.lua",
+                "--seed",
+                "4",
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            std::fs::read_to_string(&out).unwrap()
+        })
+        .collect();
+    assert!(shown.iter().all(|s| s == &shown[0]));
+    assert!(
+        shown[0].contains("\"#") && !shown[0].contains("0x"),
+        "%p shows a name, not an address: {}",
+        &shown[0][..shown[0].len().min(2000)]
+    );
+}
+
+/// A VM's first run pays what a later run pays, to the instruction:
+/// nothing the host fetches or caches on a method's first use (mlua's
+/// `__index` is Lua code, counted like the script's) may make the first
+/// run cost more. A padding loop moves each run across the budget's
+/// 1,000-instruction steps, so a few extra instructions in the first run
+/// show as a whole step for some padding.
+#[test]
+fn the_first_run_of_a_vm_costs_what_a_later_run_costs() {
+    let scratch = Scratch::new();
+    let script = scratch.write(
+        "first_use.lua",
+        "return { params = { pad = 0 }, generate = function(map, rng, p)\n\
+           for _ = 1, p.pad do end\n\
+           map:fill('wall')\n\
+           map:carve_room(Rect.new(1, 1, 8, 6))\n\
+           map:mark(2, 2, 'a')\n\
+           local walls = map:select('wall')\n\
+           local _ = map:count('floor'), map:get(1, 1), map:in_bounds(3, 3)\n\
+           local _ = map:regions(), map:dijkstra(2, 2), walls:count()\n\
+           local _ = map:markers(), map:rooms(), rng:pick({ 1, 2 }), rng:fork('x'):int(3)\n\
+           local _ = tostring(map), tostring(rng), string.format('%s %p', walls, walls)\n\
+           map:set_start(2, 2)\n\
+         end }\n",
+    );
+    for pad in (0..1000).step_by(3) {
+        let mut request = request(&script, NO_CLOCK);
+        request.params = vec![format!("pad={pad}")];
+        let session = Session::new(&request).unwrap();
+        let first = outcome(&session, 0);
+        let later = outcome(&session, 0);
+        assert!(matches!(first, Outcome::Map { .. }), "{first:?}");
+        assert_eq!(
+            first, later,
+            "pad {pad}: the first run of a VM and the next"
+        );
+    }
+}

@@ -15,8 +15,9 @@
 //!            │    run k is left in the heap (no garbage, no interned
 //!            │    string, no weak-table entry), the collector as after the
 //!            │    first reset
-//!            ├──► new globals (a copy of the host's _G, each library an
-//!            │    empty overlay reading through to the host's: raw/reset.rs)
+//!            ├──► new globals (a copy of the host's _G, made in one memcpy
+//!            │    from a template, each library an empty overlay reading
+//!            │    through to the host's: raw/reset.rs)
 //!            │    and strings' metatable; the registry's globals point at
 //!            │    them, and the main chunk is made anew with them as _ENV
 //!            └──► the run's memory base (what collectgarbage("count") counts from)
@@ -147,6 +148,16 @@ end
 return overlays, counts
 "#;
 
+/// What each run's globals and strings' metatable are copied from (see
+/// `raw::reset`): never given to a script.
+struct Templates {
+    globals: Table,
+    strings_mt: Table,
+    overlay_metatables: Table,
+    globals_fix_ups: Table,
+    strings_mt_fix_ups: Table,
+}
+
 /// A sandboxed VM, reused run after run (see the module doc).
 pub(crate) struct Vm {
     pub lua: Lua,
@@ -160,12 +171,12 @@ pub(crate) struct Vm {
     /// The deadline of the run under way (all its attempts), if one began.
     deadline: std::cell::Cell<Option<std::time::Instant>>,
     /// `raw::reset`'s copying function, and what it copies: the host's
-    /// globals and strings' metatable as set up, never given to a script.
+    /// globals and strings' metatable as set up, never given to a script,
+    /// through templates of a run's copies of them.
     fresh_globals: Function,
     host_globals: Table,
     host_strings_mt: Table,
-    overlays: Table,
-    key_counts: Table,
+    templates: Templates,
     /// The run's globals (see `raw::reset`).
     env: RefCell<Option<Table>>,
     /// Calls itself through mlua [`POOL_DEPTH`] deep (see `Vm::reset`).
@@ -223,6 +234,19 @@ impl Vm {
             .load(OVERLAYS)
             .set_name("=sandbox")
             .call((&host_globals, &host_strings_mt))?;
+        let (template_globals, template_strings_mt) = super::raw::reset::templates_function(&lua)?
+            .call::<(Table, Table)>((&host_globals, &host_strings_mt, &overlays, &key_counts))?;
+        let (overlay_metatables, globals_fix_ups, strings_mt_fix_ups) = lua
+            .load(super::raw::reset::FIX_UPS)
+            .set_name("=sandbox")
+            .call::<(Table, Table, Table)>((&host_globals, &host_strings_mt, &overlays))?;
+        let templates = Templates {
+            globals: template_globals,
+            strings_mt: template_strings_mt,
+            overlay_metatables,
+            globals_fix_ups,
+            strings_mt_fix_ups,
+        };
         let fresh_globals = super::raw::reset::fresh_globals_function(&lua)?;
         let nest = lua.create_function(|_, (me, depth): (Function, u32)| {
             if depth > 1 {
@@ -252,8 +276,7 @@ impl Vm {
             fresh_globals,
             host_globals,
             host_strings_mt,
-            overlays,
-            key_counts,
+            templates,
             env: RefCell::new(None),
             base_bytes: std::cell::Cell::new(None),
             nest,
@@ -357,11 +380,16 @@ impl Vm {
         self.nest.call::<()>((self.nest.clone(), POOL_DEPTH))?;
         super::raw::reset::point_globals(&self.lua, &self.host_globals, &self.host_strings_mt)?;
         self.collect_history()?;
+        // Objects the run makes get the same ids (what tables hash them
+        // by, so `pairs` order) in every run: see raw/lua/lgc.c.
+        super::raw::reset::reset_ids(&self.lua)?;
+        let t = &self.templates;
         let env: Table = self.fresh_globals.call((
-            &self.host_globals,
-            &self.host_strings_mt,
-            &self.overlays,
-            &self.key_counts,
+            &t.globals,
+            &t.strings_mt,
+            &t.overlay_metatables,
+            &t.globals_fix_ups,
+            &t.strings_mt_fix_ups,
         ))?;
         *self.env.borrow_mut() = Some(env);
         self.guard.mark_run_base();

@@ -23,6 +23,7 @@ mod object_names;
 mod puzzle_decl;
 #[allow(unsafe_code)]
 mod raw;
+mod registered_names;
 mod require;
 mod run_state;
 mod session;

@@ -379,8 +379,9 @@ unsafe extern "C-unwind" fn dispatch(state: *mut lua_State) -> c_int {
 
 /// For the map, of which a run has exactly one: `__index` is the table of
 /// fast functions itself, so a method lookup never leaves the VM. It also
-/// holds the run's `width` and `height` (set when the map is lent); other
-/// methods are fetched from mlua's lookup on first use and kept.
+/// holds the run's `width` and `height` (set when the map is lent); every
+/// other method is fetched from mlua's lookup and kept when the VM is made
+/// (see [`install`]); other keys go to mlua's lookup each time.
 const DISPATCH_TABLE: &str = r#"
 local fast, index, rawset, type = ...
 setmetatable(fast, { __index = function(t, key)
@@ -406,10 +407,17 @@ pub(crate) fn install(
     let fast_ptr = Rc::as_ptr(fast) as *mut c_void;
     patch_index(lua, sample_rng, fast_ptr, RNG_FAST, None)?;
     let methods = patch_index(lua, sample_map, fast_ptr, MAP_FAST, Some(DISPATCH_TABLE))?;
-    methods
+    let methods = methods
         .as_table()
         .cloned()
-        .ok_or_else(|| mlua::Error::RuntimeError("the map's method table is not a table".into()))
+        .ok_or_else(|| mlua::Error::RuntimeError("the map's method table is not a table".into()))?;
+    // Every method fetched and kept now, not on a run's first use: the
+    // fetch runs Lua instructions (mlua's `__index` is Lua code), which the
+    // first run of a VM would count and a later one would not.
+    for name in crate::script::registered_names::methods::<LuaMap>() {
+        methods.get::<Value>(name)?;
+    }
+    Ok(methods)
 }
 
 /// Replaces the `__index` of `sample`'s type with a lookup over a table of

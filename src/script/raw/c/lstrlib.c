@@ -1400,13 +1400,29 @@ static int str_format (lua_State *L) {
           break;
         }
         case 'p': {
-          const void *p = lua_topointer(L, arg);
+          /* dunlua: an address changes from one run and process to the
+             next; a table, function, coroutine or userdata shows its
+             name instead ('#3', as 'tostring' numbers it), anything
+             else "(null)" */
+          const char *shown = "(null)";
+          int named = 0;
           checkformat(L, form, L_FMTFLAGSC, 0);
-          if (p == NULL) {  /* avoid calling 'printf' with argument NULL */
-            p = "(null)";  /* result */
-            form[strlen(form) - 1] = 's';  /* format it as a string */
+          form[strlen(form) - 1] = 's';  /* format it as a string */
+          switch (lua_type(L, arg)) {
+            case LUA_TTABLE: case LUA_TFUNCTION: case LUA_TTHREAD:
+            case LUA_TUSERDATA: case LUA_TLIGHTUSERDATA: {
+              size_t len;
+              const char *name = dunlua_tolstring(L, arg, &len);
+              const char *hash = strchr(name, '#');
+              shown = (hash != NULL) ? hash : name;
+              named = 1;
+              break;
+            }
+            default: break;
           }
-          nb = l_sprintf(buff, maxitem, form, p);
+          nb = l_sprintf(buff, maxitem, form, shown);
+          if (named)
+            lua_pop(L, 1);  /* the name 'dunlua_tolstring' left */
           break;
         }
         case 'q': {

@@ -784,6 +784,22 @@ LUA_API void lua_createtable (lua_State *L, int narray, int nrec) {
 }
 
 
+/* dunlua: pushes a copy of the table at 'idx' (see dunlua_copytable). */
+extern void dunlua_copytable (lua_State *L, Table *c, const Table *t);
+
+LUA_API void dunlua_clonetable (lua_State *L, int idx) {
+  Table *t, *c;
+  lua_lock(L);
+  t = hvalue(index2value(L, idx));
+  c = luaH_new(L);
+  sethvalue2s(L, L->top.p, c);
+  api_incr_top(L);
+  dunlua_copytable(L, c, t);
+  luaC_checkGC(L);
+  lua_unlock(L);
+}
+
+
 LUA_API int lua_getmetatable (lua_State *L, int objindex) {
   const TValue *obj;
   Table *mt;

@@ -957,6 +957,13 @@ LUALIB_API void luaL_setfuncs (lua_State *L, const luaL_Reg *l, int nup) {
   for (; l->name != NULL; l++) {  /* fill the table with given functions */
     if (l->func == NULL)  /* placeholder? */
       lua_pushboolean(L, 0);
+    else if (nup == 0) {
+      /* dunlua: a closure (with an unused upvalue), not a light C
+         function: a table keyed by library functions then hashes them by
+         id like any other function (see ltable.c), not all alike */
+      lua_pushnil(L);
+      lua_pushcclosure(L, l->func, 1);
+    }
     else {
       int i;
       for (i = 0; i < nup; i++)  /* copy upvalues to the top */

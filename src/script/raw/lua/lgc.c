@@ -255,6 +255,40 @@ void luaC_fix (lua_State *L, GCObject *o) {
 ** create a new collectable object (with given type, size, and offset)
 ** and link it to 'allgc' list.
 */
+/*
+** dunlua: a table keyed by tables, functions, coroutines or userdata put
+** each key where its address hashed, so 'pairs' visited them in an order
+** that changed from one process to the next (and a map with it). Each such
+** object gets an id when it is made instead, counted in the order objects
+** are made, and keys hash by it (ltable.c, 'dunlua_objid'). The host sets
+** the count to the same value before every run ('dunlua_reset_ids'), so
+** the same run makes the same ids in a fresh VM and a reused one.
+*/
+static void dunlua_giveid (global_State *g, GCObject *o) {
+  unsigned int id;
+  switch (o->tt) {
+    case LUA_VTABLE: case LUA_VLCL: case LUA_VCCL: case LUA_VUSERDATA:
+    case LUA_VTHREAD:
+      break;
+    default:
+      return;
+  }
+  id = ++g->dunlua_nextid;
+  switch (o->tt) {
+    case LUA_VTABLE: gco2t(o)->dunlua_id = id; break;
+    case LUA_VLCL: gco2lcl(o)->dunlua_id = id; break;
+    case LUA_VCCL: gco2ccl(o)->dunlua_id = id; break;
+    case LUA_VUSERDATA: gco2u(o)->dunlua_id = id; break;
+    default: gco2th(o)->dunlua_id = cast(unsigned short, id); break;
+  }
+}
+
+
+LUA_API void dunlua_reset_ids (lua_State *L, unsigned int next) {
+  G(L)->dunlua_nextid = next;
+}
+
+
 GCObject *luaC_newobjdt (lua_State *L, int tt, size_t sz, size_t offset) {
   global_State *g = G(L);
   char *p = cast_charp(luaM_newobject(L, novariant(tt), sz));
@@ -263,6 +297,7 @@ GCObject *luaC_newobjdt (lua_State *L, int tt, size_t sz, size_t offset) {
   o->tt = tt;
   o->next = g->allgc;
   g->allgc = o;
+  dunlua_giveid(g, o);  /* dunlua */
   return o;
 }
 

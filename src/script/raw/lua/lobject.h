@@ -459,6 +459,7 @@ typedef union UValue {
 typedef struct Udata {
   CommonHeader;
   unsigned short nuvalue;  /* number of user values */
+  unsigned int dunlua_id;  /* dunlua: hashed as a key (lgc.c), in padding */
   size_t len;  /* number of bytes */
   struct Table *metatable;
   GCObject *gclist;
@@ -478,6 +479,7 @@ typedef struct Udata {
 typedef struct Udata0 {
   CommonHeader;
   unsigned short nuvalue;  /* number of user values */
+  unsigned int dunlua_id;  /* dunlua: as in 'Udata' */
   size_t len;  /* number of bytes */
   struct Table *metatable;
   union {LUAI_MAXALIGN;} bindata;
@@ -641,8 +643,9 @@ typedef struct UpVal {
 
 
 
+/* dunlua: 'dunlua_id' (hashed as a key, lgc.c) sits in padding */
 #define ClosureHeader \
-	CommonHeader; lu_byte nupvalues; GCObject *gclist
+	CommonHeader; lu_byte nupvalues; unsigned int dunlua_id; GCObject *gclist
 
 typedef struct CClosure {
   ClosureHeader;
@@ -744,6 +747,7 @@ typedef struct Table {
   Node *lastfree;  /* any free position is before this position */
   struct Table *metatable;
   GCObject *gclist;
+  unsigned int dunlua_id;  /* dunlua: hashed as a key (see lgc.c) */
 } Table;
 
 

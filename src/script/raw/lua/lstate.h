@@ -252,6 +252,7 @@ struct CallInfo {
 ** 'global state', shared by all threads of this state
 */
 typedef struct global_State {
+  unsigned int dunlua_nextid;  /* dunlua: the last object id given (lgc.c) */
   lua_Alloc frealloc;  /* function to reallocate memory */
   void *ud;         /* auxiliary data to 'frealloc' */
   l_mem totalbytes;  /* number of bytes currently allocated - GCdebt */
@@ -311,6 +312,7 @@ struct lua_State {
   lu_byte status;
   lu_byte allowhook;
   unsigned short nci;  /* number of items in 'ci' list */
+  unsigned short dunlua_id;  /* dunlua: hashed as a key (lgc.c), in padding */
   StkIdRel top;  /* first free slot in the stack */
   global_State *l_G;
   CallInfo *ci;  /* call info for current function */

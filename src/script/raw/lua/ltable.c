@@ -25,6 +25,7 @@
 
 #include <math.h>
 #include <limits.h>
+#include <string.h>
 
 #include "lua.h"
 
@@ -86,6 +87,22 @@
 
 
 #define hashpointer(t,p)	hashmod(t, point2uint(p))
+
+
+/*
+** dunlua: what a table, function, coroutine or userdata key hashes by: the
+** id it was given when made (lgc.c), not its address.
+*/
+static unsigned int dunlua_objid (const GCObject *o) {
+  switch (o->tt) {
+    case LUA_VTABLE: return gco2t(o)->dunlua_id;
+    case LUA_VLCL: return gco2lcl(o)->dunlua_id;
+    case LUA_VCCL: return gco2ccl(o)->dunlua_id;
+    case LUA_VUSERDATA: return gco2u(o)->dunlua_id;
+    case LUA_VTHREAD: return gco2th(o)->dunlua_id;
+    default: return point2uint(o);
+  }
+}
 
 
 #define dummynode		(&dummynode_)
@@ -175,12 +192,16 @@ static Node *mainpositionTV (const Table *t, const TValue *key) {
       return hashpointer(t, p);
     }
     case LUA_VLCF: {
-      lua_CFunction f = fvalue(key);
-      return hashpointer(t, f);
+      /* dunlua: a C function's address changes from one process to the
+         next (and with it 'pairs' order): they all hash alike, and take
+         their places in the order they were put in. Few reach a script:
+         library functions are closures (lauxlib.c), so only the likes of
+         the 'next' that 'pairs' returns */
+      return hashmod(t, 0);
     }
     default: {
       GCObject *o = gcvalue(key);
-      return hashpointer(t, o);
+      return hashmod(t, dunlua_objid(o));  /* dunlua: see lgc.c */
     }
   }
 }
@@ -672,6 +693,34 @@ Table *luaH_new (lua_State *L) {
   t->alimit = 0;
   setnodevector(L, t, 0);
   return t;
+}
+
+
+/*
+** dunlua: makes the empty table 'c' (new, on the stack) a copy of 't': the
+** same array part, and the same hash part node for node, so 'next' visits
+** the copy in the same order as 't'; no metatable. Each part is allocated
+** and filled before 'c' points at it, so a collection inside an allocation
+** sees 'c' whole. Used to make each run's globals from the host's.
+*/
+void dunlua_copytable (lua_State *L, Table *c, const Table *t) {
+  unsigned int asize = luaH_realasize(t);
+  if (asize > 0) {
+    TValue *array = luaM_newvector(L, asize, TValue);
+    memcpy(array, t->array, asize * sizeof(TValue));
+    c->array = array;
+    c->alimit = asize;
+  }
+  if (!isdummy(t)) {
+    int size = sizenode(t);
+    Node *node = luaM_newvector(L, size, Node);
+    memcpy(node, t->node, size * sizeof(Node));
+    c->node = node;
+    c->lsizenode = t->lsizenode;
+    c->lastfree = node + (t->lastfree - t->node);
+  }
+  c->flags = cast_byte(maskflags);  /* no metatable: no cached absences */
+  setrealasize(c);
 }
 
 
