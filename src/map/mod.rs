@@ -274,7 +274,17 @@ impl Map {
     }
 
     pub fn count(&self, tile: Tile) -> usize {
-        self.cells.iter().filter(|&&t| t == tile).count()
+        // Summed in chunks small enough for a u8 each, so the compiler
+        // compares and adds 32 cells at a time (a filter-count went a cell
+        // at a time: a fifth of an empty script's run in `dunlua bench`).
+        self.cells
+            .chunks(255)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .fold(0u8, |n, &t| n.wrapping_add(u8::from(t == tile))) as usize
+            })
+            .sum()
     }
 
     pub fn rooms(&self) -> &[Rect] {
@@ -472,6 +482,29 @@ mod tests {
         let map = Map::new(4, 3).unwrap();
         assert_eq!(map.to_string(), "####\n####\n####\n");
         assert_eq!(map.count(Tile::WALL), 12);
+    }
+
+    #[test]
+    fn count_agrees_with_a_cell_by_cell_count_past_255_a_chunk() {
+        let mut map = Map::new(97, 31).unwrap();
+        let mut rng = crate::rng::Rng::new(5);
+        for y in 0..31 {
+            for x in 0..97 {
+                // Mostly floor: a chunk of 255 cells nearly all counted.
+                let t = if rng.int(9) < 8 {
+                    Tile::FLOOR
+                } else {
+                    Tile::DOOR
+                };
+                map.set(x, y, t).unwrap();
+            }
+        }
+        for tile in [Tile::FLOOR, Tile::DOOR, Tile::WALL] {
+            let naive = map.cells.iter().filter(|&&t| t == tile).count();
+            assert_eq!(map.count(tile), naive);
+        }
+        let all = Map::new(300, 300).unwrap();
+        assert_eq!(all.count(Tile::WALL), 90_000);
     }
 
     #[test]
