@@ -3,7 +3,8 @@
 //! which differs in every run, so a script that used such a name as a key
 //! or printed it into a marker made a different map each time. dunlua's
 //! `tostring`, and `string.format("%s", ...)` (the patched `lstrlib.c`
-//! calls it through the registry), number those objects instead, in the
+//! calls it through the registry; `%p` shows the number alone), number
+//! those objects instead, in the
 //! order a run first names them: `table: #1`, `function: #2`. The numbers
 //! are per run (the table that holds them lives in the run's
 //! [`HostState`] and keeps the named objects alive until the run ends), so
@@ -16,6 +17,10 @@ use super::run_state::HostState;
 /// Where the patched `string.format` finds this `tostring` (see
 /// `src/script/raw/c/lstrlib.c`, `dunlua_tolstring`).
 pub(crate) const REGISTRY_KEY: &str = "dunlua.tostring";
+
+/// Where the patched `string.format("%p")` finds an object's number in
+/// the run (the one `tostring` shows), without its `__tostring`.
+const NUMBER_KEY: &str = "dunlua.objectnumber";
 
 /// Lua's own `tostring` first (so `__tostring` and `__name` work as
 /// always), then the address replaced for the four kinds that have one.
@@ -49,7 +54,9 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
     })?;
     let tostring: Function = lua.load(WRAPPER).set_name("=tostring").call(name_of)?;
     lua.globals().set("tostring", tostring.clone())?;
-    lua.set_named_registry_value(REGISTRY_KEY, tostring)
+    lua.set_named_registry_value(REGISTRY_KEY, tostring)?;
+    let number = lua.create_function(|lua, value: Value| number_of(lua, value))?;
+    lua.set_named_registry_value(NUMBER_KEY, number)
 }
 
 /// The object's number in this run, given on first use.

@@ -1401,28 +1401,29 @@ static int str_format (lua_State *L) {
         }
         case 'p': {
           /* dunlua: an address changes from one run and process to the
-             next; a table, function, coroutine or userdata shows its
-             name instead ('#3', as 'tostring' numbers it), anything
-             else "(null)" */
-          const char *shown = "(null)";
-          int named = 0;
+             next; a table, function, coroutine or userdata shows its number
+             in the run instead ('#3', as 'tostring' numbers it, without
+             calling '__tostring'), anything else "(null)" */
+          char shown[32];
           checkformat(L, form, L_FMTFLAGSC, 0);
           form[strlen(form) - 1] = 's';  /* format it as a string */
+          strcpy(shown, "(null)");
           switch (lua_type(L, arg)) {
             case LUA_TTABLE: case LUA_TFUNCTION: case LUA_TTHREAD:
             case LUA_TUSERDATA: case LUA_TLIGHTUSERDATA: {
-              size_t len;
-              const char *name = dunlua_tolstring(L, arg, &len);
-              const char *hash = strchr(name, '#');
-              shown = (hash != NULL) ? hash : name;
-              named = 1;
+              if (lua_getfield(L, LUA_REGISTRYINDEX, "dunlua.objectnumber")
+                  == LUA_TFUNCTION) {
+                lua_pushvalue(L, arg);
+                lua_call(L, 1, 1);
+                snprintf(shown, sizeof(shown), "#" LUA_INTEGER_FMT,
+                         (LUAI_UACINT)lua_tointeger(L, -1));
+              }
+              lua_pop(L, 1);
               break;
             }
             default: break;
           }
           nb = l_sprintf(buff, maxitem, form, shown);
-          if (named)
-            lua_pop(L, 1);  /* the name 'dunlua_tolstring' left */
           break;
         }
         case 'q': {
