@@ -361,36 +361,29 @@ const RNG_FAST: &[(&str, ffi::lua_CFunction)] = &[
     ("float", rng_float),
 ];
 
-/// For the rng (whose forks each have their own `seed`): `__index` looks
-/// the key up in the table of fast functions (upvalue 1) first, then asks
-/// mlua's own lookup (upvalue 2). Raw C, as it runs on every `rng:int`.
-unsafe extern "C-unwind" fn dispatch(state: *mut lua_State) -> c_int {
-    ffi::lua_settop(state, 2);
-    ffi::lua_pushvalue(state, 2);
-    if ffi::lua_rawget(state, ffi::lua_upvalueindex(1)) != ffi::LUA_TNIL {
-        return 1;
-    }
-    ffi::lua_pop(state, 1);
-    ffi::lua_pushvalue(state, ffi::lua_upvalueindex(2));
-    ffi::lua_insert(state, 1);
-    ffi::lua_callk(state, 2, 1, 0, Some(super::after_fall_back));
-    1
-}
-
-/// For the map, of which a run has exactly one: `__index` is the table of
-/// fast functions itself, so a method lookup never leaves the VM. It also
-/// holds the run's `width` and `height` (set when the map is lent); every
-/// other method is fetched from mlua's lookup and kept when the VM is made
-/// (see [`install`]); other keys go to mlua's lookup each time.
+/// For the map and the rng: `__index` is the table of fast functions
+/// itself, so a method lookup never leaves the VM. Every other method is
+/// fetched from mlua's lookup and kept when the VM is made (see
+/// [`install`]); other keys go to mlua's lookup each time. The map's table
+/// also holds the run's `width` and `height` (a run has exactly one map;
+/// set when the map is lent). The rng's forks each have their own `seed`:
+/// its table is marked (`dunlua_markmethods`), so a missed key reaches
+/// mlua's lookup with the rng itself, not the table (patched `lvm.c`).
 const DISPATCH_TABLE: &str = r#"
 local fast, index, rawset, type = ...
 setmetatable(fast, { __index = function(t, key)
   local v = index(t, key)
-  if type(v) == "function" then rawset(t, key, v) end
+  if type(v) == "function" then rawset(fast, key, v) end
   return v
 end })
 return fast
 "#;
+
+extern "C-unwind" {
+    /// Marks the table at `idx` as a type's method table (see
+    /// `src/script/raw/lua/lobject.h`, `DUNLUA_SELFINDEX`).
+    fn dunlua_markmethods(state: *mut lua_State, idx: c_int);
+}
 
 /// Installs the fast paths for the map and rng types: `sample_map` and
 /// `sample_rng` are throwaway userdata of each type, through which the
@@ -405,32 +398,36 @@ pub(crate) fn install(
 ) -> mlua::Result<Table> {
     lua.set_app_data(KeepAlive(fast.clone()));
     let fast_ptr = Rc::as_ptr(fast) as *mut c_void;
-    patch_index(lua, sample_rng, fast_ptr, RNG_FAST, None)?;
-    let methods = patch_index(lua, sample_map, fast_ptr, MAP_FAST, Some(DISPATCH_TABLE))?;
-    let methods = methods
-        .as_table()
-        .cloned()
-        .ok_or_else(|| mlua::Error::RuntimeError("the map's method table is not a table".into()))?;
+    let rng_methods = patch_index(lua, sample_rng, fast_ptr, RNG_FAST)?;
+    // SAFETY: marks the table exec_raw pushed, then pops it.
+    unsafe {
+        lua.exec_raw::<()>(&rng_methods, |state| {
+            dunlua_markmethods(state, -1);
+            ffi::lua_pop(state, 1);
+        })
+    }?;
+    let methods = patch_index(lua, sample_map, fast_ptr, MAP_FAST)?;
     // Every method fetched and kept now, not on a run's first use: the
     // fetch runs Lua instructions (mlua's `__index` is Lua code), which the
     // first run of a VM would count and a later one would not.
+    for name in crate::script::registered_names::methods::<LuaRng>() {
+        rng_methods.get::<Value>(name)?;
+    }
     for name in crate::script::registered_names::methods::<LuaMap>() {
         methods.get::<Value>(name)?;
     }
     Ok(methods)
 }
 
-/// Replaces the `__index` of `sample`'s type with a lookup over a table of
-/// fast functions, each closing over the fast state and the ordinary method
-/// it falls back to: the table itself, made by the Lua chunk `table_dispatch`,
-/// or [`dispatch`] when `None`.
+/// Replaces the `__index` of `sample`'s type with a table of fast
+/// functions (made by [`DISPATCH_TABLE`]), each closing over the fast state
+/// and the ordinary method it falls back to; returns the table.
 fn patch_index(
     lua: &Lua,
     sample: &AnyUserData,
     fast_ptr: *mut c_void,
     functions: &[(&str, ffi::lua_CFunction)],
-    table_dispatch: Option<&str>,
-) -> mlua::Result<Value> {
+) -> mlua::Result<Table> {
     // SAFETY: each closure leaves exactly the values it promises on the stack.
     let index: Function = unsafe {
         lua.exec_raw(sample, |state| {
@@ -452,23 +449,13 @@ fn patch_index(
         }?;
         table.raw_set(name, closure)?;
     }
-    let dispatch: Value = match table_dispatch {
-        Some(chunk) => {
-            let globals = lua.globals();
-            lua.load(chunk).set_name("=dispatch").call((
-                table,
-                index,
-                globals.get::<Function>("rawset")?,
-                globals.get::<Function>("type")?,
-            ))?
-        }
-        // SAFETY: pops the two upvalues it was given, leaves one closure.
-        None => unsafe {
-            lua.exec_raw((table, index), |state| {
-                ffi::lua_pushcclosure(state, dispatch, 2);
-            })
-        }?,
-    };
+    let globals = lua.globals();
+    let dispatch: Table = lua.load(DISPATCH_TABLE).set_name("=dispatch").call((
+        table,
+        index,
+        globals.get::<Function>("rawset")?,
+        globals.get::<Function>("type")?,
+    ))?;
     unsafe {
         lua.exec_raw::<()>((sample, dispatch.clone()), |state| {
             ffi::lua_getmetatable(state, -2);

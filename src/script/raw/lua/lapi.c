@@ -784,6 +784,17 @@ LUA_API void lua_createtable (lua_State *L, int narray, int nrec) {
 }
 
 
+/* dunlua: marks the table at 'idx' as a type's method table (lobject.h,
+   DUNLUA_SELFINDEX). */
+LUA_API void dunlua_markmethods (lua_State *L, int idx) {
+  Table *t;
+  lua_lock(L);
+  t = hvalue(index2value(L, idx));
+  t->flags |= DUNLUA_SELFINDEX;
+  lua_unlock(L);
+}
+
+
 /* dunlua: pushes a copy of the table at 'idx' (see dunlua_copytable). */
 extern void dunlua_copytable (lua_State *L, Table *c, const Table *t);
 

@@ -732,6 +732,14 @@ typedef union Node {
 */
 
 #define BITRAS		(1 << 7)
+
+/*
+** dunlua: a table the host marked as a type's method table: when a lookup
+** through it misses and its own metatable's '__index' is a function, that
+** function gets the object first indexed, not this table (lvm.c). Bit 6 of
+** 'flags' is unused by Lua (bits 0-5 cache absent metamethods).
+*/
+#define DUNLUA_SELFINDEX	(1 << 6)
 #define isrealasize(t)		(!((t)->flags & BITRAS))
 #define setrealasize(t)		((t)->flags &= cast_byte(~BITRAS))
 #define setnorealasize(t)	((t)->flags |= BITRAS)

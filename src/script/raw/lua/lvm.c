@@ -303,6 +303,7 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
                       const TValue *slot) {
   int loop;  /* counter to avoid infinite loops */
   const TValue *tm;  /* metamethod */
+  const TValue *self = t;  /* dunlua: the object first indexed */
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
     if (slot == NULL) {  /* 't' is not a table? */
       lua_assert(!ttistable(t));
@@ -323,6 +324,9 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
     }
     if (ttisfunction(tm)) {  /* is metamethod a function? */
       dunlua_hops(L, loop);
+      /* dunlua: a method table's fallback gets the object (lobject.h) */
+      if (slot != NULL && (hvalue(t)->flags & DUNLUA_SELFINDEX))
+        t = self;
       luaT_callTMres(L, tm, t, key, val);  /* call it */
       return;
     }
