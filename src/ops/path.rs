@@ -265,14 +265,15 @@ pub fn path(
     let mut open = OpenSet::new(h_start, (dearest + cheapest) * reach);
     // Each cell's state side by side, so a visit reads one place: what
     // entering it costs (NaN: impassable; a sum of finite costs is never
-    // NaN), its cost so far and where it was reached from.
+    // NaN) and its cost so far; apart, the step it was reached by (an
+    // index into the steps tried), read only to walk the path back.
     let mut nodes: Vec<Node> = (0..cells.len())
         .map(|cell| Node {
             enter: cost_of(cell).unwrap_or(f64::NAN),
             g: f64::INFINITY,
-            from: u32::MAX,
         })
         .collect();
+    let mut step_in = vec![0u8; cells.len()];
     nodes[start].g = 0.0;
     open.push(
         h_start,
@@ -289,7 +290,13 @@ pub fn path(
             let mut found = vec![cell];
             let mut at = cell;
             while at != start {
-                at = nodes[at].from as usize;
+                let k = step_in[at] as usize;
+                let (dx, dy) = if k < 4 {
+                    ORTHOGONAL[k]
+                } else {
+                    DIAGONAL[k - 4]
+                };
+                at = (at as i32 - dy * w - dx) as usize;
                 found.push(at);
             }
             found.reverse();
@@ -325,7 +332,7 @@ pub fn path(
             let tentative = g_cell + step;
             if tentative < node.g {
                 node.g = tentative;
-                node.from = cell as u32;
+                step_in[next] = i as u8;
                 let hn = heuristic(nx, ny);
                 let f_next = tentative + hn;
                 open.push(
@@ -346,7 +353,6 @@ pub fn path(
 struct Node {
     enter: f64,
     g: f64,
-    from: u32,
 }
 
 /// The number whose [`order_bits`] are `k`.
