@@ -244,7 +244,7 @@ pub fn dijkstra(map: &Map, sources: &[(i64, i64)]) -> Result<DistanceMap, MapErr
     })
 }
 
-/// `i % width` for cell numbers `i` below 2^32, by a multiplication
+/// `i % width` and `i / width` for cell numbers `i` below 2^32, by multiplication
 /// instead of a division (Lemire, Kaser and Kurz, "Faster remainder by
 /// direct computation", 2019: exact for every 32-bit `i` and `width`).
 pub(crate) struct Columns {
@@ -259,6 +259,14 @@ impl Columns {
             width,
             magic: (u64::MAX / width as u64).wrapping_add(1),
         }
+    }
+
+    /// `i / width`, alike.
+    pub(crate) fn row(&self, i: u32) -> u32 {
+        if self.width == 1 {
+            return i; // the one width whose magic number wraps to 0
+        }
+        ((self.magic as u128 * i as u128) >> 64) as u32
     }
 
     pub(crate) fn column(&self, i: u32) -> u32 {
@@ -439,6 +447,7 @@ mod tests {
                 .chain([u32::MAX])
             {
                 assert_eq!(columns.column(i), i % width, "{i} % {width}");
+                assert_eq!(columns.row(i), i / width, "{i} / {width}");
             }
         }
     }

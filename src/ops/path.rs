@@ -14,6 +14,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::analysis::Columns;
 use crate::map::{Map, MapError, Tile};
 
 /// What entering each kind costs, by kind index: `None` is impassable.
@@ -284,6 +285,7 @@ pub fn path(
         },
     );
     let diagonals: &[(i32, i32)] = if costs.diagonal { &DIAGONAL } else { &[] };
+    let columns = Columns::new(w as u32);
     while let Some(Key { f, h: h_cell, cell }) = open.pop() {
         let cell = cell as usize;
         if cell == goal {
@@ -312,7 +314,8 @@ pub fn path(
         if from_order_bits(f) > g_cell + from_order_bits(h_cell) {
             continue;
         }
-        let (x, y) = (cell as i32 % w, cell as i32 / w);
+        let x = columns.column(cell as u32) as i32;
+        let y = columns.row(cell as u32) as i32;
         for (i, &(dx, dy)) in ORTHOGONAL.iter().chain(diagonals).enumerate() {
             let (nx, ny) = (x + dx, y + dy);
             if nx < 0 || ny < 0 || nx >= w || ny >= h {
