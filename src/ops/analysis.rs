@@ -205,9 +205,7 @@ pub fn dijkstra(map: &Map, sources: &[(i64, i64)]) -> Result<DistanceMap, MapErr
     }
     let cells = map.cells();
     let mut dist = vec![-1i32; cells.len()];
-    // Every cell is queued at most once: room for all of them up front, so
-    // the queue never moves (pages only ever touched are allocated).
-    let mut queue: Vec<u32> = Vec::with_capacity(cells.len());
+    let mut queue: Vec<u32> = Vec::new();
     for &(x, y) in sources {
         let i = map.index(x, y)?;
         if dist[i] != 0 {

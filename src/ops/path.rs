@@ -264,18 +264,14 @@ pub fn path(
     };
     let h_start = heuristic(a.0 as i32, a.1 as i32);
     let mut open = OpenSet::new(h_start, (dearest + cheapest) * reach);
-    // Each cell's state side by side, so a visit reads one place: what
-    // entering it costs (NaN: impassable; a sum of finite costs is never
-    // NaN) and its cost so far; apart, the step it was reached by (an
-    // index into the steps tried), read only to walk the path back.
-    let mut nodes: Vec<Node> = (0..cells.len())
-        .map(|cell| Node {
-            enter: cost_of(cell).unwrap_or(f64::NAN),
-            g: f64::INFINITY,
-        })
-        .collect();
+    // Each cell's cost so far, stored as its bits XOR those of infinity:
+    // zeroed memory is "not reached", so the map-sized table is never
+    // written through, and a short search on a big map touches only the
+    // pages it reaches. Apart, the step each cell was reached by (an index
+    // into the steps tried), read only to walk the path back.
+    let mut g = vec![0u64; cells.len()];
     let mut step_in = vec![0u8; cells.len()];
-    nodes[start].g = 0.0;
+    g[start] = store(0.0);
     open.push(
         h_start,
         Key {
@@ -310,7 +306,7 @@ pub fn path(
         }
         // A stale entry: the cell was reached more cheaply since (its h,
         // stored with it, is the cell's heuristic).
-        let g_cell = nodes[cell].g;
+        let g_cell = load(g[cell]);
         if from_order_bits(f) > g_cell + from_order_bits(h_cell) {
             continue;
         }
@@ -322,19 +318,17 @@ pub fn path(
                 continue;
             }
             let next = (ny * w + nx) as usize;
-            let node = &mut nodes[next];
-            let enter = node.enter;
-            if enter.is_nan() {
+            let Some(enter) = cost_of(next) else {
                 continue;
-            }
+            };
             let step = if i >= 4 {
                 enter * std::f64::consts::SQRT_2
             } else {
                 enter
             };
             let tentative = g_cell + step;
-            if tentative < node.g {
-                node.g = tentative;
+            if tentative < load(g[next]) {
+                g[next] = store(tentative);
                 step_in[next] = i as u8;
                 let hn = heuristic(nx, ny);
                 let f_next = tentative + hn;
@@ -352,10 +346,14 @@ pub fn path(
     Ok(None)
 }
 
-/// A cell's search state (see [`path`]).
-struct Node {
-    enter: f64,
-    g: f64,
+/// A cost so far as kept in [`path`]'s table: infinity is 0.
+fn store(g: f64) -> u64 {
+    g.to_bits() ^ f64::INFINITY.to_bits()
+}
+
+/// The cost so far kept as `k`.
+fn load(k: u64) -> f64 {
+    f64::from_bits(k ^ f64::INFINITY.to_bits())
 }
 
 /// The number whose [`order_bits`] are `k`.
