@@ -6,8 +6,6 @@ use super::selection::Selection;
 use crate::map::{Map, MapError, Tile};
 use crate::rng::Rng;
 
-const STEPS4: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
-
 /// One connected walkable region.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Region {
