@@ -168,7 +168,7 @@ impl OpenSet {
     fn place(&mut self, b: u64, key: Key) {
         if b <= self.cursor {
             self.current.push(Reverse(key));
-        } else if b < self.cursor + WINDOW as u64 {
+        } else if b < self.cursor.saturating_add(WINDOW as u64) {
             self.buckets[b as usize % WINDOW].push(Reverse(key));
             self.in_window += 1;
         } else {
@@ -183,13 +183,15 @@ impl OpenSet {
             }
             // The next bucket: the window's next, or the overflow's lowest.
             self.cursor = if self.in_window > 0 {
-                self.cursor + 1
+                self.cursor.saturating_add(1)
             } else {
                 let &Reverse((_, b)) = self.overflow.peek()?;
-                b.max(self.cursor + 1)
+                b.max(self.cursor.saturating_add(1))
             };
             while let Some(&Reverse((key, b))) = self.overflow.peek() {
-                if b >= self.cursor + WINDOW as u64 {
+                // (At the top of the numbers the window cannot slide past
+                // a key: one at the cursor is always taken.)
+                if b > self.cursor && b >= self.cursor.saturating_add(WINDOW as u64) {
                     break;
                 }
                 self.overflow.pop();
@@ -518,16 +520,18 @@ mod tests {
     #[test]
     fn open_set_pops_in_key_order() {
         let mut rng = Rng::new(5);
-        for span in [1e-3, 1.0, 37.0, 1e9] {
+        // 1e-300: every bucket number saturates at the largest u64.
+        for span in [1e-300, 1e-3, 1.0, 37.0, 1e9] {
             let mut open = OpenSet::new(10.0, span);
             let mut heap = BinaryHeap::new();
             let mut last = 10.0f64;
             for step in 0..20_000 {
                 if rng.chance(0.55) {
-                    let f = match rng.int(4) {
+                    let f = match rng.int(5) {
                         0 => last,
                         1 => last - rng.float() * 1e-9 * last,
                         2 => last + rng.float() * span * 3.0,
+                        3 => last + rng.float(),
                         _ => last + (rng.int(3) as f64) * span,
                     };
                     let key = Key {
