@@ -6,8 +6,6 @@ use super::selection::Selection;
 use crate::map::{Map, MapError, Tile};
 use crate::rng::Rng;
 
-const STEPS4: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
-
 /// One connected walkable region.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Region {
@@ -21,76 +19,111 @@ pub struct Region {
 /// Connected walkable regions, largest first; equal sizes in the row-major
 /// order of their first cells, so the order never depends on anything else.
 pub fn regions(map: &Map) -> Vec<Region> {
-    regions_of(map, &map.walkable_mask())
+    let mut table = [false; 256];
+    for (tile, kind) in map.tiles().iter() {
+        table[tile.index()] = kind.walkable;
+    }
+    regions_of(map, &table)
 }
 
 /// Connected regions (4-connected) of the cells whose kind is one of
 /// `kinds` (a lake's water, a forest's trees), ordered as [`regions`].
 pub fn regions_of_kinds(map: &Map, kinds: &[Tile]) -> Vec<Region> {
-    let member: Vec<bool> = map.cells().iter().map(|t| kinds.contains(t)).collect();
-    regions_of(map, &member)
+    let mut table = [false; 256];
+    for t in kinds {
+        table[t.index()] = true;
+    }
+    regions_of(map, &table)
 }
 
-/// Connected regions of the cells marked in `member`, row-major. Linear:
-/// each cell is labelled with its region by a breadth-first search from
-/// the region's first cell, then one row-major pass hands every cell to
-/// its region, so each region's cells come out sorted without a sort.
-fn regions_of(map: &Map, member: &[bool]) -> Vec<Region> {
-    let (w, h) = (map.width() as usize, map.height() as usize);
-    const NONE: u32 = u32::MAX;
-    let mut label = vec![NONE; member.len()];
-    let mut firsts: Vec<usize> = Vec::new();
-    let mut sizes: Vec<usize> = Vec::new();
-    let mut queue: Vec<u32> = Vec::new();
-    for first in 0..member.len() {
-        if !member[first] || label[first] != NONE {
-            continue;
-        }
-        let id = firsts.len() as u32;
-        label[first] = id;
-        queue.clear();
-        queue.push(first as u32);
-        let mut head = 0;
-        while head < queue.len() {
-            let i = queue[head] as usize;
-            head += 1;
-            let (x, y) = (i % w, i / w);
-            let mut visit = |j: usize| {
-                if member[j] && label[j] == NONE {
-                    label[j] = id;
-                    queue.push(j as u32);
-                }
-            };
-            if y > 0 {
-                visit(i - w);
-            }
-            if x + 1 < w {
-                visit(i + 1);
-            }
-            if y + 1 < h {
-                visit(i + w);
-            }
-            if x > 0 {
-                visit(i - 1);
-            }
-        }
-        firsts.push(first);
-        sizes.push(queue.len());
+/// Finds the root of run `r`, halving the path on the way.
+fn root(parent: &mut [u32], mut r: u32) -> u32 {
+    while parent[r as usize] != r {
+        let up = parent[parent[r as usize] as usize];
+        parent[r as usize] = up;
+        r = up;
     }
-    let mut cells: Vec<Vec<u32>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
-    for (i, &l) in label.iter().enumerate() {
-        if l != NONE {
-            cells[l as usize].push(i as u32);
+    r
+}
+
+/// Connected regions of the cells whose kind `member` marks, row-major.
+/// Linear, and by runs rather than cells: each row's runs of member cells
+/// are joined (union-find) to the runs of the row above that they touch;
+/// then the runs, in row-major order, hand their cells to their region,
+/// numbered by first run, so each region's cells come out sorted and the
+/// regions in the order of their first cells, without a sort.
+fn regions_of(map: &Map, member: &[bool; 256]) -> Vec<Region> {
+    let w = map.width() as usize;
+    let cells = map.cells();
+    // Runs as (first cell, one past the last), row by row.
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    let mut parent: Vec<u32> = Vec::new();
+    let mut above = 0..0;
+    for (y, row) in cells.chunks(w.max(1)).enumerate() {
+        let base = y * w;
+        let first = runs.len();
+        let mut x = 0;
+        while x < row.len() {
+            if !member[row[x].index()] {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < row.len() && member[row[x].index()] {
+                x += 1;
+            }
+            let r = runs.len() as u32;
+            runs.push(((base + start) as u32, (base + x) as u32));
+            parent.push(r);
+            if y == 0 {
+                continue;
+            }
+            // Join the runs above that share a column with this one.
+            let (lo, hi) = (base + start - w, base + x - w);
+            while above.start < above.end && (runs[above.start].1 as usize) <= lo {
+                above.start += 1;
+            }
+            let mut k = above.start;
+            while k < above.end && (runs[k].0 as usize) < hi {
+                let (a, b) = (root(&mut parent, k as u32), root(&mut parent, r));
+                if a != b {
+                    // The lower number stays the root: any root works.
+                    parent[a.max(b) as usize] = a.min(b);
+                }
+                k += 1;
+            }
         }
+        above = first..runs.len();
+    }
+    // Regions numbered in the order of their first runs.
+    const NONE: u32 = u32::MAX;
+    let mut id_of_root = vec![NONE; runs.len()];
+    let mut run_region = Vec::with_capacity(runs.len());
+    let mut sizes: Vec<usize> = Vec::new();
+    let mut firsts: Vec<u32> = Vec::new();
+    for (r, &(start, end)) in runs.iter().enumerate() {
+        let top = root(&mut parent, r as u32) as usize;
+        if id_of_root[top] == NONE {
+            id_of_root[top] = sizes.len() as u32;
+            sizes.push(0);
+            firsts.push(start);
+        }
+        let id = id_of_root[top];
+        sizes[id as usize] += (end - start) as usize;
+        run_region.push(id);
+    }
+    let mut region_cells: Vec<Vec<u32>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
+    for (&(start, end), &id) in runs.iter().zip(&run_region) {
+        region_cells[id as usize].extend(start..end);
     }
     let (wi, hi) = (map.width(), map.height());
-    let mut out: Vec<Region> = cells
+    let mut out: Vec<Region> = region_cells
         .into_iter()
         .zip(firsts)
         .map(|(cells, first)| Region {
             size: cells.len(),
-            x: (first % w) as i32,
-            y: (first / w) as i32,
+            x: (first as usize % w) as i32,
+            y: (first as usize / w) as i32,
             cells: Selection::from_sorted(wi, hi, cells),
         })
         .collect();
@@ -164,8 +197,12 @@ impl DistanceMap {
 /// through walkable cells. Each source must be on the map.
 pub fn dijkstra(map: &Map, sources: &[(i64, i64)]) -> Result<DistanceMap, MapError> {
     let (w, h) = (map.width(), map.height());
-    let walkable = map.walkable_mask();
-    let mut dist = vec![-1i32; map.cells().len()];
+    let mut walkable = [false; 256];
+    for (tile, kind) in map.tiles().iter() {
+        walkable[tile.index()] = kind.walkable;
+    }
+    let cells = map.cells();
+    let mut dist = vec![-1i32; cells.len()];
     let mut queue: Vec<u32> = Vec::new();
     for &(x, y) in sources {
         let i = map.index(x, y)?;
@@ -174,19 +211,24 @@ pub fn dijkstra(map: &Map, sources: &[(i64, i64)]) -> Result<DistanceMap, MapErr
             queue.push(i as u32);
         }
     }
+    let (wu, last_row) = (w as usize, cells.len().saturating_sub(w as usize));
+    let columns = Columns::new(w as u32);
     let mut head = 0;
     while head < queue.len() {
         let i = queue[head] as usize;
         head += 1;
-        let (x, y) = (i as i32 % w, i as i32 / w);
-        for (dx, dy) in STEPS4 {
-            let (nx, ny) = (x + dx, y + dy);
-            if nx < 0 || ny < 0 || nx >= w || ny >= h {
-                continue;
-            }
-            let j = (ny * w + nx) as usize;
-            if dist[j] < 0 && walkable[j] {
-                dist[j] = dist[i] + 1;
+        let x = columns.column(i as u32);
+        let d = dist[i] + 1;
+        // N, E, S, W, as the steps are listed.
+        let around = [
+            (i >= wu).then(|| i.wrapping_sub(wu)),
+            (x + 1 < w as u32).then_some(i + 1),
+            (i < last_row).then_some(i + wu),
+            (x > 0).then(|| i.wrapping_sub(1)),
+        ];
+        for j in around.into_iter().flatten() {
+            if dist[j] < 0 && walkable[cells[j].index()] {
+                dist[j] = d;
                 queue.push(j as u32);
             }
         }
@@ -196,6 +238,37 @@ pub fn dijkstra(map: &Map, sources: &[(i64, i64)]) -> Result<DistanceMap, MapErr
         height: h,
         dist,
     })
+}
+
+/// `i % width` and `i / width` for cell numbers `i` below 2^32, by multiplication
+/// instead of a division (Lemire, Kaser and Kurz, "Faster remainder by
+/// direct computation", 2019: exact for every 32-bit `i` and `width`).
+pub(crate) struct Columns {
+    width: u32,
+    magic: u64,
+}
+
+impl Columns {
+    pub(crate) fn new(width: u32) -> Columns {
+        let width = width.max(1);
+        Columns {
+            width,
+            magic: (u64::MAX / width as u64).wrapping_add(1),
+        }
+    }
+
+    /// `i / width`, alike.
+    pub(crate) fn row(&self, i: u32) -> u32 {
+        if self.width == 1 {
+            return i; // the one width whose magic number wraps to 0
+        }
+        ((self.magic as u128 * i as u128) >> 64) as u32
+    }
+
+    pub(crate) fn column(&self, i: u32) -> u32 {
+        let low = self.magic.wrapping_mul(i as u64);
+        ((low as u128 * self.width as u128) >> 64) as u32
+    }
 }
 
 impl Map {
@@ -294,5 +367,84 @@ mod tests {
             Some([(1, 0), (0, 1), (1, 1)][k])
         );
         assert_eq!(map.random_cell(Tile::WATER, &mut a), None);
+    }
+
+    /// The run-based labelling gives what a breadth-first search from
+    /// each region's first cell gives, on random maps of every density.
+    #[test]
+    fn regions_match_a_search_from_each_first_cell() {
+        fn by_search(map: &Map) -> Vec<(usize, i32, i32, Vec<u32>)> {
+            let (w, h) = (map.width() as usize, map.height() as usize);
+            let walk = map.walkable_mask();
+            let mut label = vec![usize::MAX; walk.len()];
+            let mut found = Vec::new();
+            for first in 0..walk.len() {
+                if !walk[first] || label[first] != usize::MAX {
+                    continue;
+                }
+                let id = found.len();
+                label[first] = id;
+                let mut queue = vec![first];
+                let mut head = 0;
+                while head < queue.len() {
+                    let i = queue[head];
+                    head += 1;
+                    let (x, y) = (i % w, i / w);
+                    let around = [
+                        (y > 0).then(|| i - w),
+                        (x + 1 < w).then(|| i + 1),
+                        (y + 1 < h).then(|| i + w),
+                        (x > 0).then(|| i - 1),
+                    ];
+                    for j in around.into_iter().flatten() {
+                        if walk[j] && label[j] == usize::MAX {
+                            label[j] = id;
+                            queue.push(j);
+                        }
+                    }
+                }
+                let mut cells: Vec<u32> = queue.iter().map(|&i| i as u32).collect();
+                cells.sort_unstable();
+                found.push((cells.len(), (first % w) as i32, (first / w) as i32, cells));
+            }
+            found.sort_by_key(|r| std::cmp::Reverse(r.0));
+            found
+        }
+        let mut rng = Rng::new(9);
+        for round in 0..400 {
+            let (w, h) = (rng.range(1, 45).unwrap(), rng.range(1, 35).unwrap());
+            let mut map = Map::new(w, h).unwrap();
+            let open = rng.float();
+            for y in 0..h {
+                for x in 0..w {
+                    let tile = match rng.float() {
+                        f if f < open => Tile::FLOOR,
+                        f if f < open + 0.1 => Tile::DOOR,
+                        _ => Tile::WALL,
+                    };
+                    map.set(x, y, tile).unwrap();
+                }
+            }
+            let got: Vec<(usize, i32, i32, Vec<u32>)> = regions(&map)
+                .into_iter()
+                .map(|r| (r.size, r.x, r.y, r.cells.indices().to_vec()))
+                .collect();
+            assert_eq!(got, by_search(&map), "round {round}\n{map}");
+        }
+    }
+
+    #[test]
+    fn columns_are_remainders() {
+        let mut rng = Rng::new(4);
+        for width in (1..300).chain([1999, 2000, 4096, 65_535, 1 << 20, u32::MAX]) {
+            let columns = Columns::new(width);
+            for i in (0..2000)
+                .chain((0..2000).map(|_| rng.next_u32()))
+                .chain([u32::MAX])
+            {
+                assert_eq!(columns.column(i), i % width, "{i} % {width}");
+                assert_eq!(columns.row(i), i / width, "{i} / {width}");
+            }
+        }
     }
 }

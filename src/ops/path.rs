@@ -11,9 +11,10 @@
 //! its kind's cost plus its extra; extras are never negative, so the same
 //! heuristic stays a lower bound.
 
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::analysis::Columns;
 use crate::map::{Map, MapError, Tile};
 
 /// What entering each kind costs, by kind index: `None` is impassable.
@@ -79,30 +80,132 @@ impl PathCosts {
     }
 }
 
-/// An open-set entry: ordered so the heap pops the smallest f, then h,
-/// then cell index.
-#[derive(PartialEq)]
-struct Open {
-    f: f64,
-    h: f64,
-    cell: usize,
+/// An open-set entry's key, ordered as the specification orders the open
+/// set: the smallest f first, then h, then cell index. `f` and `h` are
+/// stored as [`order_bits`], so comparing the integers is comparing the
+/// numbers (by `total_cmp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    f: u64,
+    h: u64,
+    cell: u32,
 }
 
-impl Eq for Open {}
-
-impl Ord for Open {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .f
-            .total_cmp(&self.f)
-            .then(other.h.total_cmp(&self.h))
-            .then(other.cell.cmp(&self.cell))
+/// `x`'s bits, turned so that unsigned order is `f64::total_cmp`'s.
+fn order_bits(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | 1 << 63
     }
 }
 
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
+/// The open set: a priority queue that pops keys in exactly the order a
+/// binary heap of them would (smallest first), faster when f grows
+/// steadily, as it does in A* with a consistent heuristic.
+///
+/// Keys are spread over buckets by f: bucket number
+/// `floor((f - origin) / delta)`, a nondecreasing function of f, so every
+/// key in a lower bucket is smaller than every key in a higher one. The
+/// bucket being popped is a heap ordered by the whole key; the next
+/// `WINDOW - 1` buckets are plain lists, made a heap when their turn
+/// comes; keys past the window wait in an overflow heap and move into the
+/// window as it slides up. A key below the bucket being popped (rounding
+/// can make f dip a little below the last f popped) joins that bucket,
+/// which keeps the buckets in order. Which bucket a key lands in only
+/// changes the time, never the order of pops: that is always the keys'
+/// own order.
+struct OpenSet {
+    origin: f64,
+    /// 1 / delta: finite and positive.
+    scale: f64,
+    /// The absolute number of the bucket being popped; no key is in a
+    /// bucket below it.
+    cursor: u64,
+    /// The keys of bucket `cursor` (and any that fell below it).
+    current: BinaryHeap<Reverse<Key>>,
+    /// Buckets `cursor + 1 .. cursor + WINDOW`, unsorted, at `b % WINDOW`.
+    buckets: Vec<Vec<Reverse<Key>>>,
+    in_window: usize,
+    overflow: BinaryHeap<Reverse<(Key, u64)>>,
+}
+
+/// Buckets in the window (a power of two).
+const WINDOW: usize = 1024;
+
+impl OpenSet {
+    /// A queue whose window spans `span` of f from `origin` (the span of f
+    /// the keys alive at once are expected to cover).
+    fn new(origin: f64, span: f64) -> OpenSet {
+        let scale = WINDOW as f64 / span;
+        OpenSet {
+            origin,
+            scale: if scale.is_finite() && scale > 0.0 {
+                scale
+            } else {
+                1.0
+            },
+            cursor: 0,
+            current: BinaryHeap::new(),
+            buckets: (0..WINDOW).map(|_| Vec::new()).collect(),
+            in_window: 0,
+            overflow: BinaryHeap::new(),
+        }
+    }
+
+    /// The bucket number of f: nondecreasing in f (each step rounds
+    /// monotonically; the cast truncates and saturates, which is floor
+    /// for the numbers at or above 0 and 0 for those below).
+    fn bucket(&self, f: f64) -> u64 {
+        ((f - self.origin) * self.scale) as u64
+    }
+
+    fn push(&mut self, f: f64, key: Key) {
+        self.place(self.bucket(f), key);
+    }
+
+    fn place(&mut self, b: u64, key: Key) {
+        if b <= self.cursor {
+            self.current.push(Reverse(key));
+        } else if b < self.cursor.saturating_add(WINDOW as u64) {
+            self.buckets[b as usize % WINDOW].push(Reverse(key));
+            self.in_window += 1;
+        } else {
+            self.overflow.push(Reverse((key, b)));
+        }
+    }
+
+    fn pop(&mut self) -> Option<Key> {
+        loop {
+            if let Some(Reverse(key)) = self.current.pop() {
+                return Some(key);
+            }
+            // The next bucket: the window's next, or the overflow's lowest.
+            self.cursor = if self.in_window > 0 {
+                self.cursor.saturating_add(1)
+            } else {
+                let &Reverse((_, b)) = self.overflow.peek()?;
+                b.max(self.cursor.saturating_add(1))
+            };
+            while let Some(&Reverse((key, b))) = self.overflow.peek() {
+                // (At the top of the numbers the window cannot slide past
+                // a key: one at the cursor is always taken.)
+                if b > self.cursor && b >= self.cursor.saturating_add(WINDOW as u64) {
+                    break;
+                }
+                self.overflow.pop();
+                self.place(b, key);
+            }
+            let slot = self.cursor as usize % WINDOW;
+            if !self.buckets[slot].is_empty() {
+                let keys = std::mem::take(&mut self.buckets[slot]);
+                self.in_window -= keys.len();
+                let mut keys = BinaryHeap::from(keys);
+                std::mem::swap(&mut keys, &mut self.current);
+                self.buckets[slot] = keys.into_vec();
+            }
+        }
     }
 }
 
@@ -121,9 +224,11 @@ pub fn path(
     let start = map.index(a.0, a.1)?;
     let goal = map.index(b.0, b.1)?;
     let (w, h) = (map.width(), map.height());
+    let cells = map.cells();
+    let extra = costs.extra.as_deref();
     let cost_of = |cell: usize| {
-        let kind = costs.per_kind[map.cells()[cell].index()];
-        match &costs.extra {
+        let kind = costs.per_kind[cells[cell].index()];
+        match extra {
             Some(extra) => kind.map(|c| c + extra[cell]),
             None => kind,
         }
@@ -137,8 +242,7 @@ pub fn path(
         .flatten()
         .fold(f64::INFINITY, |m, &c| m.min(c));
     let (gx, gy) = (b.0 as i32, b.1 as i32);
-    let heuristic = |cell: usize| {
-        let (x, y) = ((cell as i32 % w), (cell as i32 / w));
+    let heuristic = |x: i32, y: i32| {
         let (dx, dy) = ((x - gx).abs() as f64, (y - gy).abs() as f64);
         let steps = if costs.diagonal {
             dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy)
@@ -147,37 +251,69 @@ pub fn path(
         };
         steps * cheapest
     };
-    let mut g = vec![f64::INFINITY; map.cells().len()];
-    let mut came_from = vec![u32::MAX; map.cells().len()];
-    let mut open = BinaryHeap::new();
-    g[start] = 0.0;
-    open.push(Open {
-        f: heuristic(start),
-        h: heuristic(start),
-        cell: start,
-    });
-    while let Some(Open { f, h: h_cell, cell }) = open.pop() {
+    // How far above the lowest f the open keys reach: a step's dearest
+    // cost, plus what the heuristic can drop in one step.
+    let dearest = costs
+        .per_kind
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, &c| m.max(c))
+        + extra.map_or(0.0, |e| e.iter().fold(0.0f64, |m, &c| m.max(c)));
+    let reach = if costs.diagonal {
+        std::f64::consts::SQRT_2
+    } else {
+        1.0
+    };
+    let h_start = heuristic(a.0 as i32, a.1 as i32);
+    let mut open = OpenSet::new(h_start, (dearest + cheapest) * reach);
+    // Each cell's cost so far, stored as its bits XOR those of infinity:
+    // zeroed memory is "not reached", so the map-sized table is never
+    // written through, and a short search on a big map touches only the
+    // pages it reaches. Apart, the step each cell was reached by (an index
+    // into the steps tried), read only to walk the path back.
+    let mut g = vec![0u64; cells.len()];
+    let mut step_in = vec![0u8; cells.len()];
+    g[start] = store(0.0);
+    open.push(
+        h_start,
+        Key {
+            f: order_bits(h_start),
+            h: order_bits(h_start),
+            cell: start as u32,
+        },
+    );
+    let diagonals: &[(i32, i32)] = if costs.diagonal { &DIAGONAL } else { &[] };
+    let columns = Columns::new(w as u32);
+    while let Some(Key { f, h: h_cell, cell }) = open.pop() {
+        let cell = cell as usize;
         if cell == goal {
-            let mut cells = vec![cell];
+            let mut found = vec![cell];
             let mut at = cell;
             while at != start {
-                at = came_from[at] as usize;
-                cells.push(at);
+                let k = step_in[at] as usize;
+                let (dx, dy) = if k < 4 {
+                    ORTHOGONAL[k]
+                } else {
+                    DIAGONAL[k - 4]
+                };
+                at = (at as i32 - dy * w - dx) as usize;
+                found.push(at);
             }
-            cells.reverse();
-            let steps = cells
+            found.reverse();
+            let steps = found
                 .into_iter()
                 .map(|c| (c as i32 % w, c as i32 / w))
                 .collect();
             return Ok(Some(steps));
         }
         // A stale entry: the cell was reached more cheaply since (its h,
-        // stored with it, is heuristic(cell)).
-        if f > g[cell] + h_cell {
+        // stored with it, is the cell's heuristic).
+        let g_cell = load(g[cell]);
+        if from_order_bits(f) > g_cell + from_order_bits(h_cell) {
             continue;
         }
-        let (x, y) = (cell as i32 % w, cell as i32 / w);
-        let diagonals: &[(i32, i32)] = if costs.diagonal { &DIAGONAL } else { &[] };
+        let x = columns.column(cell as u32) as i32;
+        let y = columns.row(cell as u32) as i32;
         for (i, &(dx, dy)) in ORTHOGONAL.iter().chain(diagonals).enumerate() {
             let (nx, ny) = (x + dx, y + dy);
             if nx < 0 || ny < 0 || nx >= w || ny >= h {
@@ -192,20 +328,39 @@ pub fn path(
             } else {
                 enter
             };
-            let tentative = g[cell] + step;
-            if tentative < g[next] {
-                g[next] = tentative;
-                came_from[next] = cell as u32;
-                let hn = heuristic(next);
-                open.push(Open {
-                    f: tentative + hn,
-                    h: hn,
-                    cell: next,
-                });
+            let tentative = g_cell + step;
+            if tentative < load(g[next]) {
+                g[next] = store(tentative);
+                step_in[next] = i as u8;
+                let hn = heuristic(nx, ny);
+                let f_next = tentative + hn;
+                open.push(
+                    f_next,
+                    Key {
+                        f: order_bits(f_next),
+                        h: order_bits(hn),
+                        cell: next as u32,
+                    },
+                );
             }
         }
     }
     Ok(None)
+}
+
+/// A cost so far as kept in [`path`]'s table: infinity is 0.
+fn store(g: f64) -> u64 {
+    g.to_bits() ^ f64::INFINITY.to_bits()
+}
+
+/// The cost so far kept as `k`.
+fn load(k: u64) -> f64 {
+    f64::from_bits(k ^ f64::INFINITY.to_bits())
+}
+
+/// The number whose [`order_bits`] are `k`.
+fn from_order_bits(k: u64) -> f64 {
+    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
 }
 
 impl Map {
@@ -228,6 +383,233 @@ impl Map {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
+
+    // The reference: the plain binary-heap A* the bucketed open set must
+    // match pop for pop, so the path is the same to the last tie.
+    use std::cmp::Ordering;
+
+    /// An open-set entry: ordered so the heap pops the smallest f, then h,
+    /// then cell index.
+    #[derive(PartialEq)]
+    struct Open {
+        f: f64,
+        h: f64,
+        cell: usize,
+    }
+
+    impl Eq for Open {}
+
+    impl Ord for Open {
+        fn cmp(&self, other: &Self) -> Ordering {
+            other
+                .f
+                .total_cmp(&self.f)
+                .then(other.h.total_cmp(&self.h))
+                .then(other.cell.cmp(&self.cell))
+        }
+    }
+
+    impl PartialOrd for Open {
+        fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+
+    /// The specification's A* as first written: one binary heap of every
+    /// entry, stale ones skipped when popped.
+    fn reference_path(
+        map: &Map,
+        a: (i64, i64),
+        b: (i64, i64),
+        costs: &PathCosts,
+    ) -> Result<Option<Vec<(i32, i32)>>, MapError> {
+        let start = map.index(a.0, a.1)?;
+        let goal = map.index(b.0, b.1)?;
+        let (w, h) = (map.width(), map.height());
+        let cost_of = |cell: usize| {
+            let kind = costs.per_kind[map.cells()[cell].index()];
+            match &costs.extra {
+                Some(extra) => kind.map(|c| c + extra[cell]),
+                None => kind,
+            }
+        };
+        if cost_of(goal).is_none() && start != goal {
+            return Ok(None);
+        }
+        let cheapest = costs
+            .per_kind
+            .iter()
+            .flatten()
+            .fold(f64::INFINITY, |m, &c| m.min(c));
+        let (gx, gy) = (b.0 as i32, b.1 as i32);
+        let heuristic = |cell: usize| {
+            let (x, y) = ((cell as i32 % w), (cell as i32 / w));
+            let (dx, dy) = ((x - gx).abs() as f64, (y - gy).abs() as f64);
+            let steps = if costs.diagonal {
+                dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy)
+            } else {
+                dx + dy
+            };
+            steps * cheapest
+        };
+        let mut g = vec![f64::INFINITY; map.cells().len()];
+        let mut came_from = vec![u32::MAX; map.cells().len()];
+        let mut open = BinaryHeap::new();
+        g[start] = 0.0;
+        open.push(Open {
+            f: heuristic(start),
+            h: heuristic(start),
+            cell: start,
+        });
+        while let Some(Open { f, h: h_cell, cell }) = open.pop() {
+            if cell == goal {
+                let mut cells = vec![cell];
+                let mut at = cell;
+                while at != start {
+                    at = came_from[at] as usize;
+                    cells.push(at);
+                }
+                cells.reverse();
+                let steps = cells
+                    .into_iter()
+                    .map(|c| (c as i32 % w, c as i32 / w))
+                    .collect();
+                return Ok(Some(steps));
+            }
+            // A stale entry: the cell was reached more cheaply since (its h,
+            // stored with it, is heuristic(cell)).
+            if f > g[cell] + h_cell {
+                continue;
+            }
+            let (x, y) = (cell as i32 % w, cell as i32 / w);
+            let diagonals: &[(i32, i32)] = if costs.diagonal { &DIAGONAL } else { &[] };
+            for (i, &(dx, dy)) in ORTHOGONAL.iter().chain(diagonals).enumerate() {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || nx >= w || ny >= h {
+                    continue;
+                }
+                let next = (ny * w + nx) as usize;
+                let Some(enter) = cost_of(next) else {
+                    continue;
+                };
+                let step = if i >= 4 {
+                    enter * std::f64::consts::SQRT_2
+                } else {
+                    enter
+                };
+                let tentative = g[cell] + step;
+                if tentative < g[next] {
+                    g[next] = tentative;
+                    came_from[next] = cell as u32;
+                    let hn = heuristic(next);
+                    open.push(Open {
+                        f: tentative + hn,
+                        h: hn,
+                        cell: next,
+                    });
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The open set pops what a binary heap of the same keys pops, with
+    /// keys far past its window (the overflow), below its lowest bucket
+    /// (rounding) and equal f's (ties by h, then cell).
+    #[test]
+    fn open_set_pops_in_key_order() {
+        let mut rng = Rng::new(5);
+        // 1e-300: every bucket number saturates at the largest u64.
+        for span in [1e-300, 1e-3, 1.0, 37.0, 1e9] {
+            let mut open = OpenSet::new(10.0, span);
+            let mut heap = BinaryHeap::new();
+            let mut last = 10.0f64;
+            for step in 0..20_000 {
+                if rng.chance(0.55) {
+                    let f = match rng.int(5) {
+                        0 => last,
+                        1 => last - rng.float() * 1e-9 * last,
+                        2 => last + rng.float() * span * 3.0,
+                        3 => last + rng.float(),
+                        _ => last + (rng.int(3) as f64) * span,
+                    };
+                    let key = Key {
+                        f: order_bits(f),
+                        h: order_bits(rng.int(4) as f64),
+                        cell: rng.int(1000) as u32,
+                    };
+                    open.push(f, key);
+                    heap.push(Reverse(key));
+                } else {
+                    let want = heap.pop().map(|Reverse(k)| k);
+                    assert_eq!(open.pop(), want, "span {span}, step {step}");
+                    if let Some(k) = want {
+                        last = from_order_bits(k.f);
+                    }
+                }
+            }
+            while let Some(Reverse(k)) = heap.pop() {
+                assert_eq!(open.pop(), Some(k));
+            }
+            assert_eq!(open.pop(), None);
+        }
+    }
+
+    /// The bucketed open set finds exactly the path of the plain heap on
+    /// random maps: integer costs (ties everywhere), fields with small and
+    /// huge weights (keys far past the window), diagonal steps, walls and
+    /// unreachable goals.
+    #[test]
+    fn matches_the_plain_heap_search_on_random_maps() {
+        let mut rng = Rng::new(27);
+        let mut found = 0;
+        for round in 0..300 {
+            let (w, h) = (rng.range(2, 40).unwrap(), rng.range(2, 30).unwrap());
+            let mut map = Map::new(w, h).unwrap();
+            let walls = rng.float() * 0.4;
+            for y in 0..h {
+                for x in 0..w {
+                    let tile = if rng.chance(walls) {
+                        Tile::WALL
+                    } else if rng.chance(0.3) {
+                        Tile::WATER
+                    } else {
+                        Tile::FLOOR
+                    };
+                    map.set(x, y, tile).unwrap();
+                }
+            }
+            let mut costs = PathCosts::walkable(&map);
+            costs.diagonal = rng.coin();
+            match round % 4 {
+                0 => {}
+                1 => costs
+                    .set(Tile::WATER, Some(rng.range(1, 5).unwrap() as f64))
+                    .unwrap(),
+                _ => {
+                    costs
+                        .set(Tile::WATER, Some(0.25 + rng.float() * 3.0))
+                        .unwrap();
+                    let weight = [0.5, 3.0, 100.0, 1e6, 1e300][rng.int(5) as usize];
+                    let field: Vec<f64> = (0..w * h).map(|_| rng.float()).collect();
+                    costs.add_field(&field, weight, (w * h) as usize).unwrap();
+                }
+            }
+            for _ in 0..5 {
+                let a = (rng.int(w as u64) as i64, rng.int(h as u64) as i64);
+                let b = (rng.int(w as u64) as i64, rng.int(h as u64) as i64);
+                let want = reference_path(&map, a, b, &costs).unwrap();
+                found += want.is_some() as u32;
+                assert_eq!(
+                    path(&map, a, b, &costs).unwrap(),
+                    want,
+                    "round {round}, {a:?} to {b:?}\n{map}"
+                );
+            }
+        }
+        assert!(found > 500, "most searches find a path: {found}");
+    }
 
     fn draw(map: &Map, cells: &[(i32, i32)]) -> String {
         let mut rows: Vec<Vec<char>> = map

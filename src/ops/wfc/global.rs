@@ -21,18 +21,27 @@ fn neighbours(i: usize, width: usize, len: usize) -> impl Iterator<Item = usize>
 /// Whether the walkable region cells and the walkable cells outside it
 /// that touch it form one 4-connected area by themselves (no detour
 /// through other cells counts). Empty counts as connected.
+///
+/// `bbox` (x1, y1, x2, y2, inclusive) holds every region cell: only the
+/// cells in it and the ring around it can count, so only those are read.
 pub(super) fn connected(
     cells: &[Tile],
     width: usize,
     region: &[bool],
     walkable: &[bool; 256],
+    bbox: (usize, usize, usize, usize),
 ) -> bool {
     let len = cells.len();
+    let height = len / width;
     let walk = |i: usize| walkable[cells[i].index()];
     let member = |i: usize| walk(i) && (region[i] || neighbours(i, width, len).any(|n| region[n]));
-    let Some(first) = (0..len)
+    let (x1, y1) = (bbox.0.saturating_sub(1), bbox.1.saturating_sub(1));
+    let (x2, y2) = ((bbox.2 + 1).min(width - 1), (bbox.3 + 1).min(height - 1));
+    // The box's cells in row-major order.
+    let boxed = || (y1..=y2).flat_map(move |y| (x1..=x2).map(move |x| y * width + x));
+    let Some(first) = boxed()
         .find(|&i| region[i] && walk(i))
-        .or_else(|| (0..len).find(|&i| !region[i] && member(i)))
+        .or_else(|| boxed().find(|&i| !region[i] && member(i)))
     else {
         return true;
     };
@@ -47,7 +56,7 @@ pub(super) fn connected(
             }
         }
     }
-    (0..len).all(|i| seen[i] || !member(i))
+    boxed().all(|i| seen[i] || !member(i))
 }
 
 /// Whether a 4-connected route of walkable cells joins `a` and `b`.
@@ -105,9 +114,9 @@ mod tests {
     fn two_rooms_apart_are_not_connected_until_a_door_joins_them() {
         let (cells, width) = grid(&["..#..", "..#..", "....."]);
         let all = vec![true; cells.len()];
-        assert!(connected(&cells, width, &all, &walkable()));
+        assert!(connected(&cells, width, &all, &walkable(), (0, 0, 4, 2)));
         let (cells, width) = grid(&["..#..", "..#..", "..#.."]);
-        assert!(!connected(&cells, width, &all, &walkable()));
+        assert!(!connected(&cells, width, &all, &walkable(), (0, 0, 4, 2)));
         assert!(!joined(&cells, width, 0, 4, &walkable()));
         assert!(joined(&cells, width, 0, 11, &walkable()));
     }
@@ -119,8 +128,14 @@ mod tests {
         let mut region = vec![false; cells.len()];
         region[..5].iter_mut().for_each(|r| *r = true);
         // Fixed walkable cells touching the region (row 1) join them.
-        assert!(connected(&cells, width, &region, &walkable()));
+        assert!(connected(&cells, width, &region, &walkable(), (0, 0, 4, 0)));
         let (cells, width) = grid(&["..#..", "##.##", "....."]);
-        assert!(!connected(&cells, width, &region, &walkable()));
+        assert!(!connected(
+            &cells,
+            width,
+            &region,
+            &walkable(),
+            (0, 0, 4, 0)
+        ));
     }
 }

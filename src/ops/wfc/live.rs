@@ -54,6 +54,8 @@ pub(super) struct Live {
     seen: Vec<u32>,
     generation: u32,
     stack: Vec<u32>,
+    /// Whether a reset has read the kept cells (which never change).
+    fixed_read: bool,
 }
 
 /// The eight cells around one, in order around it: each is a 4-neighbour
@@ -142,6 +144,7 @@ impl Live {
             seen: vec![0; len],
             generation: 0,
             stack: Vec::new(),
+            fixed_read: false,
         }
     }
 
@@ -150,10 +153,20 @@ impl Live {
         len * (16 + 1 + 4 + 4 + 2 + 4 + 4 + 4) + positions * 4
     }
 
-    /// Reads every cell afresh (a new attempt's domains).
+    /// Reads every cell afresh (a new attempt's domains). A kept cell
+    /// reads the same in every attempt: those are read once, by the first
+    /// reset, and later resets read the region's cells only.
     pub fn reset(&mut self, dom: &[u64]) {
-        for i in 0..self.source.len() {
-            (self.might_was[i], self.must_was[i]) = self.might_must(dom, i);
+        if !self.fixed_read {
+            for i in 0..self.source.len() {
+                (self.might_was[i], self.must_was[i]) = self.might_must(dom, i);
+            }
+            self.fixed_read = true;
+        } else {
+            for k in 0..self.owned.len() {
+                let i = self.owned[k] as usize;
+                (self.might_was[i], self.must_was[i]) = self.might_must(dom, i);
+            }
         }
         self.dirty = true;
     }

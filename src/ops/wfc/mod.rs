@@ -708,7 +708,9 @@ impl Setup {
                 ));
             }
         }
-        if opts.connected && !global::connected(cells, self.width, &region, &self.walkable) {
+        if opts.connected
+            && !global::connected(cells, self.width, &region, &self.walkable, self.bbox)
+        {
             return Some("left the region's walkable cells in more than one piece".into());
         }
         for &(tile, min, max) in &opts.counts {
