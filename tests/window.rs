@@ -23,11 +23,14 @@ fn have(tool: &str) -> bool {
 struct Xvfb {
     child: Child,
     display: String,
+    /// Xvfb wrote its display number here; kept open so a late write by
+    /// the server can never meet a closed pipe.
+    _displayfd: std::process::ChildStdout,
     _turn: std::sync::MutexGuard<'static, ()>,
 }
 
-/// One X server at a time: two tests picking a free display number at
-/// once would pick the same one.
+/// One X server at a time: the window tests are heavy (a release binary,
+/// screenshots), and two at once on a 2-core machine made their waits flaky.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Xvfb {
@@ -35,53 +38,50 @@ impl Xvfb {
         Xvfb::start_with("1280x1024x24")
     }
 
+    /// Xvfb picks its display itself (`-displayfd 1`: the first number
+    /// whose socket and lock it can take, written to its standard output
+    /// once it accepts connections). Picking a number here from the lock
+    /// files failed in CI: on a machine kept between runs, locks left by
+    /// servers of earlier runs named pids that were alive again (or /proc
+    /// entries of threads) and every number from 90 to 999 looked taken.
+    /// The server's own check is the one that cannot be fooled.
     fn start_with(screen: &str) -> Xvfb {
+        use std::io::BufRead;
         let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-        let n = (90..1000)
-            .find(|&n| display_is_free(n))
-            .expect("a free display number");
-        let display = format!(":{n}");
-        let child = Command::new("Xvfb")
-            .args([&display, "-screen", "0", screen, "-nolisten", "tcp"])
-            .stdout(Stdio::null())
+        let mut child = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                screen,
+                "-nolisten",
+                "tcp",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("Xvfb starts");
-        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-        wait_for("the X server", || socket.exists().then_some(()));
+        let mut stdout = child.stdout.take().expect("Xvfb's standard output");
+        let mut line = String::new();
+        let read = {
+            let mut reader = std::io::BufReader::new(&mut stdout);
+            reader.read_line(&mut line)
+        };
+        let number = match read.ok().and_then(|_| line.trim().parse::<u32>().ok()) {
+            Some(n) => n,
+            None => {
+                let _ = child.kill();
+                let status = child.wait();
+                panic!("Xvfb wrote no display number ({line:?}); it ended with {status:?}");
+            }
+        };
         Xvfb {
             child,
-            display,
+            display: format!(":{number}"),
+            _displayfd: stdout,
             _turn: turn,
-        }
-    }
-}
-
-/// Whether display `n` can be taken: no lock file, or a stale one left by a
-/// server that died without cleaning up (its pid no longer runs). A stale
-/// lock and socket are removed here: the socket's existence is how `start`
-/// tells the new server is ready, so an old one would fool it.
-fn display_is_free(n: u32) -> bool {
-    let lock = PathBuf::from(format!("/tmp/.X{n}-lock"));
-    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-    match std::fs::read_to_string(&lock) {
-        Err(_) if !lock.exists() => {
-            let _ = std::fs::remove_file(&socket);
-            true
-        }
-        Err(_) => false,
-        Ok(text) => {
-            let alive = text
-                .trim()
-                .parse::<u32>()
-                .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
-            if alive {
-                return false;
-            }
-            std::fs::remove_file(&lock).is_ok() && {
-                let _ = std::fs::remove_file(&socket);
-                true
-            }
         }
     }
 }
