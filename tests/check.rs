@@ -161,7 +161,7 @@ fn every_reference_script_passes_200_seeds() {
             // checks: a debug build of wfc_caves.lua takes 2.4 s on one
             // seed alone, more while the rest of the suite shares the cores.
             "--timeout",
-            "120",
+            crate::util::SLOW_BUILD_TIMEOUT,
         ]);
         assert_eq!(run.code, 0, "{script}:\n{}{}", run.stdout, run.stderr);
         assert!(

@@ -107,9 +107,14 @@ fn the_cli_names_the_line_where_time_ran_out() {
     let took = started.elapsed();
     assert_eq!(run.code, 1);
     let first = run.stderr.lines().next().unwrap_or("");
-    assert!(
-        first.starts_with("dunlua: slow.lua:7: timed out"),
-        "{first}"
-    );
+    // Line 7 (the comparison) as a rule; line 4 or 5 when a loaded machine
+    // spends the whole second building the two 16 MiB strings. Any of the
+    // function's lines is where time ran out; no line, or another file's,
+    // would be wrong.
+    let line = first
+        .strip_prefix("dunlua: slow.lua:")
+        .and_then(|rest| rest.split_once(": timed out"))
+        .and_then(|(n, _)| n.parse::<u32>().ok());
+    assert!(line.is_some_and(|n| (3..=8).contains(&n)), "{first}");
     assert!(took < Duration::from_millis(3500), "took {took:?}");
 }

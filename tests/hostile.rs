@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use dunlua::script::{run, Request, Session};
+use dunlua::script::{run, Session};
 
 use crate::util::{files_in, root, Scratch};
 
@@ -280,7 +280,7 @@ fn reused_and_fresh_vms_make_the_same_maps() {
     assert!(iso.len() >= 10);
     scripts.extend(iso);
     for path in scripts {
-        let mut request = Request::new(&path, 0);
+        let mut request = crate::util::request(&path, 0);
         request.size = Some((60, 40));
         let session = Session::new(&request).unwrap();
         for seed in 0..50 {

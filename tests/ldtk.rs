@@ -79,6 +79,8 @@ fn every_reference_script_validates_and_reads_back_through_ldtk_s_parser() {
                 &ldtk,
                 "--out",
                 &json,
+                "--timeout",
+                crate::util::SLOW_BUILD_TIMEOUT,
             ],
         );
         pairs.push((ldtk, json));

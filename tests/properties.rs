@@ -184,7 +184,7 @@ fn every_script_is_playable_on_500_seeds() {
 /// charged for native work): enough for any decision-making, too few for a
 /// Lua loop that touches every cell (at least two instructions a cell).
 fn run_on_a_big_map(path: std::path::PathBuf) -> Result<u64, String> {
-    let mut request = dunlua::script::Request::new(path, 1);
+    let mut request = crate::util::request(path, 1);
     request.size = Some((400, 400));
     let levels = dunlua::script::run_levels(&request).map_err(|e| e.to_string())?;
     // The busiest level: each level is a run of its own.

@@ -65,9 +65,25 @@ pub fn dunlua(args: &[&str]) -> Run {
     dunlua_in(&root(), args)
 }
 
+/// The wall-clock deadline for tests that run reference scripts to check
+/// what they make, not how fast: a debug build of `wfc_caves.lua` takes
+/// 2.4 s a seed alone and passed the default 10 s while the rest of the
+/// suite shared the two cores. The deadline itself has its own tests
+/// (`deadline.rs`, `hostile.rs`).
+pub const SLOW_BUILD_TIMEOUT: &str = "120";
+
+/// A request for `path` and `seed` with the deadline moved out of the way
+/// ([`SLOW_BUILD_TIMEOUT`]); every other limit is the default.
+pub fn request(path: impl AsRef<Path>, seed: u64) -> Request {
+    let mut request = Request::new(path.as_ref(), seed);
+    let secs = SLOW_BUILD_TIMEOUT.parse().expect("a number of seconds");
+    request.limits.timeout = Some(std::time::Duration::from_secs(secs));
+    request
+}
+
 /// Runs a script of the project in-process.
 pub fn generate(script: &str, seed: u64, params: &[&str]) -> Result<Generated, ScriptError> {
-    let mut request = Request::new(root().join(script), seed);
+    let mut request = request(root().join(script), seed);
     request.params = params.iter().map(|s| s.to_string()).collect();
     script::run(&request)
 }
@@ -78,7 +94,7 @@ pub fn generate_levels(
     seed: u64,
     params: &[&str],
 ) -> Result<Vec<Generated>, ScriptError> {
-    let mut request = Request::new(root().join(script), seed);
+    let mut request = request(root().join(script), seed);
     request.params = params.iter().map(|s| s.to_string()).collect();
     script::run_levels(&request)
 }
