@@ -471,3 +471,36 @@ fn a_graph_changed_from_inside_its_own_layout_is_an_error() {
     );
     assert!(err.contains("the graph is being laid out"), "{err}");
 }
+
+#[test]
+fn whole_float_corridor_lengths_are_integers_and_a_bad_one_is_named() {
+    // api.md: wherever an integer is needed, a float with a whole value is
+    // accepted ({2.0, 6.0}, or a length computed with `/`); a bad length
+    // is named, not shown as "a table".
+    let two = "for _, n in ipairs({'a', 'b'}) do g:room(n, { templates = { 'square' } }) end g:connect('a', 'b')";
+    let err = failure(&format!(
+        "{two}
+         local l, why = g:layout(map, rng, {{ templates = T, corridors = {{ length = {{ 2.0, map.width / 10 }} }} }})
+         error('layout: ' .. tostring(l and #l.a.doors) .. ' ' .. tostring(why), 0)"
+    ));
+    assert!(err.contains("layout: 1 nil"), "{err}");
+    for (length, want) in [
+        ("{ 2.5, 6 }", "got {2.5, 6}"),
+        ("{ 0/0, 6 }", "got {nan, 6}"),
+        ("{ -3, 6 }", "got {-3, 6}"),
+        ("{ 2, 1e300 }", "got {2, 1e300}"),
+        ("{ 6, 2 }", "got {6, 2}"),
+        ("3", "got 3"),
+    ] {
+        let err = failure(&format!(
+            "{two}
+             g:layout(map, rng, {{ templates = T, corridors = {{ length = {length} }} }})"
+        ));
+        assert!(
+            err.contains("/bad.lua:")
+                && err.contains("opts.corridors.length must be {min, max}")
+                && err.contains(want),
+            "want {want}\ngot  {err}"
+        );
+    }
+}

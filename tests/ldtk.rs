@@ -354,6 +354,105 @@ fn marker_names_and_props_ldtk_cannot_spell_are_kept() {
     }
 }
 
+/// The identifier of each field of the entity definition called `entity`,
+/// with its `doc`.
+fn fields_of<'a>(doc: &'a serde_json::Value, entity: &str) -> Vec<(&'a str, Option<&'a str>)> {
+    doc["defs"]["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["identifier"] == entity)
+        .unwrap_or_else(|| panic!("no entity {entity}"))["fieldDefs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["identifier"].as_str().unwrap(), f["doc"].as_str()))
+        .collect()
+}
+
+/// The fields of the first instance of `entity` in level 1, identifier to
+/// value.
+fn instance_of(doc: &serde_json::Value, entity: &str) -> Vec<(String, serde_json::Value)> {
+    doc["levels"][0]["layerInstances"][0]["entityInstances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["__identifier"] == entity)
+        .unwrap_or_else(|| panic!("no instance of {entity}"))["fieldInstances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["__identifier"].as_str().unwrap().to_string(),
+                f["__value"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_renamed_marker_keeps_its_name_beside_a_prop_called_name() {
+    // A marker LDtk cannot spell keeps its name as given in `name`, even
+    // when it has a prop `name` of its own (that prop used to take the
+    // field, and the marker's name was lost); names LDtk can spell keep
+    // their identifiers, and only the changed ones give way (`_2`), the
+    // prop's name as given in the field's `doc`.
+    let scratch = Scratch::new();
+    scratch.write(
+        "named.lua",
+        "return { width = 10, height = 6, generate = function(map)\n\
+           map:carve_room(Rect.new(0, 0, 9, 5)) map:set_start(1, 1)\n\
+           map:mark(2, 2, \"boss-lair\", { name = \"Azog\", hp = 30 })\n\
+           map:mark(3, 2, \"chest\", { [\"gold coins\"] = 1, gold_coins = 2 })\n\
+           map:mark(4, 2, \"a-b\") map:mark(5, 2, \"a_b\")\n\
+         end }\n",
+    );
+    run_ok(
+        scratch.path(),
+        &[
+            "named.lua",
+            "--seed",
+            "1",
+            "--out",
+            "n.ldtk",
+            "--out",
+            "n.json",
+        ],
+    );
+    let doc = read_json(&scratch.path().join("n.ldtk"));
+    let lair = instance_of(&doc, "boss_lair");
+    assert!(
+        lair.contains(&("name".into(), "boss-lair".into())),
+        "{lair:?}"
+    );
+    assert!(lair.contains(&("name_2".into(), "Azog".into())), "{lair:?}");
+    let fields = fields_of(&doc, "boss_lair");
+    assert!(fields.contains(&("name_2", Some("name"))), "{fields:?}");
+    let chest = instance_of(&doc, "chest");
+    assert!(
+        chest.contains(&("gold_coins".into(), 2.into())),
+        "{chest:?}"
+    );
+    assert!(
+        chest.contains(&("gold_coins_2".into(), 1.into())),
+        "{chest:?}"
+    );
+    let fields = fields_of(&doc, "chest");
+    assert!(fields.contains(&("gold_coins", None)), "{fields:?}");
+    assert!(
+        fields.contains(&("gold_coins_2", Some("gold coins"))),
+        "{fields:?}"
+    );
+    // The marker named `a_b` is the entity `a_b`; `a-b` gives way.
+    assert!(fields_of(&doc, "a_b").is_empty());
+    let ab = instance_of(&doc, "a_b_2");
+    assert_eq!(ab, [("name".to_string(), "a-b".into())]);
+    if python_ready() {
+        check_with_ldtk(scratch.path(), &[("n.ldtk".into(), "n.json".into())]);
+    }
+}
+
 #[test]
 fn help_lists_every_output_format_the_writer_takes() {
     let run = crate::util::dunlua(&["--help"]);

@@ -808,6 +808,41 @@ end }
 }
 
 #[test]
+fn a_path_may_price_secret_doors_before_the_map_has_one() {
+    // `cost = {secret_door = ...}` names the kind before anything wrote
+    // it: no cell holds it, so the price changes nothing (it used to
+    // index past the per-kind table and panic).
+    let scratch = Scratch::new();
+    let plain = "return { width = 12, height = 8, generate = function(map)\n\
+      map:carve_room(Rect.new(0, 0, 11, 7)) QUERY map:set_start(2, 2) end }\n";
+    let without = scratch
+        .run("plain.lua", &plain.replace("QUERY", ""))
+        .unwrap();
+    for query in [
+        "assert(#map:path(1, 1, 9, 5, { cost = { secret_door = 3 } }) == 13)",
+        "assert(#map:path(1, 1, 9, 5, { cost = { wall = 2, secret_door = false }, diagonal = true }) == 9)",
+    ] {
+        let with = scratch
+            .run("asks.lua", &plain.replace("QUERY", query))
+            .unwrap_or_else(|e| panic!("{query}: {e}"));
+        assert_eq!(with.tile_kinds().count(), 6, "{query}");
+        assert_eq!(with.hash(), without.hash(), "{query}");
+    }
+    // Its price is still checked like any other.
+    let err = scratch
+        .run(
+            "bad.lua",
+            &plain.replace(
+                "QUERY",
+                "map:path(1, 1, 9, 5, { cost = { secret_door = -1 } })",
+            ),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cost.secret_door"), "{err}");
+}
+
+#[test]
 fn prefabs_report_their_footprint_in_characters() {
     let scratch = Scratch::new();
     let script = r##"

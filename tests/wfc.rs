@@ -747,3 +747,66 @@ const EXACT_HASHES: [u64; 3] = [
     10468842277512966656,
     10725818608748946949,
 ];
+
+#[test]
+fn whole_floats_are_integers_in_path_and_counts_as_everywhere() {
+    // api.md: wherever an integer is needed, a float with a whole value is
+    // accepted (a path end computed with `/`, say); 2.5 is still refused.
+    let scratch = Scratch::new();
+    let fill = |opts: &str| {
+        format!(
+            "  local ok, why = wfc.fill(map, Rect.new(0, 0, 27, 17), {{ sample = SAMPLE, border = 'wall', {opts} }}, rng)\n  error('fill: ' .. tostring(ok) .. ': ' .. tostring(why))"
+        )
+    };
+    let floats = run(
+        &scratch,
+        "floats.lua",
+        &script(
+            28,
+            18,
+            &fill("path = { {2.0, 2}, {map.width / 2, 15.0} }, counts = { water = {0.0, 60.0} }"),
+        ),
+        &[],
+    );
+    let ints = run(
+        &scratch,
+        "ints.lua",
+        &script(
+            28,
+            18,
+            &fill("path = { {2, 2}, {map.width // 2, 15} }, counts = { water = {0, 60} }"),
+        ),
+        &[],
+    );
+    assert!(
+        floats.stderr.contains("fill: true: nil"),
+        "{}",
+        floats.stderr
+    );
+    assert!(ints.stderr.contains("fill: true: nil"), "{}", ints.stderr);
+    for (call, expect) in [
+        (
+            "path = { {2.5, 2}, {20, 15} }",
+            "path[1].x must be an integer, got 2.5",
+        ),
+        (
+            "counts = { water = {0, 1.5} }",
+            "counts.water[2] must be a whole number of cells, 0 or more, got 1.5",
+        ),
+        (
+            "counts = { water = {0, 1e300} }",
+            "counts.water[2] must be a whole number of cells",
+        ),
+        (
+            "counts = { water = {-1.0, 3} }",
+            "counts.water[1] must be a whole number of cells",
+        ),
+    ] {
+        let out = run(&scratch, "half.lua", &script(28, 18, &fill(call)), &[]);
+        let first = out.stderr.lines().next().unwrap_or("");
+        assert!(
+            first.contains("half.lua:5: wfc.fill: ") && first.contains(expect),
+            "expected {expect:?} in {first}"
+        );
+    }
+}

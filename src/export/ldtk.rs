@@ -76,6 +76,21 @@ pub fn identifier(name: &str) -> String {
 struct Names(Vec<String>);
 
 impl Names {
+    /// Identifiers for `names`, in their order: those LDtk can spell as
+    /// they are claimed first, so they keep their identifiers and only a
+    /// name that had to change gives way (`a-b` beside `a_b` is `a_b_2`).
+    fn claim_all(&mut self, names: &[&str]) -> Vec<String> {
+        let mut ids: Vec<Option<String>> = vec![None; names.len()];
+        for spelled in [true, false] {
+            for (i, name) in names.iter().enumerate() {
+                if (identifier(name) == *name) == spelled {
+                    ids[i] = Some(self.claim(name));
+                }
+            }
+        }
+        ids.into_iter().map(|id| id.expect("claimed")).collect()
+    }
+
     fn claim(&mut self, name: &str) -> String {
         let base = identifier(name);
         let mut id = base.clone();
@@ -173,16 +188,24 @@ fn text(value: &ParamValue) -> String {
 /// A field definition of an entity or of the levels.
 struct FieldDef {
     uid: u32,
-    /// The key the values come from.
+    /// The key the values come from ([`GIVEN_NAME`] for a renamed
+    /// marker's name as given).
     key: String,
     identifier: String,
     kind: FieldType,
 }
 
+/// The key of the field holding the name as given of a marker whose name
+/// LDtk cannot spell: no prop has it (a prop key is never empty), and its
+/// field claims the identifier `name` before any prop does.
+const GIVEN_NAME: &str = "";
+
 impl FieldDef {
     fn json(&self) -> Json {
+        // A prop whose name had to change keeps it, as given, in `doc`.
+        let doc = (self.key != GIVEN_NAME && self.key != self.identifier).then_some(&self.key);
         json!({
-            "identifier": self.identifier, "doc": null, "__type": self.kind.name(),
+            "identifier": self.identifier, "doc": doc, "__type": self.kind.name(),
             "uid": self.uid, "type": format!("F_{}", self.kind.name()), "isArray": false,
             "canBeNull": true, "arrayMinLength": null, "arrayMaxLength": null,
             "editorDisplayMode": "Hidden", "editorDisplayScale": 1,
@@ -253,12 +276,26 @@ impl EntityDef {
                 None => keys.push((key.clone(), kind)),
             }
         }
+        // The given name's field is `name`; the props claim what is left.
         let mut names = Names::default();
+        let given = keys
+            .iter()
+            .any(|(k, _)| k == GIVEN_NAME)
+            .then(|| names.claim("name"));
+        let props: Vec<&str> = keys
+            .iter()
+            .filter(|(k, _)| k != GIVEN_NAME)
+            .map(|(k, _)| k.as_str())
+            .collect();
+        let mut ids = names.claim_all(&props).into_iter();
         let fields = keys
             .into_iter()
             .map(|(key, kind)| FieldDef {
                 uid: uids.next(),
-                identifier: names.claim(&key),
+                identifier: match &given {
+                    Some(name) if key == GIVEN_NAME => name.clone(),
+                    _ => ids.next().expect("one per prop"),
+                },
                 key,
                 kind,
             })
@@ -473,6 +510,7 @@ pub fn project<'a>(levels: &'a [Generated], image: &str, grid: usize, script: &s
         .map(|g| crate::render::MarkerLooks::of(&g.map))
         .collect();
     let mut markers: Vec<(&str, EntityDef)> = Vec::new();
+    let mut ids = names.claim_all(&marker_names).into_iter();
     for name in marker_names {
         // Its colour where it is first marked, as the PNG draws it there.
         let color = levels
@@ -481,9 +519,9 @@ pub fn project<'a>(levels: &'a [Generated], image: &str, grid: usize, script: &s
             .find(|(g, _)| g.map.markers().iter().any(|m| m.name == name))
             .map_or(MARKER_COLOR, |(_, l)| l.get(name).1);
         let uid = uids.next();
-        let id = names.claim(name);
+        let id = ids.next().expect("one per name");
         // The name as given, where the identifier had to change it.
-        let renamed = (id != name).then(|| ("name".to_string(), ParamValue::Text(name.into())));
+        let renamed = (id != name).then(|| (GIVEN_NAME.to_string(), ParamValue::Text(name.into())));
         let props = levels
             .iter()
             .flat_map(|g| g.map.markers())
@@ -615,8 +653,8 @@ pub fn project<'a>(levels: &'a [Generated], image: &str, grid: usize, script: &s
                 .expect("every name has a def")
                 .1;
             let mut props = m.props.clone();
-            if def.field("name").is_some() && !props.iter().any(|(k, _)| k == "name") {
-                props.push(("name".into(), ParamValue::Text(m.name.clone())));
+            if def.field(GIVEN_NAME).is_some() {
+                props.push((GIVEN_NAME.into(), ParamValue::Text(m.name.clone())));
             }
             marker_entities.push(def.instance(
                 place(&format!("marker {i}")),
@@ -804,6 +842,12 @@ mod tests {
         let mut names = Names::default();
         assert_eq!(names.claim("a b"), "a_b");
         assert_eq!(names.claim("a_b"), "a_b_2");
+        // Claimed together, a name LDtk can spell keeps its identifier.
+        let mut names = Names::default();
+        assert_eq!(
+            names.claim_all(&["a b", "a_b", "a-b", "c"]),
+            ["a_b_2", "a_b", "a_b_3", "c"]
+        );
     }
 
     #[test]

@@ -66,7 +66,10 @@ impl PathCosts {
     }
 
     /// Sets what entering `tile` costs (`None`: impassable). A cost must be
-    /// finite and positive.
+    /// finite and positive. A tile past the map's kinds (a latent kind such
+    /// as `secret_door` that nothing has written yet: see
+    /// [`crate::map::TileSet::lookup`]) is held by no cell, so its price,
+    /// once checked, changes nothing.
     pub fn set(&mut self, tile: Tile, cost: Option<f64>) -> Result<(), MapError> {
         if let Some(c) = cost {
             if !(c.is_finite() && c > 0.0) {
@@ -75,7 +78,9 @@ impl PathCosts {
                 )));
             }
         }
-        self.per_kind[tile.index()] = cost;
+        if let Some(slot) = self.per_kind.get_mut(tile.index()) {
+            *slot = cost;
+        }
         Ok(())
     }
 }

@@ -422,23 +422,33 @@ fn read_options(a: &Args, map: &mut Map, opts: &Table) -> mlua::Result<Options> 
         Value::Nil => (Joints::Shared, Tile::FLOOR),
         Value::Table(c) => {
             a.only_options(&c, &["length", "tile"])?;
-            let bad = |got: &Value| {
-                a.fail(format!(
-                    "opts.corridors.length must be {{min, max}}, integers with 1 <= min <= max <= {side} (the map's longest side), got {}",
-                    show(got)
-                ))
+            // A whole float is an integer (as everywhere); the message
+            // shows the pair as given, not "a table".
+            let whole = |v: &Value| match *v {
+                Value::Integer(i) => Some(i),
+                Value::Number(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                    Some(f as i64)
+                }
+                _ => None,
             };
             let length = c.get::<Value>("length")?;
             let (min, max) = match &length {
-                Value::Table(l) => match (l.raw_get::<Value>(1)?, l.raw_get::<Value>(2)?) {
-                    (Value::Integer(lo), Value::Integer(hi))
-                        if 1 <= lo && lo <= hi && hi <= side =>
-                    {
-                        (lo as u32, hi as u32)
+                Value::Table(l) => {
+                    let (lo, hi) = (l.raw_get::<Value>(1)?, l.raw_get::<Value>(2)?);
+                    match (whole(&lo), whole(&hi)) {
+                        (Some(lo), Some(hi)) if 1 <= lo && lo <= hi && hi <= side => {
+                            (lo as u32, hi as u32)
+                        }
+                        _ => {
+                            return Err(bad_length(
+                                a,
+                                side,
+                                &format!("{{{}, {}}}", show(&lo), show(&hi)),
+                            ))
+                        }
                     }
-                    _ => return Err(bad(&length)),
-                },
-                _ => return Err(bad(&length)),
+                }
+                other => return Err(bad_length(a, side, &show(other))),
             };
             let tile = match c.get::<Value>("tile")? {
                 Value::Nil => Tile::FLOOR,
@@ -470,6 +480,13 @@ fn read_options(a: &Args, map: &mut Map, opts: &Table) -> mlua::Result<Options> 
         corridor_tile,
         attempts,
     })
+}
+
+/// The error for a corridor length that is not `{min, max}` in range.
+fn bad_length(a: &Args, side: i64, got: &str) -> mlua::Error {
+    a.fail(format!(
+        "opts.corridors.length must be {{min, max}}, integers with 1 <= min <= max <= {side} (the map's longest side), got {got}"
+    ))
 }
 
 /// `g:layout(map, rng, opts)`.

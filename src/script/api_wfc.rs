@@ -190,6 +190,16 @@ fn read_sample(a: &Args, t: &Table, map: &mut Map) -> mlua::Result<(Sample, Rese
     Ok((sample, held))
 }
 
+/// An integer value: a float only when it is whole (as Lua 5.4's own
+/// library reads one, and as every other primitive does), never rounded.
+fn whole(v: &Value) -> Option<i64> {
+    match *v {
+        Value::Integer(i) => Some(i),
+        Value::Number(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
+        _ => None,
+    }
+}
+
 /// An integer option in `lo..=hi`, or `default` when absent.
 fn int_option(a: &Args, t: &Table, key: &str, lo: i64, hi: i64, default: i64) -> mlua::Result<i64> {
     match t.get::<Value>(key)? {
@@ -286,13 +296,12 @@ fn point(a: &Args, p: &Table, k: usize, map: &Map) -> mlua::Result<(i32, i32)> {
             Value::Nil => pt.raw_get::<Value>(index)?,
             v => v,
         };
-        match v {
-            Value::Integer(i) => Ok(i),
-            other => Err(a.fail(format!(
+        whole(&v).ok_or_else(|| {
+            a.fail(format!(
                 "path[{k}].{key} must be an integer, got {}",
-                show(&other)
-            ))),
-        }
+                show(&v)
+            ))
+        })
     };
     let (x, y) = (coord("x", 1)?, coord("y", 2)?);
     if !map.in_bounds(x, y) {
@@ -319,11 +328,12 @@ fn read_counts(a: &Args, c: &Table, map: &mut Map) -> mlua::Result<Vec<(Tile, u6
         let tile = tile_named(name, map.tiles_mut()).map_err(|e| a.fail(format!("counts: {e}")))?;
         let kind = map.tiles().kind(tile).name.clone();
         let bound = |k: usize, t: &Table| -> mlua::Result<u64> {
-            match t.raw_get::<Value>(k)? {
-                Value::Integer(v) if v >= 0 => Ok(v as u64),
-                other => Err(a.fail(format!(
+            let v = t.raw_get::<Value>(k)?;
+            match whole(&v) {
+                Some(n) if n >= 0 => Ok(n as u64),
+                _ => Err(a.fail(format!(
                     "counts.{kind}[{k}] must be a whole number of cells, 0 or more, got {}",
-                    show(&other)
+                    show(&v)
                 ))),
             }
         };

@@ -95,12 +95,18 @@ def check(ldtk_path, json_path):
                 fail(f"{where}: marker {e.identifier} at {e.grid}, dunlua {mk}")
             if e.px != [mk["x"] * g + g // 2, mk["y"] * g + g // 2]:
                 fail(f"{where}: marker {mk} at pixel {e.px}")
+            # A prop whose name had to change has it, as given, in its
+            # field's doc; the others are their identifiers.
+            defn = next(d for d in project.defs.entities if d.identifier == e.identifier)
+            field_of = {f.identifier: f.identifier for f in defn.field_defs}
+            field_of.update({f.doc: f.identifier for f in defn.field_defs if f.doc is not None})
             for key, value in mk["props"].items():
-                got = fields.get(identifier(key))
+                got = fields.get(field_of.get(key, identifier(key)))
                 if not same(got, value) and not (isinstance(got, str) and got == str(value)):
                     fail(f"{where}: marker {mk['name']} prop {key} = {got!r}, dunlua {value!r}")
-            extra = [k for k, v in fields.items() if v is not None and k != "name"
-                     and k not in {identifier(p) for p in mk["props"]}]
+            given = "name" if e.identifier != mk["name"] else None
+            extra = [k for k, v in fields.items() if v is not None and k != given
+                     and k not in {field_of.get(p, identifier(p)) for p in mk["props"]}]
             if extra:
                 fail(f"{where}: marker {mk['name']} has props {extra} dunlua did not give it")
         rooms = by_name["Rooms"].entity_instances
