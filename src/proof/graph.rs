@@ -63,6 +63,12 @@ pub(super) struct LockGroup {
     pub at: At,
     /// The regions on its sides, sorted.
     pub regions: Vec<u32>,
+    /// Lock groups of other kinds touching it, sorted: a double door is
+    /// passed by opening one, standing in it, and opening the next.
+    pub links: Vec<u32>,
+    /// Drops touching it: a chasm right behind a door is stepped on from
+    /// the opened door.
+    pub moves: Vec<Move>,
     /// Its bit among the consumed locks, when its key is consumed.
     pub bit: Option<u8>,
 }
@@ -308,13 +314,15 @@ pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError>
                     rule,
                     at: (k as u32, x, y),
                     regions: Vec::new(),
+                    links: Vec::new(),
+                    moves: Vec::new(),
                     bit: None,
                 });
                 groups.len() as u32 - 1
             },
         );
         level.group = group;
-        // Which regions each group touches.
+        // Which regions and other lock groups each group touches.
         for i in 0..level.group.len() {
             let g = level.group[i];
             if g == NONE {
@@ -325,6 +333,10 @@ pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError>
                 if r != NONE {
                     groups[g as usize].regions.push(r);
                 }
+                let h = level.group[j];
+                if h != NONE && h != g {
+                    groups[g as usize].links.push(h);
+                }
             }
         }
         levels.push(level);
@@ -332,6 +344,8 @@ pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError>
     for (g, group) in groups.iter_mut().enumerate() {
         group.regions.sort_unstable();
         group.regions.dedup();
+        group.links.sort_unstable();
+        group.links.dedup();
         for &r in &group.regions {
             regions[r as usize].groups.push(g as u32);
         }
@@ -478,6 +492,8 @@ impl World {
 fn add_moves(world: &mut World) {
     let count = world.levels.len();
     let mut found: Vec<(u32, MoveKind, At, At)> = Vec::new();
+    // Drops touching a lock group: (group, drop cell, landing).
+    let mut from_doors: Vec<(u32, At, At)> = Vec::new();
     for k in 0..count {
         let level = &world.levels[k];
         let last = k + 1 == count;
@@ -527,6 +543,13 @@ fn add_moves(world: &mut World) {
                                 (k as u32 + 1, x, y),
                             ));
                         }
+                        if level.group[j] != NONE {
+                            from_doors.push((
+                                level.group[j],
+                                (k as u32, x, y),
+                                (k as u32 + 1, x, y),
+                            ));
+                        }
                     }
                 }
                 _ => {}
@@ -539,6 +562,18 @@ fn add_moves(world: &mut World) {
         if !moves.iter().any(|m| m.kind == kind && m.to == to) {
             moves.push(Move {
                 kind,
+                from,
+                to,
+                landing,
+            });
+        }
+    }
+    for (group, from, landing) in from_doors {
+        let to = world.land(landing);
+        let moves = &mut world.groups[group as usize].moves;
+        if !moves.iter().any(|m| m.to == to) {
+            moves.push(Move {
+                kind: MoveKind::Drop,
                 from,
                 to,
                 landing,

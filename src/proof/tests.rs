@@ -266,3 +266,82 @@ fn an_eighty_by_fifty_map_with_ten_locks_is_fast() {
     assert_eq!(v.outcome, Outcome::Finishable, "{}", v.sentence);
     assert!(started.elapsed().as_millis() < 500);
 }
+
+#[test]
+fn two_locks_side_by_side_open_in_turn() {
+    // A locked_door and a small_lock touching: a double door, passed
+    // with both keys, in either order of the kinds.
+    for row in ["#@ksLS..E#", "#@ksSL..E#"] {
+        let v = prove_text(&[&format!("##########\n{row}\n##########")]);
+        assert_eq!(v.outcome, Outcome::Finishable, "{row}: {}", v.sentence);
+    }
+    // Three kinds' worth of doors in a row, the middle one touching no floor.
+    let v = prove_text(&["###########\n#@kssSLS.E#\n###########"]);
+    assert_eq!(v.outcome, Outcome::Finishable, "{}", v.sentence);
+}
+
+#[test]
+fn the_inner_door_of_a_double_door_is_named() {
+    // The kept key is there, the small key is not: the small_lock, behind
+    // the locked_door, is the lock that stops the player.
+    let v = prove_text(&["##########\n#@k.LS.sE#\n##########"]);
+    assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert_eq!(
+        v.sentence,
+        "the small_lock at (5, 1) needs a small_key; the only small_key is at (7, 1), behind it"
+    );
+    assert_eq!(
+        v.cells[0],
+        ProofCell {
+            level: 1,
+            x: 5,
+            y: 1
+        }
+    );
+    assert_eq!(
+        v.path.last(),
+        Some(&ProofCell {
+            level: 1,
+            x: 5,
+            y: 1
+        })
+    );
+}
+
+#[test]
+fn a_chasm_right_behind_a_door_is_a_way_down() {
+    let one = "########\n#@s.SC.#\n########";
+    let two = "########\n#.....E#\n########";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Finishable, "{}", v.sentence);
+    // Without the key, the door is what stops the player.
+    let one = "########\n#@..SC.#\n########";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert_eq!(
+        v.sentence,
+        "the small_lock at (4, 1) on level 1 needs a small_key; there is none on any level"
+    );
+}
+
+#[test]
+fn a_drop_from_a_door_into_a_dead_end_is_a_softlock() {
+    // Spending the key on the door to the chasm strands the player; the
+    // stairs were the way.
+    let one = "#########\n#@s.SC..#\n#>#######\n#########";
+    let two = "#########\n#@.E#.###\n#########\n#########";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
+    assert_eq!(
+        v.sentence,
+        "falling through the chasm at (5, 1) on level 1 onto (5, 1) on level 2 leaves the exit unreachable (softlock)"
+    );
+    assert_eq!(
+        v.cells[0],
+        ProofCell {
+            level: 1,
+            x: 5,
+            y: 1
+        }
+    );
+}
