@@ -503,6 +503,10 @@ fn relaxed_finishers(world: &World, reached: &[bool]) -> Vec<bool> {
         for m in &region.moves {
             into[m.to as usize].push(r as u32);
         }
+        // A door landed in is left through (not in the group's regions).
+        for &g in &region.groups {
+            into[n + g as usize].push(r as u32);
+        }
     }
     for (g, group) in world.groups.iter().enumerate() {
         let node = (n + g) as u32;

@@ -458,8 +458,11 @@ pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError>
 impl World {
     /// The region a player put at `at` stands in: its region, the region
     /// below for a drop cell, or a new stuck region of its own.
+    /// A player landing on a lock cell stands in that door: they walk
+    /// out of it when it is passable (or opened from inside), else stay.
     fn land(&mut self, at: At) -> u32 {
         let (mut k, x, y) = at;
+        let mut door = None;
         loop {
             let level = &self.levels[k as usize];
             let Some(i) = level.index(x, y) else {
@@ -468,6 +471,10 @@ impl World {
             match level.class[i] {
                 Class::Open => return level.region[i],
                 Class::Drop => k += 1,
+                Class::Lock(_) => {
+                    door = Some(level.group[i]);
+                    break;
+                }
                 _ => break,
             }
         }
@@ -477,6 +484,7 @@ impl World {
         self.stuck_at.insert((k, x, y), self.regions.len() as u32);
         self.regions.push(Region {
             level: k,
+            groups: door.into_iter().collect(),
             ..Region::default()
         });
         self.regions.len() as u32 - 1

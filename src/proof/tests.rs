@@ -345,3 +345,25 @@ fn a_drop_from_a_door_into_a_dead_end_is_a_softlock() {
         }
     );
 }
+
+#[test]
+fn a_drop_into_a_doorway_stands_the_player_in_the_door() {
+    // The chasm lands the player on a locked_door of level 2: with the
+    // key in hand they walk out of it to the exit; without, they are stuck.
+    let one = "#######\n#@k.C.#\n#######";
+    let two = "#######\n#...LE#\n#######";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
+    assert_eq!(
+        v.sentence,
+        "falling through the chasm at (4, 1) on level 1 onto (4, 1) on level 2 before picking up the key at (2, 1) on level 1 leaves the exit unreachable (softlock)"
+    );
+    let one = "#######\n#@..C.#\n#######";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Unfinishable, "{}", v.sentence);
+    // A small_lock landed on is opened from inside with a small_key.
+    let one = "#######\n#@s.C.#\n#######";
+    let two = "#######\n#...SE#\n#######";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
+}
