@@ -281,7 +281,7 @@ fn unfinishable(
         };
         // The doors behind open doors depend on the keys held, so every
         // state's (none, unless the region's doors touch other doors).
-        let (_, shut_behind) = world.doors_behind(s);
+        let (_, shut_behind) = world.doors_behind(s, u64::MAX).unwrap_or_default();
         for &g in own.iter().chain(shut_behind.iter()) {
             let group = &world.groups[g as usize];
             if relaxed_group[g as usize] && !world.passable(&union, g) {

@@ -16,6 +16,9 @@ const MAX_EDGES: usize = 2_000_000;
 /// thousands of locks, met in thousands of states, stops here rather than
 /// taking minutes).
 const MAX_WORK: u64 = 50_000_000;
+/// What looking at one link between doors costs in work: a hash-set
+/// insert, several times a plain step's cost.
+const LINK_COST: u64 = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct State {
@@ -86,8 +89,10 @@ impl World {
     /// The lock groups behind the open doors of `s`'s region: passable
     /// groups of other kinds touching an open door (a double door), and so
     /// on, then the shut ones touching any of them; each in a fixed order.
-    /// The region's own groups are not in either list.
-    pub fn doors_behind(&self, s: &State) -> (Vec<u32>, Vec<u32>) {
+    /// The region's own groups are not in either list. `None` when it
+    /// would look at more than `budget` links (a chain of thousands of
+    /// doors met in many states is the work cap's to stop).
+    pub fn doors_behind(&self, s: &State, budget: u64) -> Option<(Vec<u32>, Vec<u32>)> {
         let region = &self.regions[s.region as usize];
         let (mut open, mut shut) = (Vec::new(), Vec::new());
         if !region
@@ -95,7 +100,7 @@ impl World {
             .iter()
             .any(|&g| !self.groups[g as usize].links.is_empty())
         {
-            return (open, shut);
+            return Some((open, shut));
         }
         // `region.groups` is sorted (built in group order).
         let mut seen: rustc_hash::FxHashSet<u32> = Default::default();
@@ -106,8 +111,14 @@ impl World {
             .filter(|&g| self.passable(s, g))
             .collect();
         let mut next = 0;
+        let mut looked = 0u64;
         while next < queue.len() {
-            for &h in &self.groups[queue[next] as usize].links {
+            let links = &self.groups[queue[next] as usize].links;
+            looked += LINK_COST * links.len() as u64;
+            if looked > budget {
+                return None;
+            }
+            for &h in links {
                 if region.groups.binary_search(&h).is_ok() || !seen.insert(h) {
                     continue;
                 }
@@ -120,7 +131,7 @@ impl World {
             }
             next += 1;
         }
-        (open, shut)
+        Some((open, shut))
     }
 
     /// The stair or drop a step takes from `s`, if it is one.
@@ -133,8 +144,8 @@ impl World {
     }
 
     /// The moves out of `s`, in a fixed order; returns the work it took
-    /// (keys, locks and moves looked at).
-    fn steps(&self, s: &State, out: &mut Vec<(Step, State)>) -> u64 {
+    /// (keys, locks and moves looked at), `None` past `budget`.
+    fn steps(&self, s: &State, out: &mut Vec<(Step, State)>, budget: u64) -> Option<u64> {
         out.clear();
         let region = &self.regions[s.region as usize];
         for &i in &region.items {
@@ -161,10 +172,10 @@ impl World {
                 self.open(s, g, out);
             }
         }
-        let (behind, shut) = self.doors_behind(s);
+        let (behind, shut) = self.doors_behind(s, budget)?;
         for &g in &behind {
             self.through(s, g, out);
-            work += self.groups[g as usize].links.len() as u64;
+            work += LINK_COST * self.groups[g as usize].links.len() as u64;
         }
         for &g in &shut {
             self.open(s, g, out);
@@ -178,7 +189,7 @@ impl World {
                 out.push((Step::DoorMove(g, i as u16), State { region: m.to, ..*s }));
             }
         }
-        work + out.len() as u64
+        Some(work + out.len() as u64)
     }
 
     /// Through passable group `g` into the regions on its sides.
@@ -226,7 +237,10 @@ impl World {
             let s = states[next];
             // A finished player stops: what happens after does not matter.
             if !self.is_goal(s.region) {
-                work += self.steps(&s, &mut steps) + 1;
+                work += self
+                    .steps(&s, &mut steps, MAX_WORK - work)
+                    .ok_or(TooMany(states.len()))?
+                    + 1;
                 if work > MAX_WORK {
                     return Err(TooMany(states.len()));
                 }

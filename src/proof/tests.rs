@@ -367,3 +367,66 @@ fn a_drop_into_a_doorway_stands_the_player_in_the_door() {
     let v = prove_text(&[one, two]);
     assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
 }
+
+#[test]
+fn a_long_chain_of_double_doors_stops_at_the_work_cap() {
+    // Columns of two kept door kinds, alternating: every column a door
+    // touching the next, 240,000 doors in one chain, met in every state
+    // (sixty small keys beside the start, picked up in any order, and
+    // the exit behind small_locks). Stops quickly.
+    let (w, h) = (1200i64, 200i64);
+    let mut map = Map::new(w, h).unwrap();
+    let kind = |name: &str| TileKind {
+        name: name.into(),
+        glyph: '+',
+        color: Rgb(255, 0, 0),
+        background: Rgb(0, 0, 0),
+        walkable: true,
+        transparent: false,
+    };
+    let a = map.tiles_mut().define(kind("a_door")).unwrap();
+    let b = map.tiles_mut().define(kind("b_door")).unwrap();
+    let c = map.tiles_mut().define(kind("small_lock")).unwrap();
+    for y in 0..h {
+        for x in 0..w {
+            let t = if (x + y) % 2 == 0 { a } else { b };
+            map.set(x, y, t).unwrap();
+        }
+    }
+    map.set(0, 0, Tile::FLOOR).unwrap();
+    map.set(w - 1, h - 1, Tile::FLOOR).unwrap();
+    map.set(w - 2, h - 1, c).unwrap();
+    map.set(w - 1, h - 2, c).unwrap();
+    map.set_start(0, 0).unwrap();
+    map.mark(0, 0, "ka").unwrap();
+    map.mark(0, 0, "kb").unwrap();
+    for x in 1..61 {
+        map.set(x, 0, Tile::FLOOR).unwrap();
+        map.mark(x, 0, "small_key").unwrap();
+    }
+    map.mark(w - 1, h - 1, "exit").unwrap();
+    let rule = |kind: &str, key: &str, consumed| LockRule {
+        kind: kind.into(),
+        key: key.into(),
+        consumed,
+    };
+    let p = Puzzle {
+        goals: vec!["exit".into()],
+        secrets: true,
+        locks: vec![
+            rule("a_door", "ka", false),
+            rule("b_door", "kb", false),
+            rule("small_lock", "small_key", true),
+        ],
+        one_way: Vec::new(),
+    };
+    let started = std::time::Instant::now();
+    let v = prove(&[&map], &p).unwrap();
+    assert_eq!(v.outcome, Outcome::TooManyStates, "{}", v.sentence);
+    let limit = if cfg!(debug_assertions) { 60.0 } else { 5.0 };
+    assert!(
+        started.elapsed().as_secs_f64() < limit,
+        "{:?}",
+        started.elapsed()
+    );
+}
