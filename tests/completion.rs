@@ -99,6 +99,20 @@ fn stairs_into_a_sealed_pocket_are_unfinishable() {
 }
 
 #[test]
+fn a_double_door_opens_in_turn_and_its_inner_lock_is_named() {
+    let report = check("double_door");
+    assert_eq!(report["ok"], 3, "{report:#}");
+    assert_eq!(
+        failure(&report),
+        (
+            "unfinishable".into(),
+            vec![1, 3, 5],
+            "the small_lock at (7, 1) needs a small_key; the only small_key is at (10, 1), behind it".into()
+        )
+    );
+}
+
+#[test]
 fn the_reference_puzzles_pass_with_a_proof_ms_row() {
     for script in ["scripts/keys.lua", "scripts/crypt.lua"] {
         let run = dunlua(&["check", script, "--seeds", "100", "--jobs", "2"]);

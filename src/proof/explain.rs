@@ -124,8 +124,8 @@ fn stranding_move(
                 group.at,
             )
         }
-        Step::Move(i) => {
-            let m = region.moves[i as usize];
+        Step::Move(_) | Step::DoorMove(..) => {
+            let m = world.move_of(s, step).expect("a move step");
             let how = match m.kind {
                 MoveKind::StairsDown => format!(
                     "taking the stairs_down at {} to level {}'s start",
@@ -248,28 +248,43 @@ fn unfinishable(
     for s in &explored.states {
         reached[s.region as usize] = true;
     }
-    let relaxed = relaxed_finishers(world);
+    let relaxed_group = relaxed_finishers(world, &reached);
+    // A lock passable in some state is no blocker: with every key ever
+    // picked up and every lock ever opened at once, is it passable?
+    let union = explored.states.iter().fold(
+        State {
+            region: 0,
+            picked: 0,
+            opened: 0,
+        },
+        |u, s| State {
+            region: 0,
+            picked: u.picked | s.picked,
+            opened: u.opened | s.opened,
+        },
+    );
     let goal_at = world
         .regions
         .iter()
         .find_map(|r| r.goal.map(|g| (last, g.0, g.1)))
         .unwrap_or(world.goal_cells[0]);
     // The first lock on the edge of what can be reached, beyond which a
-    // goal could be reached were every lock open. Such a lock is shut in
-    // every state (else its far side would be reached), so one state per
-    // region tells.
+    // goal could be reached were every lock open, and which no state
+    // opens. For a region's own doors one state per region tells.
     let mut looked = vec![false; world.regions.len()];
     for (i, s) in explored.states.iter().enumerate() {
-        if std::mem::replace(&mut looked[s.region as usize], true) {
-            continue;
-        }
-        for &g in &world.regions[s.region as usize].groups {
+        let first = !std::mem::replace(&mut looked[s.region as usize], true);
+        let own: &[u32] = if first {
+            &world.regions[s.region as usize].groups
+        } else {
+            &[]
+        };
+        // The doors behind open doors depend on the keys held, so every
+        // state's (none, unless the region's doors touch other doors).
+        let (_, shut_behind) = world.doors_behind(s, u64::MAX).unwrap_or_default();
+        for &g in own.iter().chain(shut_behind.iter()) {
             let group = &world.groups[g as usize];
-            let beyond = group
-                .regions
-                .iter()
-                .any(|&r| !reached[r as usize] && relaxed[r as usize]);
-            if beyond && !world.passable(s, g) {
+            if relaxed_group[g as usize] && !world.passable(&union, g) {
                 let sentence = locked_out(world, explored, puzzle, &reached, g);
                 let path = path_to(world, explored, i as u32, group.at);
                 let mut cells = vec![group.at];
@@ -311,13 +326,8 @@ fn unfinishable(
         // How the player first came down to the last level.
         let arrival = explored.edges.iter().find_map(|e| {
             let s = explored.states[e.from as usize];
-            match e.step {
-                Step::Move(i) => {
-                    let m = world.regions[s.region as usize].moves[i as usize];
-                    (m.landing.0 == last).then_some((e.from, m))
-                }
-                _ => None,
-            }
+            let m = world.move_of(&s, e.step)?;
+            (m.landing.0 == last).then_some((e.from, m))
         });
         if let Some((from, m)) = arrival {
             let how = match m.kind {
@@ -459,6 +469,14 @@ fn behind(world: &World, puzzle: &Puzzle, reached: &[bool], g: u32) -> Vec<bool>
         .copied()
         .filter(|&r| !reached[r as usize])
         .collect();
+    // A drop right behind the door leads on too.
+    queue.extend(
+        world.groups[g as usize]
+            .moves
+            .iter()
+            .map(|m| m.to)
+            .filter(|&r| !reached[r as usize]),
+    );
     for &r in &queue {
         seen[r as usize] = true;
     }
@@ -473,39 +491,51 @@ fn behind(world: &World, puzzle: &Puzzle, reached: &[bool], g: u32) -> Vec<bool>
     seen
 }
 
-/// The regions from which a goal could be reached were every lock open
-/// and every key at hand.
-fn relaxed_finishers(world: &World) -> Vec<bool> {
+/// The lock groups from which a goal could be reached were every lock
+/// open and every key at hand, without going back into a region the
+/// player reaches (`reached`): the locks beyond which the goal lies.
+fn relaxed_finishers(world: &World, reached: &[bool]) -> Vec<bool> {
+    // Nodes: the regions, then the lock groups.
     let n = world.regions.len();
-    let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let node_count = n + world.groups.len();
+    let mut into: Vec<Vec<u32>> = vec![Vec::new(); node_count];
     for (r, region) in world.regions.iter().enumerate() {
         for m in &region.moves {
             into[m.to as usize].push(r as u32);
         }
-    }
-    for group in &world.groups {
-        for &a in &group.regions {
-            for &b in &group.regions {
-                if a != b {
-                    into[b as usize].push(a);
-                }
-            }
+        // A door landed in is left through (not in the group's regions).
+        for &g in &region.groups {
+            into[n + g as usize].push(r as u32);
         }
     }
-    let mut good = vec![false; n];
+    for (g, group) in world.groups.iter().enumerate() {
+        let node = (n + g) as u32;
+        for &r in &group.regions {
+            into[r as usize].push(node);
+            into[node as usize].push(r);
+        }
+        for &h in &group.links {
+            into[n + h as usize].push(node);
+        }
+        for m in &group.moves {
+            into[m.to as usize].push(node);
+        }
+    }
+    let mut good = vec![false; node_count];
     let mut stack: Vec<u32> = (0..n as u32).filter(|&r| world.is_goal(r)).collect();
     for &r in &stack {
         good[r as usize] = true;
     }
-    while let Some(r) = stack.pop() {
-        for &f in &into[r as usize] {
-            if !good[f as usize] {
+    while let Some(node) = stack.pop() {
+        for &f in &into[node as usize] {
+            let is_reached = (f as usize) < n && reached[f as usize];
+            if !good[f as usize] && !is_reached {
                 good[f as usize] = true;
                 stack.push(f);
             }
         }
     }
-    good
+    good.split_off(n)
 }
 
 /// Where the player entered the level they are on in state `s`: the
@@ -514,9 +544,9 @@ fn entry(world: &World, explored: &Explored, s: u32) -> At {
     let mut at = s;
     while let Some(e) = explored.parent[at as usize] {
         let edge = explored.edges[e as usize];
-        if let Step::Move(i) = edge.step {
-            let from = explored.states[edge.from as usize];
-            return world.regions[from.region as usize].moves[i as usize].landing;
+        let from = explored.states[edge.from as usize];
+        if let Some(m) = world.move_of(&from, edge.step) {
+            return m.landing;
         }
         at = edge.from;
     }

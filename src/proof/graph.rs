@@ -63,6 +63,12 @@ pub(super) struct LockGroup {
     pub at: At,
     /// The regions on its sides, sorted.
     pub regions: Vec<u32>,
+    /// Lock groups of other kinds touching it, sorted: a double door is
+    /// passed by opening one, standing in it, and opening the next.
+    pub links: Vec<u32>,
+    /// Drops touching it: a chasm right behind a door is stepped on from
+    /// the opened door.
+    pub moves: Vec<Move>,
     /// Its bit among the consumed locks, when its key is consumed.
     pub bit: Option<u8>,
 }
@@ -308,13 +314,15 @@ pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError>
                     rule,
                     at: (k as u32, x, y),
                     regions: Vec::new(),
+                    links: Vec::new(),
+                    moves: Vec::new(),
                     bit: None,
                 });
                 groups.len() as u32 - 1
             },
         );
         level.group = group;
-        // Which regions each group touches.
+        // Which regions and other lock groups each group touches.
         for i in 0..level.group.len() {
             let g = level.group[i];
             if g == NONE {
@@ -325,6 +333,10 @@ pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError>
                 if r != NONE {
                     groups[g as usize].regions.push(r);
                 }
+                let h = level.group[j];
+                if h != NONE && h != g {
+                    groups[g as usize].links.push(h);
+                }
             }
         }
         levels.push(level);
@@ -332,6 +344,8 @@ pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError>
     for (g, group) in groups.iter_mut().enumerate() {
         group.regions.sort_unstable();
         group.regions.dedup();
+        group.links.sort_unstable();
+        group.links.dedup();
         for &r in &group.regions {
             regions[r as usize].groups.push(g as u32);
         }
@@ -444,8 +458,11 @@ pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError>
 impl World {
     /// The region a player put at `at` stands in: its region, the region
     /// below for a drop cell, or a new stuck region of its own.
+    /// A player landing on a lock cell stands in that door: they walk
+    /// out of it when it is passable (or opened from inside), else stay.
     fn land(&mut self, at: At) -> u32 {
         let (mut k, x, y) = at;
+        let mut door = None;
         loop {
             let level = &self.levels[k as usize];
             let Some(i) = level.index(x, y) else {
@@ -454,6 +471,10 @@ impl World {
             match level.class[i] {
                 Class::Open => return level.region[i],
                 Class::Drop => k += 1,
+                Class::Lock(_) => {
+                    door = Some(level.group[i]);
+                    break;
+                }
                 _ => break,
             }
         }
@@ -463,6 +484,7 @@ impl World {
         self.stuck_at.insert((k, x, y), self.regions.len() as u32);
         self.regions.push(Region {
             level: k,
+            groups: door.into_iter().collect(),
             ..Region::default()
         });
         self.regions.len() as u32 - 1
@@ -478,6 +500,8 @@ impl World {
 fn add_moves(world: &mut World) {
     let count = world.levels.len();
     let mut found: Vec<(u32, MoveKind, At, At)> = Vec::new();
+    // Drops touching a lock group: (group, drop cell, landing).
+    let mut from_doors: Vec<(u32, At, At)> = Vec::new();
     for k in 0..count {
         let level = &world.levels[k];
         let last = k + 1 == count;
@@ -527,6 +551,13 @@ fn add_moves(world: &mut World) {
                                 (k as u32 + 1, x, y),
                             ));
                         }
+                        if level.group[j] != NONE {
+                            from_doors.push((
+                                level.group[j],
+                                (k as u32, x, y),
+                                (k as u32 + 1, x, y),
+                            ));
+                        }
                     }
                 }
                 _ => {}
@@ -539,6 +570,18 @@ fn add_moves(world: &mut World) {
         if !moves.iter().any(|m| m.kind == kind && m.to == to) {
             moves.push(Move {
                 kind,
+                from,
+                to,
+                landing,
+            });
+        }
+    }
+    for (group, from, landing) in from_doors {
+        let to = world.land(landing);
+        let moves = &mut world.groups[group as usize].moves;
+        if !moves.iter().any(|m| m.to == to) {
+            moves.push(Move {
+                kind: MoveKind::Drop,
                 from,
                 to,
                 landing,

@@ -6,7 +6,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::graph::World;
+use super::graph::{Move, World};
 
 /// The most states one proof visits before it gives up.
 pub const MAX_STATES: usize = 200_000;
@@ -16,6 +16,9 @@ const MAX_EDGES: usize = 2_000_000;
 /// thousands of locks, met in thousands of states, stops here rather than
 /// taking minutes).
 const MAX_WORK: u64 = 50_000_000;
+/// What looking at one link between doors costs in work: a hash-set
+/// insert, several times a plain step's cost.
+const LINK_COST: u64 = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct State {
@@ -37,6 +40,9 @@ pub(super) enum Step {
     Open(u32),
     /// Takes move `i` of the region (stairs or a drop).
     Move(u16),
+    /// Takes move `i` of lock group `g` (a drop touching the door), from
+    /// the door, open in the state.
+    DoorMove(u32, u16),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -80,8 +86,66 @@ impl World {
         }
     }
 
-    /// The moves out of `s`, in a fixed order.
-    fn steps(&self, s: &State, out: &mut Vec<(Step, State)>) {
+    /// The lock groups behind the open doors of `s`'s region: passable
+    /// groups of other kinds touching an open door (a double door), and so
+    /// on, then the shut ones touching any of them; each in a fixed order.
+    /// The region's own groups are not in either list. `None` when it
+    /// would look at more than `budget` links (a chain of thousands of
+    /// doors met in many states is the work cap's to stop).
+    pub fn doors_behind(&self, s: &State, budget: u64) -> Option<(Vec<u32>, Vec<u32>)> {
+        let region = &self.regions[s.region as usize];
+        let (mut open, mut shut) = (Vec::new(), Vec::new());
+        if !region
+            .groups
+            .iter()
+            .any(|&g| !self.groups[g as usize].links.is_empty())
+        {
+            return Some((open, shut));
+        }
+        // `region.groups` is sorted (built in group order).
+        let mut seen: rustc_hash::FxHashSet<u32> = Default::default();
+        let mut queue: Vec<u32> = region
+            .groups
+            .iter()
+            .copied()
+            .filter(|&g| self.passable(s, g))
+            .collect();
+        let mut next = 0;
+        let mut looked = 0u64;
+        while next < queue.len() {
+            let links = &self.groups[queue[next] as usize].links;
+            looked += LINK_COST * links.len() as u64;
+            if looked > budget {
+                return None;
+            }
+            for &h in links {
+                if region.groups.binary_search(&h).is_ok() || !seen.insert(h) {
+                    continue;
+                }
+                if self.passable(s, h) {
+                    open.push(h);
+                    queue.push(h);
+                } else {
+                    shut.push(h);
+                }
+            }
+            next += 1;
+        }
+        Some((open, shut))
+    }
+
+    /// The stair or drop a step takes from `s`, if it is one.
+    pub fn move_of(&self, s: &State, step: Step) -> Option<Move> {
+        match step {
+            Step::Move(i) => Some(self.regions[s.region as usize].moves[i as usize]),
+            Step::DoorMove(g, i) => Some(self.groups[g as usize].moves[i as usize]),
+            _ => None,
+        }
+    }
+
+    /// The moves out of `s`, in a fixed order; returns the work it took
+    /// (keys, locks and moves looked at), `None` past `budget`.
+    fn steps(&self, s: &State, out: &mut Vec<(Step, State)>, budget: u64) -> Option<u64> {
         out.clear();
         let region = &self.regions[s.region as usize];
         for &i in &region.items {
@@ -96,28 +160,60 @@ impl World {
                 ));
             }
         }
+        let mut work = (region.items.len() + region.groups.len()) as u64;
+        // The region's own doors first (each passed, or opened), then the
+        // doors behind them, then the stairs and drops.
+        let mut open = Vec::new();
         for &g in &region.groups {
-            let group = &self.groups[g as usize];
             if self.passable(s, g) {
-                for &r in &group.regions {
-                    if r != s.region {
-                        out.push((Step::Through(g), State { region: r, ..*s }));
-                    }
-                }
-            } else if let Some(bit) = group.bit {
-                if self.held(s, self.rule_key[group.rule as usize]) > 0 {
-                    out.push((
-                        Step::Open(g),
-                        State {
-                            opened: s.opened | (1 << bit),
-                            ..*s
-                        },
-                    ));
-                }
+                self.through(s, g, out);
+                open.push(g);
+            } else {
+                self.open(s, g, out);
             }
         }
+        let (behind, shut) = self.doors_behind(s, budget)?;
+        for &g in &behind {
+            self.through(s, g, out);
+            work += LINK_COST * self.groups[g as usize].links.len() as u64;
+        }
+        for &g in &shut {
+            self.open(s, g, out);
+        }
+        open.extend(behind);
         for (i, m) in region.moves.iter().enumerate() {
             out.push((Step::Move(i as u16), State { region: m.to, ..*s }));
+        }
+        for &g in &open {
+            for (i, m) in self.groups[g as usize].moves.iter().enumerate() {
+                out.push((Step::DoorMove(g, i as u16), State { region: m.to, ..*s }));
+            }
+        }
+        Some(work + out.len() as u64)
+    }
+
+    /// Through passable group `g` into the regions on its sides.
+    fn through(&self, s: &State, g: u32, out: &mut Vec<(Step, State)>) {
+        for &r in &self.groups[g as usize].regions {
+            if r != s.region {
+                out.push((Step::Through(g), State { region: r, ..*s }));
+            }
+        }
+    }
+
+    /// Spends a consumed key on shut group `g`, when one is held.
+    fn open(&self, s: &State, g: u32, out: &mut Vec<(Step, State)>) {
+        let group = &self.groups[g as usize];
+        if let Some(bit) = group.bit {
+            if self.held(s, self.rule_key[group.rule as usize]) > 0 {
+                out.push((
+                    Step::Open(g),
+                    State {
+                        opened: s.opened | (1 << bit),
+                        ..*s
+                    },
+                ));
+            }
         }
     }
 
@@ -141,12 +237,13 @@ impl World {
             let s = states[next];
             // A finished player stops: what happens after does not matter.
             if !self.is_goal(s.region) {
-                let region = &self.regions[s.region as usize];
-                work += (region.items.len() + region.groups.len() + region.moves.len()) as u64 + 1;
+                work += self
+                    .steps(&s, &mut steps, MAX_WORK - work)
+                    .ok_or(TooMany(states.len()))?
+                    + 1;
                 if work > MAX_WORK {
                     return Err(TooMany(states.len()));
                 }
-                self.steps(&s, &mut steps);
                 for &(step, to) in &steps {
                     let id = match index.get(&to) {
                         Some(&id) => id,

@@ -266,3 +266,167 @@ fn an_eighty_by_fifty_map_with_ten_locks_is_fast() {
     assert_eq!(v.outcome, Outcome::Finishable, "{}", v.sentence);
     assert!(started.elapsed().as_millis() < 500);
 }
+
+#[test]
+fn two_locks_side_by_side_open_in_turn() {
+    // A locked_door and a small_lock touching: a double door, passed
+    // with both keys, in either order of the kinds.
+    for row in ["#@ksLS..E#", "#@ksSL..E#"] {
+        let v = prove_text(&[&format!("##########\n{row}\n##########")]);
+        assert_eq!(v.outcome, Outcome::Finishable, "{row}: {}", v.sentence);
+    }
+    // Three kinds' worth of doors in a row, the middle one touching no floor.
+    let v = prove_text(&["###########\n#@kssSLS.E#\n###########"]);
+    assert_eq!(v.outcome, Outcome::Finishable, "{}", v.sentence);
+}
+
+#[test]
+fn the_inner_door_of_a_double_door_is_named() {
+    // The kept key is there, the small key is not: the small_lock, behind
+    // the locked_door, is the lock that stops the player.
+    let v = prove_text(&["##########\n#@k.LS.sE#\n##########"]);
+    assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert_eq!(
+        v.sentence,
+        "the small_lock at (5, 1) needs a small_key; the only small_key is at (7, 1), behind it"
+    );
+    assert_eq!(
+        v.cells[0],
+        ProofCell {
+            level: 1,
+            x: 5,
+            y: 1
+        }
+    );
+    assert_eq!(
+        v.path.last(),
+        Some(&ProofCell {
+            level: 1,
+            x: 5,
+            y: 1
+        })
+    );
+}
+
+#[test]
+fn a_chasm_right_behind_a_door_is_a_way_down() {
+    let one = "########\n#@s.SC.#\n########";
+    let two = "########\n#.....E#\n########";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Finishable, "{}", v.sentence);
+    // Without the key, the door is what stops the player.
+    let one = "########\n#@..SC.#\n########";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert_eq!(
+        v.sentence,
+        "the small_lock at (4, 1) on level 1 needs a small_key; there is none on any level"
+    );
+}
+
+#[test]
+fn a_drop_from_a_door_into_a_dead_end_is_a_softlock() {
+    // Spending the key on the door to the chasm strands the player; the
+    // stairs were the way.
+    let one = "#########\n#@s.SC..#\n#>#######\n#########";
+    let two = "#########\n#@.E#.###\n#########\n#########";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
+    assert_eq!(
+        v.sentence,
+        "falling through the chasm at (5, 1) on level 1 onto (5, 1) on level 2 leaves the exit unreachable (softlock)"
+    );
+    assert_eq!(
+        v.cells[0],
+        ProofCell {
+            level: 1,
+            x: 5,
+            y: 1
+        }
+    );
+}
+
+#[test]
+fn a_drop_into_a_doorway_stands_the_player_in_the_door() {
+    // The chasm lands the player on a locked_door of level 2: with the
+    // key in hand they walk out of it to the exit; without, they are stuck.
+    let one = "#######\n#@k.C.#\n#######";
+    let two = "#######\n#...LE#\n#######";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
+    assert_eq!(
+        v.sentence,
+        "falling through the chasm at (4, 1) on level 1 onto (4, 1) on level 2 before picking up the key at (2, 1) on level 1 leaves the exit unreachable (softlock)"
+    );
+    let one = "#######\n#@..C.#\n#######";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Unfinishable, "{}", v.sentence);
+    // A small_lock landed on is opened from inside with a small_key.
+    let one = "#######\n#@s.C.#\n#######";
+    let two = "#######\n#...SE#\n#######";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
+}
+
+#[test]
+fn a_long_chain_of_double_doors_stops_at_the_work_cap() {
+    // Columns of two kept door kinds, alternating: every column a door
+    // touching the next, 240,000 doors in one chain, met in every state
+    // (sixty small keys beside the start, picked up in any order, and
+    // the exit behind small_locks). Stops quickly.
+    let (w, h) = (1200i64, 200i64);
+    let mut map = Map::new(w, h).unwrap();
+    let kind = |name: &str| TileKind {
+        name: name.into(),
+        glyph: '+',
+        color: Rgb(255, 0, 0),
+        background: Rgb(0, 0, 0),
+        walkable: true,
+        transparent: false,
+    };
+    let a = map.tiles_mut().define(kind("a_door")).unwrap();
+    let b = map.tiles_mut().define(kind("b_door")).unwrap();
+    let c = map.tiles_mut().define(kind("small_lock")).unwrap();
+    for y in 0..h {
+        for x in 0..w {
+            let t = if (x + y) % 2 == 0 { a } else { b };
+            map.set(x, y, t).unwrap();
+        }
+    }
+    map.set(0, 0, Tile::FLOOR).unwrap();
+    map.set(w - 1, h - 1, Tile::FLOOR).unwrap();
+    map.set(w - 2, h - 1, c).unwrap();
+    map.set(w - 1, h - 2, c).unwrap();
+    map.set_start(0, 0).unwrap();
+    map.mark(0, 0, "ka").unwrap();
+    map.mark(0, 0, "kb").unwrap();
+    for x in 1..61 {
+        map.set(x, 0, Tile::FLOOR).unwrap();
+        map.mark(x, 0, "small_key").unwrap();
+    }
+    map.mark(w - 1, h - 1, "exit").unwrap();
+    let rule = |kind: &str, key: &str, consumed| LockRule {
+        kind: kind.into(),
+        key: key.into(),
+        consumed,
+    };
+    let p = Puzzle {
+        goals: vec!["exit".into()],
+        secrets: true,
+        locks: vec![
+            rule("a_door", "ka", false),
+            rule("b_door", "kb", false),
+            rule("small_lock", "small_key", true),
+        ],
+        one_way: Vec::new(),
+    };
+    let started = std::time::Instant::now();
+    let v = prove(&[&map], &p).unwrap();
+    assert_eq!(v.outcome, Outcome::TooManyStates, "{}", v.sentence);
+    let limit = if cfg!(debug_assertions) { 60.0 } else { 5.0 };
+    assert!(
+        started.elapsed().as_secs_f64() < limit,
+        "{:?}",
+        started.elapsed()
+    );
+}
