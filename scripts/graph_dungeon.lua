@@ -58,6 +58,11 @@ return {
   name = "Graph dungeon (templates, a loop, a locked boss)",
   width = 60, height = 40,
   params = { corridor_min = 2, corridor_max = 6, attempts = 200 },
+  -- The puzzle, for `dunlua check`'s proof: reach the boss; the key on
+  -- the side branch opens the locked door (both of its ends, when the
+  -- connection is a corridor).
+  goal = { goals = { "boss" } },
+  locks = { locked_door = { key = "key" } },
   generate = function(map, rng, p)
     map:fill("wall")
     local g = graph.new()
