@@ -11,7 +11,7 @@ use mlua::{Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods, Value}
 
 use super::api_map::{marker_bytes_from, read_legend, read_rows_from, stamp_marker_bytes, LuaMap};
 use super::api_rng::RngArg;
-use super::args::{show, tile_named, Args, Six};
+use super::args::{show, tile_named, whole_integer, Args, Six};
 use super::budget::Reservation;
 use super::cost;
 use super::raw::rect::rect_value;
@@ -424,18 +424,11 @@ fn read_options(a: &Args, map: &mut Map, opts: &Table) -> mlua::Result<Options> 
             a.only_options(&c, &["length", "tile"])?;
             // A whole float is an integer (as everywhere); the message
             // shows the pair as given, not "a table".
-            let whole = |v: &Value| match *v {
-                Value::Integer(i) => Some(i),
-                Value::Number(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
-                    Some(f as i64)
-                }
-                _ => None,
-            };
             let length = c.get::<Value>("length")?;
             let (min, max) = match &length {
                 Value::Table(l) => {
                     let (lo, hi) = (l.raw_get::<Value>(1)?, l.raw_get::<Value>(2)?);
-                    match (whole(&lo), whole(&hi)) {
+                    match (whole_integer(&lo), whole_integer(&hi)) {
                         (Some(lo), Some(hi)) if 1 <= lo && lo <= hi && hi <= side => {
                             (lo as u32, hi as u32)
                         }

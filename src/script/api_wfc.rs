@@ -7,7 +7,7 @@ use mlua::{Lua, MultiValue, Table, Value};
 use super::api_map::{read_legend, read_rows_from, LuaMap};
 use super::api_rng::RngArg;
 use super::api_selection::SelectionArg;
-use super::args::{show, tile_named, Args};
+use super::args::{show, tile_named, whole_integer, Args};
 use super::budget::{self, Reservation};
 use super::cost;
 use crate::map::{Map, Tile};
@@ -190,16 +190,6 @@ fn read_sample(a: &Args, t: &Table, map: &mut Map) -> mlua::Result<(Sample, Rese
     Ok((sample, held))
 }
 
-/// An integer value: a float only when it is whole (as Lua 5.4's own
-/// library reads one, and as every other primitive does), never rounded.
-fn whole(v: &Value) -> Option<i64> {
-    match *v {
-        Value::Integer(i) => Some(i),
-        Value::Number(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
-        _ => None,
-    }
-}
-
 /// An integer option in `lo..=hi`, or `default` when absent.
 fn int_option(a: &Args, t: &Table, key: &str, lo: i64, hi: i64, default: i64) -> mlua::Result<i64> {
     match t.get::<Value>(key)? {
@@ -296,7 +286,7 @@ fn point(a: &Args, p: &Table, k: usize, map: &Map) -> mlua::Result<(i32, i32)> {
             Value::Nil => pt.raw_get::<Value>(index)?,
             v => v,
         };
-        whole(&v).ok_or_else(|| {
+        whole_integer(&v).ok_or_else(|| {
             a.fail(format!(
                 "path[{k}].{key} must be an integer, got {}",
                 show(&v)
@@ -329,7 +319,7 @@ fn read_counts(a: &Args, c: &Table, map: &mut Map) -> mlua::Result<Vec<(Tile, u6
         let kind = map.tiles().kind(tile).name.clone();
         let bound = |k: usize, t: &Table| -> mlua::Result<u64> {
             let v = t.raw_get::<Value>(k)?;
-            match whole(&v) {
+            match whole_integer(&v) {
                 Some(n) if n >= 0 => Ok(n as u64),
                 _ => Err(a.fail(format!(
                     "counts.{kind}[{k}] must be a whole number of cells, 0 or more, got {}",

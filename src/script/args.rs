@@ -263,13 +263,7 @@ impl<'lua> Args<'lua> {
     /// An integer; a float is accepted only when it is whole (as Lua 5.4's
     /// own library does), never rounded.
     pub fn int(&self, i: usize, what: &str) -> mlua::Result<i64> {
-        match self.value(i) {
-            Value::Integer(v) => Ok(*v),
-            Value::Number(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
-                Ok(*f as i64)
-            }
-            _ => Err(self.bad(what, "an integer", i)),
-        }
+        whole_integer(self.value(i)).ok_or_else(|| self.bad(what, "an integer", i))
     }
 
     /// An integer that fits a map coordinate (i32); the map checks bounds.
@@ -371,6 +365,17 @@ impl<'lua> Args<'lua> {
             Some(r) => Ok(r),
             None => Err(self.bad(what, "a Rect (from Rect.new)", i)),
         }
+    }
+}
+
+/// The integer a value holds: a Lua integer, or a float only when it is
+/// whole and exactly representable (as Lua 5.4's own library reads one),
+/// never rounded. Options read from tables use it as arguments do.
+pub(crate) fn whole_integer(v: &Value) -> Option<i64> {
+    match *v {
+        Value::Integer(i) => Some(i),
+        Value::Number(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
+        _ => None,
     }
 }
 
