@@ -1125,8 +1125,12 @@ fn a_big_map_reloads_and_its_seed_grid_fills_while_the_window_takes_keys() {
         .filter(|&(d, n)| d < n)
         .map(|(d, _)| d)
         .collect();
+    // At least two different partial counts on drawn frames: the grid was
+    // drawn while it filled, not only once complete. (Three was asked
+    // before; CI once saw {0, 2}, the frame after the first picture not
+    // redrawn before the second landed, and Esc came right after.)
     assert!(
-        partly.len() >= 3,
+        partly.len() >= 2,
         "frames drawn with 0, 1, 2 ... pictures made: {partly:?}"
     );
     let first_picture = grid_frames
