@@ -1,10 +1,20 @@
 //! Messages are one line: a control character inside one (a newline or an
 //! escape sequence in a script's `error("...")`, a file name with a newline
 //! in it) is written escaped, `\n`, `\t`, `\x1b`, so it can neither break
-//! the line nor drive the terminal.
+//! the line nor drive the terminal. [`characters`] words a count of
+//! characters in them ("1 character", "3 characters").
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+
+/// `n` characters, as a message says it: "1 character", "3 characters".
+pub fn characters(n: usize) -> String {
+    if n == 1 {
+        "1 character".to_string()
+    } else {
+        format!("{n} characters")
+    }
+}
 
 /// `text` with every control character escaped: `\n`, `\r`, `\t`, `\xNN`
 /// for the other C0 controls and DEL, `\u{NN}` for the C1 controls, the

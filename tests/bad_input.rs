@@ -36,6 +36,16 @@ fn map_primitives_refuse_bad_arguments() {
         ("map:get(80, 0)", "map:get: cell (80, 0) is outside the 80x50 map"),
         ("map:get(1e300, 0)", "map:get: x must be an integer, got 1e300"),
         (
+            r#"map:stamp(1, 1, {"...", "."}, {["."] = "floor"})"#,
+            "map:stamp: stamp row 2 has 1 character where row 1 has 3",
+        ),
+        // A source's coordinates are read as every other integer is: a
+        // whole float past 2^53 is refused, not cast.
+        (
+            "map:dijkstra({{x = 2^60, y = 1}})",
+            "map:dijkstra: a source's x must be an integer, got 1.152921504606847e18",
+        ),
+        (
             r#"map:mark(1, 1, "orc", { hp = {} })"#,
             "map:mark: props.hp must be a string, a finite number or a boolean, got a table",
         ),

@@ -57,8 +57,9 @@ impl Map {
     /// The drunkard's walk: from `(x, y)`, `steps` times, set the cell to
     /// `tile` and stagger one cell in a direction drawn by `rng:int(4)`
     /// (north, east, south, west); a step that would reach the map's outer
-    /// ring is not taken. Returns where the walk ended and how many cells
-    /// it changed.
+    /// ring is not taken; then the cell it ended on is set too (with 0
+    /// steps, only the first). Returns where the walk ended and how many
+    /// cells it changed.
     pub fn walk(
         &mut self,
         x: i64,

@@ -1,6 +1,6 @@
 //! Stamping prefabs and vaults written as ASCII: each character of the rows
-//! maps through a legend to a tile and optionally a marker; a space leaves
-//! the cell as it is. Prefabs turn and mirror ([`orient`]: mirrored first,
+//! maps through a legend to a tile and optionally a marker; a space the
+//! legend does not map leaves the cell as it is. Prefabs turn and mirror ([`orient`]: mirrored first,
 //! then turned clockwise), and [`Map::place_prefab`] finds where one fits.
 
 use super::selection::Selection;
@@ -133,8 +133,9 @@ impl Map {
             let len = row.chars().count();
             if len != width {
                 return Err(MapError::Invalid(format!(
-                    "stamp row {} has {len} characters where row 1 has {width}",
-                    i + 1
+                    "stamp row {} has {} where row 1 has {width}",
+                    i + 1,
+                    crate::one_line::characters(len)
                 )));
             }
             if let Some(c) = row.chars().find(|&c| c != ' ' && lookup(c).is_none()) {

@@ -362,8 +362,9 @@ fn read_template(
         let len = row.chars().count();
         if len != width {
             return Err(a.fail(format!(
-                "{what}: row {} has {len} characters where row 1 has {width}",
-                k + 1
+                "{what}: row {} has {} where row 1 has {width}",
+                k + 1,
+                crate::one_line::characters(len)
             )));
         }
         if let Some(c) = row

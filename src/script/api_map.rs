@@ -8,7 +8,7 @@ use std::cell::{Cell, Ref, RefCell, RefMut};
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::api_selection::{LuaDistance, LuaNoise, LuaSelection};
-use super::args::{show, tile_named, Args, Six, MAX_NAME, MAX_TEXT};
+use super::args::{show, tile_named, whole_integer, Args, Six, MAX_NAME, MAX_TEXT};
 use super::budget::{self, Reservation};
 use super::cost::{self, area, rect_cells, span};
 use super::error::located;
@@ -98,7 +98,8 @@ pub(super) fn read_rows_from(
         let chars = row.chars().count();
         if chars > side {
             return Err(a.fail(format!(
-                "{what}[{k}] has {chars} characters, more than the map's longest side ({side})"
+                "{what}[{k}] has {}, more than the map's longest side ({side})",
+                crate::one_line::characters(chars)
             )));
         }
         rows.push(row);
@@ -279,14 +280,12 @@ fn read_points(a: &Args) -> mlua::Result<Vec<(i64, i64)>> {
                 Value::Nil => p.get::<Value>(index)?,
                 v => v,
             };
-            match v {
-                Value::Integer(i) => Ok(i),
-                Value::Number(f) if f.fract() == 0.0 && f.is_finite() => Ok(f as i64),
-                other => Err(a.fail(format!(
+            whole_integer(&v).ok_or_else(|| {
+                a.fail(format!(
                     "a source's {key} must be an integer, got {}",
-                    show(&other)
-                ))),
-            }
+                    show(&v)
+                ))
+            })
         };
         out.push((coord("x", 1)?, coord("y", 2)?));
     }

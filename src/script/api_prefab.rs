@@ -49,7 +49,8 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     None => width = Some(chars),
                     Some(w) if w != chars => {
                         return Err(a.fail(format!(
-                            "row {k} has {chars} characters where row 1 has {w}"
+                            "row {k} has {} where row 1 has {w}",
+                            crate::one_line::characters(chars)
                         )))
                     }
                     Some(_) => {}

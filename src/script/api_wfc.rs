@@ -161,8 +161,9 @@ fn read_sample(a: &Args, t: &Table, map: &mut Map) -> mlua::Result<(Sample, Rese
         let chars = row.chars().count();
         if chars != width {
             return Err(a.fail(format!(
-                "sample[{}] has {chars} characters where sample[1] has {width}",
-                k + 1
+                "sample[{}] has {} where sample[1] has {width}",
+                k + 1,
+                crate::one_line::characters(chars)
             )));
         }
         for (col, c) in row.chars().enumerate() {
