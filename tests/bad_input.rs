@@ -35,6 +35,16 @@ fn map_primitives_refuse_bad_arguments() {
         ("map:get(1.5, 1)", "map:get: x must be an integer, got 1.5 (map is 80x50)"),
         ("map:get(80, 0)", "map:get: cell (80, 0) is outside the 80x50 map"),
         ("map:get(1e300, 0)", "map:get: x must be an integer, got 1e300"),
+        // A host object in the wrong place is named as what it is, and the
+        // arguments are checked in order (the rng second names the region).
+        (
+            r#"map:fill_rect(rng, "wall")"#,
+            "map:fill_rect: rect must be a Rect (from Rect.new), got rng(seed=",
+        ),
+        (
+            r#"wfc.fill(map, rng, { sample = { "ab" } })"#,
+            "wfc.fill: region must be a selection (from map:select), got rng(seed=",
+        ),
         (
             r#"map:stamp(1, 1, {"...", "."}, {["."] = "floor"})"#,
             "map:stamp: stamp row 2 has 1 character where row 1 has 3",

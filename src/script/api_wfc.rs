@@ -56,17 +56,19 @@ fn fill(lua: &Lua, values: MultiValue) -> mlua::Result<(Value, Value)> {
         (map.width(), map.height())
     };
     let a = a.on_map(w, h);
-    let rng = a.rng(3)?;
-    let (region, sample, opts, _held) = {
+    let (region, rng, sample, opts, _held) = {
         let mut map = this.map_mut(lua)?;
+        // The arguments in their order, before what the options hold: a
+        // call with the rng second names the region, not a missing rng.
         let region = read_region(lua, &a, &map)?;
         let Some(t) = a.options(2)? else {
             return Err(a.bad("options", "a table with sample = rows", 2));
         };
+        let rng = a.rng(3)?;
         a.only_options(&t, OPTIONS)?;
         let (sample, held) = read_sample(&a, &t, &mut map)?;
         let opts = read_options(&a, &t, &mut map)?;
-        (region, sample, opts, held)
+        (region, rng, sample, opts, held)
     };
     let mut held = Reservation::none();
     let mut stop: Option<mlua::Error> = None;

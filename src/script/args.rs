@@ -152,10 +152,11 @@ pub(crate) fn show(value: &Value) -> String {
         Value::String(s) => quote(s),
         Value::Table(_) => "a table".into(),
         Value::Function(_) => "a function".into(),
-        // A rect shows its corners (its `__tostring`, the only one that
-        // starts so); other userdata are just that.
+        // Every userdata a script can hold is the host's, and says what it
+        // is in its `__tostring` (`Rect(x1=1, ...)`, `rng(seed=7)`,
+        // `selection(12 cells)`): a swapped argument is named as what it is.
         Value::UserData(_) => match value.to_string() {
-            Ok(s) if s.starts_with("Rect(") => s,
+            Ok(s) if s.len() <= 80 && !s.contains(['\n', '\r']) => s,
             _ => "a userdata".into(),
         },
         other => other.type_name().into(),
