@@ -153,9 +153,11 @@ pub const MARKER_PALETTE: [Rgb; 8] = [
     Rgb(0xff, 0x55, 0x55),
 ];
 
-/// How every marker name of a map is drawn: its look (`markers.define`),
-/// or its first letter, upper-cased, in a colour no other name showing
-/// that letter has (names in the order the map first marks them).
+/// How every marker name of a map, or of a dungeon's levels, is drawn: its
+/// look (`markers.define`), or its first letter, upper-cased, in a colour
+/// no other name showing that letter has. One name has one look across all
+/// the levels of a dungeon; names are taken level by level, each level's
+/// defined ones first, then its others in the order it first marks them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MarkerLooks {
     looks: Vec<(String, char, Rgb)>,
@@ -164,38 +166,53 @@ pub struct MarkerLooks {
 }
 
 impl MarkerLooks {
+    /// The looks of one map's markers.
     pub fn of(map: &Map) -> MarkerLooks {
+        MarkerLooks::of_levels([map])
+    }
+
+    /// The looks of a dungeon's markers, its levels' maps in level order.
+    /// Each level adds the names no level above marks: a name keeps the
+    /// look of the first level marking it, so the levels down to k alone
+    /// give their names the looks the whole dungeon gives them (level 1
+    /// alone is [`MarkerLooks::of`] it: a one-level dungeon looks as its
+    /// map does). A name a later level defines may share a letter and
+    /// colour with one an earlier level left undefined: a defined look is
+    /// drawn as given.
+    pub fn of_levels<'a>(maps: impl IntoIterator<Item = &'a Map>) -> MarkerLooks {
         let mut out = MarkerLooks::default();
-        let mut undefined: Vec<&str> = Vec::new();
-        let mut seen: std::collections::HashSet<&str> = Default::default();
         // Letters and colours already shown, with how many names show each
         // letter.
         let mut shown: std::collections::HashSet<(char, Rgb)> = Default::default();
         let mut per_letter: std::collections::HashMap<char, usize> = Default::default();
-        for m in map.markers() {
-            if !seen.insert(&m.name) {
-                continue;
-            }
-            match map.tiles().marker_look(&m.name) {
-                Some(l) => {
-                    shown.insert((l.glyph, l.color));
-                    *per_letter.entry(l.glyph).or_default() += 1;
-                    out.push(&l.name, l.glyph, l.color);
+        for map in maps {
+            let mut undefined: Vec<&str> = Vec::new();
+            let mut seen: std::collections::HashSet<&str> = Default::default();
+            for m in map.markers() {
+                if out.index.contains_key(&m.name) || !seen.insert(&m.name) {
+                    continue;
                 }
-                None => undefined.push(&m.name),
+                match map.tiles().marker_look(&m.name) {
+                    Some(l) => {
+                        shown.insert((l.glyph, l.color));
+                        *per_letter.entry(l.glyph).or_default() += 1;
+                        out.push(&l.name, l.glyph, l.color);
+                    }
+                    None => undefined.push(&m.name),
+                }
             }
-        }
-        for name in undefined {
-            let letter = marker_letter(name);
-            let count = per_letter.entry(letter).or_default();
-            let color = MARKER_PALETTE
-                .iter()
-                .copied()
-                .find(|&c| !shown.contains(&(letter, c)))
-                .unwrap_or(MARKER_PALETTE[*count % MARKER_PALETTE.len()]);
-            *count += 1;
-            shown.insert((letter, color));
-            out.push(name, letter, color);
+            for name in undefined {
+                let letter = marker_letter(name);
+                let count = per_letter.entry(letter).or_default();
+                let color = MARKER_PALETTE
+                    .iter()
+                    .copied()
+                    .find(|&c| !shown.contains(&(letter, c)))
+                    .unwrap_or(MARKER_PALETTE[*count % MARKER_PALETTE.len()]);
+                *count += 1;
+                shown.insert((letter, color));
+                out.push(name, letter, color);
+            }
         }
         out
     }
@@ -213,8 +230,8 @@ impl MarkerLooks {
         }
     }
 
-    /// Every name with its glyph and colour: the defined ones, then the
-    /// others, each in the order the map first marks them.
+    /// Every name with its glyph and colour: level by level, the defined
+    /// ones, then the others, each in the order the level first marks them.
     pub fn iter(&self) -> impl Iterator<Item = (&str, char, Rgb)> {
         self.looks.iter().map(|(n, g, c)| (n.as_str(), *g, *c))
     }
@@ -255,15 +272,33 @@ pub enum Rock {
 /// The colour of buried rock when it is drawn dark.
 pub const BURIED: Rgb = Rgb(0x0c, 0x0c, 0x10);
 
-/// The whole map, `cell` pixels per tile, with the start and markers shown.
+/// The whole map, `cell` pixels per tile, with the start and markers shown
+/// (markers in the looks of this map alone, [`MarkerLooks::of`]).
 pub fn render_map(map: &Map, style: Style, cell: usize) -> Frame {
-    render_rows(map, style, Rock::All, cell, 0..map.height() as usize)
+    let looks = MarkerLooks::of(map);
+    render_rows(
+        map,
+        &looks,
+        style,
+        Rock::All,
+        cell,
+        0..map.height() as usize,
+    )
 }
 
 /// A band of whole tile rows of the map (`rows`, top first), drawn exactly
-/// as [`render_map`] draws them: the image is these bands stacked, so an
-/// export can encode a big map band by band instead of holding it whole.
-pub fn render_rows(map: &Map, style: Style, rock: Rock, cell: usize, rows: Range<usize>) -> Frame {
+/// as [`render_map`] draws them, markers in `looks` (the map's own, or its
+/// dungeon's, [`MarkerLooks::of_levels`]): the image is these bands
+/// stacked, so an export can encode a big map band by band instead of
+/// holding it whole.
+pub fn render_rows(
+    map: &Map,
+    marker_looks: &MarkerLooks,
+    style: Style,
+    rock: Rock,
+    cell: usize,
+    rows: Range<usize>,
+) -> Frame {
     let w = map.width() as usize;
     let rows = rows.start.min(map.height() as usize)..rows.end.min(map.height() as usize);
     let mut frame = Frame::new(w * cell, rows.len() * cell, Rgb(0, 0, 0));
@@ -310,7 +345,6 @@ pub fn render_rows(map: &Map, style: Style, rock: Rock, cell: usize, rows: Range
             }
         }
     }
-    let marker_looks = MarkerLooks::of(map);
     for m in map.markers() {
         if marker_is_tile(map, m) {
             continue;
@@ -349,8 +383,9 @@ mod tests {
     #[test]
     fn dark_rock_draws_only_buried_walls_dark() {
         let map = Map::from_ascii("#####\n#####\n##.##\n#####\n#####\n").unwrap();
-        let all = render_rows(&map, Style::Cells, Rock::All, 1, 0..5);
-        let dark = render_rows(&map, Style::Cells, Rock::Dark, 1, 0..5);
+        let looks = MarkerLooks::of(&map);
+        let all = render_rows(&map, &looks, Style::Cells, Rock::All, 1, 0..5);
+        let dark = render_rows(&map, &looks, Style::Cells, Rock::Dark, 1, 0..5);
         let wall = map.tiles().kind(crate::map::Tile::WALL).color;
         assert_eq!(all.get(0, 0), wall);
         assert_eq!(dark.get(0, 0), BURIED, "a corner no floor touches");
@@ -435,7 +470,8 @@ mod tests {
             let whole = render_map(&map, style, 5);
             let mut stacked = Vec::new();
             for rows in [0..2, 2..3, 3..5] {
-                let band = render_rows(&map, style, Rock::All, 5, rows.clone());
+                let looks = MarkerLooks::of(&map);
+                let band = render_rows(&map, &looks, style, Rock::All, 5, rows.clone());
                 assert_eq!((band.width, band.height), (25, rows.len() * 5));
                 stacked.extend(band.pixels);
             }

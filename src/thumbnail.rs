@@ -14,12 +14,20 @@ use crate::render::{
 /// covers, with the start as a yellow dot. (Sampling one cell a pixel, as
 /// this did, shows a 2000x2000 cave in 160 px as noise: it picks one cell
 /// in 150, and cave walls are thinner than that. The mean shows where the
-/// open ground is, for the same one pass over the cells.)
+/// open ground is, for the same one pass over the cells.) Markers are in
+/// the looks of this map alone; a level of a dungeon is [`thumbnail_with`]
+/// its dungeon's looks.
 pub fn thumbnail(map: &Map, max_w: usize, max_h: usize) -> Frame {
+    thumbnail_with(map, &MarkerLooks::of(map), max_w, max_h)
+}
+
+/// [`thumbnail`] with markers in `looks` (a dungeon's,
+/// [`MarkerLooks::of_levels`], so a name looks alike on every level).
+pub fn thumbnail_with(map: &Map, looks: &MarkerLooks, max_w: usize, max_h: usize) -> Frame {
     let (w, h) = (map.width() as usize, map.height() as usize);
     let cell = (max_w / w).min(max_h / h);
     if cell >= 1 {
-        return render_rows(map, Style::Cells, Rock::Dark, cell, 0..h);
+        return render_rows(map, looks, Style::Cells, Rock::Dark, cell, 0..h);
     }
     // Shrink keeping the aspect: the larger side fills its box.
     let scale = (max_w as f64 / w as f64).min(max_h as f64 / h as f64);
@@ -54,7 +62,6 @@ pub fn thumbnail(map: &Map, max_w: usize, max_h: usize) -> Frame {
     }
     flush(&mut sums, &mut frame.pixels[row * tw..(row + 1) * tw]);
     // Each marker a pixel in its colour (as the full-size cells show it).
-    let looks = MarkerLooks::of(map);
     for m in map.markers() {
         if marker_is_tile(map, m) {
             continue;

@@ -6,8 +6,8 @@
 use crate::generated::Generated;
 use crate::map::Rgb;
 use crate::proof::Verdict;
-use crate::render::Frame;
-use crate::thumbnail::thumbnail;
+use crate::render::{Frame, MarkerLooks};
+use crate::thumbnail::thumbnail_with;
 
 /// At most this many pixels a side.
 const SIDE: usize = 440;
@@ -18,7 +18,9 @@ const BLOCK: Rgb = Rgb(0xff, 0x30, 0x30);
 pub(crate) fn picture(levels: &[Generated], verdict: &Verdict) -> Option<Frame> {
     let level = verdict.cells.first().map_or(1, |c| c.level);
     let map = &levels.get(level.checked_sub(1)? as usize)?.map;
-    let mut frame = thumbnail(map, SIDE, SIDE);
+    // Markers as every level of the dungeon shows them.
+    let looks = MarkerLooks::of_levels(levels.iter().map(|g| &g.map));
+    let mut frame = thumbnail_with(map, &looks, SIDE, SIDE);
     let (w, h) = (map.width() as f64, map.height() as f64);
     let sx = frame.width as f64 / w;
     let sy = frame.height as f64 / h;

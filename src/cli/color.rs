@@ -20,10 +20,14 @@ pub fn wanted(choice: ColorChoice) -> bool {
     }
 }
 
-/// The text of a run's levels for stdout: coloured markers or plain.
+/// The text of a run's levels for stdout: coloured markers (a name in one
+/// colour on every level) or plain.
 pub fn map_text(levels: &[Generated], color: bool) -> String {
     if color {
-        levels_text_by(levels, |g| crate::export::ansi::colored_text(&g.map))
+        let looks = crate::render::MarkerLooks::of_levels(levels.iter().map(|g| &g.map));
+        levels_text_by(levels, |g| {
+            crate::export::ansi::colored_text(&g.map, &looks)
+        })
     } else {
         levels_text(levels)
     }

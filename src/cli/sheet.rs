@@ -7,8 +7,9 @@ use rayon::prelude::*;
 use super::flags::SheetArgs;
 use super::Failure;
 use crate::export;
+use crate::render::MarkerLooks;
 use crate::script::{ScriptError, Session};
-use crate::thumbnail::{sheet, thumbnail, Tile};
+use crate::thumbnail::{sheet, thumbnail_with, Tile};
 
 /// What one seed gave at `level`: its thumbnail and label. A level below
 /// the first is made with the levels above it, as the dungeon would be
@@ -19,21 +20,30 @@ fn picture(
     level: u32,
     box_px: (usize, usize),
 ) -> (String, Tile) {
+    // Markers in the looks of the levels down to this one: a name looks
+    // as it does on the dungeon's other levels.
     let result = match session {
-        Ok(session) if level == 1 => session.run(seed),
+        Ok(session) if level == 1 => session.run(seed).map(|g| {
+            let looks = MarkerLooks::of(&g.map);
+            (g, looks)
+        }),
         Ok(session) => session.run_levels(seed).map(|mut levels| {
             let at = (level as usize - 1).min(levels.len() - 1);
-            levels.swap_remove(at)
+            let looks = MarkerLooks::of_levels(levels[..=at].iter().map(|g| &g.map));
+            (levels.swap_remove(at), looks)
         }),
         Err(e) => Err(e.clone()),
     };
     match result {
-        Ok(g) => {
+        Ok((g, looks)) => {
             let mut label = format!("seed {seed}");
             if g.provenance.attempt > 0 {
                 label.push_str(&format!(" (try {})", g.provenance.attempt + 1));
             }
-            (label, Tile::Map(thumbnail(&g.map, box_px.0, box_px.1)))
+            (
+                label,
+                Tile::Map(thumbnail_with(&g.map, &looks, box_px.0, box_px.1)),
+            )
         }
         Err(e) => (format!("seed {seed} failed: {:?}", e.kind), Tile::Failed),
     }

@@ -2,7 +2,9 @@
 //! marker's glyph in its colour (ANSI 24-bit escapes), so two names that
 //! show the same letter can be told apart. Files and pipes get the plain
 //! text ([`crate::map::Map::text_with_markers`]); only the command decides
-//! when colour is wanted (`--color`, a terminal, `NO_COLOR`).
+//! when colour is wanted (`--color`, a terminal, `NO_COLOR`). The colours
+//! come from the caller's [`MarkerLooks`]: a dungeon's, so a name has one
+//! colour on every level.
 
 use std::collections::BTreeMap;
 
@@ -12,8 +14,9 @@ use crate::render::{marker_is_tile, MarkerLooks};
 /// Resets the colour after a marker.
 const RESET: &str = "\x1b[0m";
 
-/// The map's text with each shown marker coloured as the window draws it.
-pub fn colored_text(map: &Map) -> String {
+/// The map's text with each shown marker coloured as the window draws it,
+/// in `looks` ([`MarkerLooks::of`] the map, or of its dungeon's levels).
+pub fn colored_text(map: &Map, looks: &MarkerLooks) -> String {
     let plain = map.text_with_markers();
     let w = map.width() as usize;
     // The marker each cell shows, as `text_with_markers` picks it (the last
@@ -31,7 +34,6 @@ pub fn colored_text(map: &Map) -> String {
     if shown.is_empty() {
         return plain;
     }
-    let looks = MarkerLooks::of(map);
     let mut out = String::with_capacity(plain.len() + shown.len() * 24);
     let mut cell = 0;
     for c in plain.chars() {
@@ -65,7 +67,7 @@ mod tests {
         map.mark(3, 1, "knife").unwrap();
         map.mark(3, 2, "stairs_down").unwrap(); // shown as the tile: no colour
         map.mark(1, 1, "under_start").unwrap(); // the start covers it
-        let text = colored_text(&map);
+        let text = colored_text(&map, &MarkerLooks::of(&map));
         let magenta = "\x1b[38;2;255;64;255mK\x1b[0m";
         let cyan = "\x1b[38;2;64;224;255mK\x1b[0m";
         assert_eq!(text, format!("#####\n#@{magenta}{cyan}#\n#..>#\n#####\n"),);
@@ -77,6 +79,9 @@ mod tests {
     #[test]
     fn a_map_without_markers_is_the_plain_text() {
         let map = Map::from_ascii("###\n#@#\n###\n").unwrap();
-        assert_eq!(colored_text(&map), map.text_with_markers());
+        assert_eq!(
+            colored_text(&map, &MarkerLooks::of(&map)),
+            map.text_with_markers()
+        );
     }
 }

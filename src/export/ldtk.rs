@@ -22,7 +22,7 @@ use serde_json::{json, Value as Json};
 use crate::generated::Generated;
 use crate::map::{Map, Rgb, TileKind};
 use crate::params::ParamValue;
-use crate::render::{Frame, MARKER_COLOR, START_COLOR};
+use crate::render::{Frame, MarkerLooks, START_COLOR};
 
 /// The LDtk JSON format the export declares.
 pub const JSON_VERSION: &str = "1.5.3";
@@ -505,19 +505,12 @@ pub fn project<'a>(levels: &'a [Generated], image: &str, grid: usize, script: &s
             }
         }
     }
-    let looks: Vec<crate::render::MarkerLooks> = levels
-        .iter()
-        .map(|g| crate::render::MarkerLooks::of(&g.map))
-        .collect();
+    // One look per name across the levels, as every level's PNG draws it.
+    let looks = MarkerLooks::of_levels(levels.iter().map(|g| &g.map));
     let mut markers: Vec<(&str, EntityDef)> = Vec::new();
     let mut ids = names.claim_all(&marker_names).into_iter();
     for name in marker_names {
-        // Its colour where it is first marked, as the PNG draws it there.
-        let color = levels
-            .iter()
-            .zip(&looks)
-            .find(|(g, _)| g.map.markers().iter().any(|m| m.name == name))
-            .map_or(MARKER_COLOR, |(_, l)| l.get(name).1);
+        let color = looks.get(name).1;
         let uid = uids.next();
         let id = ids.next().expect("one per name");
         // The name as given, where the identifier had to change it.

@@ -20,7 +20,7 @@ use anyhow::{bail, Context};
 
 use crate::generated::Generated;
 use crate::json;
-use crate::render::Style;
+use crate::render::{MarkerLooks, Style};
 
 /// The formats `--out` understands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -418,15 +418,18 @@ pub fn render(
     options: &Options,
     staging: &mut Staging,
 ) -> anyhow::Result<Vec<String>> {
-    render_to(path, path, generated, options, staging)
+    let looks = MarkerLooks::of(&generated.map);
+    render_to(path, path, generated, &looks, options, staging)
 }
 
 /// [`render`] of `generated` to `path`, one of the files of the output
-/// `out` (a level's file of a multi-level output).
+/// `out` (a level's file of a multi-level output), its markers drawn in
+/// `looks` (its dungeon's, so a name looks alike on every level).
 fn render_to(
     out: &Path,
     path: &Path,
     generated: &Generated,
+    looks: &MarkerLooks,
     options: &Options,
     staging: &mut Staging,
 ) -> anyhow::Result<Vec<String>> {
@@ -444,6 +447,7 @@ fn render_to(
             staging.file(out, target, |mut w| {
                 png::write(
                     &generated.map,
+                    looks,
                     options.png_style,
                     options.png_rock,
                     cell,
@@ -625,6 +629,8 @@ pub fn write_levels(
     let inputs = Inputs::of_run(levels, options);
     let mut staging = Staging::new(&inputs);
     let mut notes = Vec::new();
+    // One look per marker name on every level's picture.
+    let looks = MarkerLooks::of_levels(levels.iter().map(|g| &g.map));
     for path in paths {
         match Format::for_path(path)? {
             Format::Json => {
@@ -640,7 +646,7 @@ pub fn write_levels(
         }
         for g in levels {
             let file = level_path(path, g.provenance.level);
-            notes.extend(render_to(path, &file, g, options, &mut staging)?);
+            notes.extend(render_to(path, &file, g, &looks, options, &mut staging)?);
         }
     }
     let written = staging.commit()?;

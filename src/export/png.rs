@@ -4,16 +4,18 @@
 use std::io::Write;
 
 use crate::map::Map;
-use crate::render::{render_rows, Frame, Rock, Style};
+use crate::render::{render_rows, Frame, MarkerLooks, Rock, Style};
 
 /// About how many pixels one band of tile rows holds while a map is
 /// encoded: memory stays near this (a few MB) whatever the map's size.
 const BAND_PIXELS: usize = 1 << 20;
 
 /// Encodes the map as an 8-bit RGB PNG with `cell` pixels per tile, drawn
-/// and compressed a band of tile rows at a time.
+/// and compressed a band of tile rows at a time; markers in `looks` (the
+/// map's, or its dungeon's so a name looks alike on every level).
 pub fn write(
     map: &Map,
+    looks: &MarkerLooks,
     style: Style,
     rock: Rock,
     cell: usize,
@@ -25,7 +27,8 @@ pub fn write(
     let rows_per_band = (BAND_PIXELS / (w * cell * cell).max(1)).max(1);
     let mut bytes = Vec::new();
     for first in (0..h).step_by(rows_per_band) {
-        render_rows(map, style, rock, cell, first..first + rows_per_band).rgb_into(&mut bytes);
+        render_rows(map, looks, style, rock, cell, first..first + rows_per_band)
+            .rgb_into(&mut bytes);
         stream.write_all(&bytes)?;
     }
     stream.finish()?;
@@ -58,7 +61,8 @@ mod tests {
     fn decodes_with_the_right_size_and_colours() {
         let map = Map::from_ascii("#####\n#@..#\n#####\n").unwrap();
         let mut bytes = Vec::new();
-        write(&map, Style::Cells, Rock::All, 3, &mut bytes).unwrap();
+        let looks = MarkerLooks::of(&map);
+        write(&map, &looks, Style::Cells, Rock::All, 3, &mut bytes).unwrap();
         let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
         let mut reader = decoder.read_info().unwrap();
         let mut buf = vec![0; reader.output_buffer_size().unwrap()];
@@ -87,7 +91,8 @@ mod tests {
         let mut map = Map::from_ascii(&text).unwrap();
         map.set_start(0, 599).unwrap();
         let mut bytes = Vec::new();
-        write(&map, Style::Glyph, Rock::All, 40, &mut bytes).unwrap();
+        let looks = MarkerLooks::of(&map);
+        write(&map, &looks, Style::Glyph, Rock::All, 40, &mut bytes).unwrap();
         let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
             .read_info()
             .unwrap();

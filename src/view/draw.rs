@@ -5,7 +5,7 @@ use super::camera::follow;
 use super::input::help_lines;
 use super::state::{Sight, ViewState};
 use crate::map::Rgb;
-use crate::render::{dim, marker_is_tile, Frame, MarkerLooks, BURIED, GLYPH, START_COLOR};
+use crate::render::{dim, marker_is_tile, Frame, BURIED, GLYPH, START_COLOR};
 
 pub const STATUS_BG: Rgb = Rgb(0x20, 0x20, 0x30);
 pub const STATUS_FG: Rgb = Rgb(0xdd, 0xdd, 0xdd);
@@ -69,7 +69,7 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
     // Marker letters by cell, once per frame (not a scan per cell); while
     // replaying, only the markers placed so far.
     let (placed, start) = state.placed();
-    let looks = MarkerLooks::of(map);
+    let looks = state.marker_looks();
     let markers: std::collections::HashMap<(i32, i32), (char, crate::map::Rgb)> = map.markers()
         [..placed]
         .iter()
@@ -326,7 +326,7 @@ mod tests {
         draw(&s, &mut frame);
         let floor = s.map().tiles().kind(crate::map::Tile::FLOOR).clone();
         assert_glyph(&frame, 16, 8, '$', Rgb(0xff, 0xd7, 0x00), floor.background);
-        let looks = crate::render::MarkerLooks::of(s.map());
+        let looks = s.marker_looks();
         let (goblin, gold) = (looks.get("goblin"), looks.get("gold"));
         assert_eq!(
             (goblin.0, gold.0),

@@ -4,7 +4,7 @@
 
 use super::state::{Overlay, ViewState};
 use crate::map::Rgb;
-use crate::render::{Frame, MarkerLooks, GLYPH};
+use crate::render::{Frame, GLYPH};
 
 const ROOM: Rgb = Rgb(0x40, 0xe0, 0xff);
 const LABEL_BG: Rgb = Rgb(0, 0, 0);
@@ -161,7 +161,7 @@ pub fn draw(state: &ViewState, frame: &mut Frame, cam: (i32, i32)) {
             }
         }
         Overlay::Markers => {
-            let looks = MarkerLooks::of(map);
+            let looks = state.marker_looks();
             let size = (cell as usize).max(3);
             let shown: Vec<&crate::map::Marker> =
                 map.markers().iter().filter(|m| visible(m.x, m.y)).collect();

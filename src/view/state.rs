@@ -13,6 +13,7 @@ use super::tuning::Tuning;
 use crate::generated::Generated;
 use crate::map::{Map, Tile};
 use crate::ops::field_of_view;
+use crate::render::MarkerLooks;
 
 /// How far the player sees with field of view on.
 pub const FOV_RADIUS: i32 = 10;
@@ -117,6 +118,9 @@ pub struct ViewState {
     /// Each level's regions, distances and buried rock (worked out on the
     /// worker that made the levels, so a big map does not stall the window).
     inspections: Vec<Inspection>,
+    /// How markers are drawn: the dungeon's looks, so a name looks alike on
+    /// every level.
+    marker_looks: MarkerLooks,
     /// Replay playback speed (see [`ViewState::replay_frames`]): 0 is a
     /// quarter of a second a step; each step up halves the time.
     pub speed: i32,
@@ -176,6 +180,7 @@ impl ViewState {
             overlay: Overlay::None,
             hover: None,
             inspections,
+            marker_looks: MarkerLooks::of_levels(levels.iter().map(|g| &g.map)),
             speed: 0,
             replay_carry: 0,
             stepped: false,
@@ -246,6 +251,11 @@ impl ViewState {
     /// The regions, distances and buried rock of the level shown.
     pub fn inspection(&self) -> &Inspection {
         &self.inspections[self.level]
+    }
+
+    /// How markers are drawn, on every level of the dungeon shown.
+    pub fn marker_looks(&self) -> &MarkerLooks {
+        &self.marker_looks
     }
 
     /// The level shown.

@@ -14,6 +14,7 @@ use super::grid::Grid;
 use super::inspect::Inspection;
 use super::state;
 use crate::generated::Generated;
+use crate::render::MarkerLooks;
 use crate::script::{self, FailureKind, Request, ScriptError};
 use crate::thumbnail::Tile;
 
@@ -132,16 +133,24 @@ impl GridWork {
                         break;
                     }
                     let seed = first.wrapping_add(i as u64);
+                    // Markers in the looks of the levels down to this
+                    // one, as the dungeon's other levels show them.
                     let made = session.as_ref().map(|s| match level {
-                        1 => s.run(seed),
+                        1 => s.run(seed).map(|g| {
+                            let looks = MarkerLooks::of(&g.map);
+                            (g, looks)
+                        }),
                         _ => s.run_levels(seed).map(|mut levels| {
-                            levels.swap_remove((level - 1).min(levels.len() - 1))
+                            let at = (level - 1).min(levels.len() - 1);
+                            let above = levels[..=at].iter().map(|g| &g.map);
+                            let looks = MarkerLooks::of_levels(above);
+                            (levels.swap_remove(at), looks)
                         }),
                     });
                     let tile = match made {
-                        Ok(Ok(g)) => {
-                            Tile::Map(crate::thumbnail::thumbnail(&g.map, thumb.0, thumb.1))
-                        }
+                        Ok(Ok((g, looks))) => Tile::Map(crate::thumbnail::thumbnail_with(
+                            &g.map, &looks, thumb.0, thumb.1,
+                        )),
                         _ => Tile::Failed,
                     };
                     if tx.send((i, tile)).is_err() {
