@@ -244,6 +244,26 @@ fn unfinishable(
             Vec::new(),
         );
     }
+    // A start on a lock cell stands the player in a shut door: they hold
+    // no key yet, so they never step out of it.
+    let level = &world.levels[0];
+    let (sx, sy) = level.start;
+    if let Some(i) = level.index(sx, sy) {
+        if let Class::Lock(rule) = level.class[i] {
+            let rule = &puzzle.locks[rule as usize];
+            return (
+                format!(
+                    "the {} at {} needs {} {}; the player starts standing in it without one and cannot step out",
+                    rule.kind,
+                    place(world, (0, sx, sy)),
+                    article(&rule.key),
+                    rule.key
+                ),
+                vec![(0, sx, sy)],
+                Vec::new(),
+            );
+        }
+    }
     let mut reached = vec![false; world.regions.len()];
     for s in &explored.states {
         reached[s.region as usize] = true;

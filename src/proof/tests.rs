@@ -284,6 +284,34 @@ fn a_secret_door_does_not_hide_a_missing_key() {
 }
 
 #[test]
+fn a_start_on_a_lock_cell_says_the_player_cannot_step_out() {
+    // `locks` may name a walkable kind; a start on such a cell stands the
+    // player in a shut door with no key yet, wherever the keys lie.
+    for (text, kind, key) in [
+        ("#######\n#L.k.E#\n#######", "locked_door", "a key"),
+        ("#######\n#L...E#\n#######", "locked_door", "a key"),
+        ("#######\n#S.s.E#\n#######", "small_lock", "a small_key"),
+    ] {
+        let mut map = level(text);
+        map.set_start(1, 1).unwrap();
+        let v = prove(&[&map], &puzzle()).unwrap();
+        assert_eq!(v.outcome, Outcome::Unfinishable, "{text}");
+        assert_eq!(
+            v.sentence,
+            format!("the {kind} at (1, 1) needs {key}; the player starts standing in it without one and cannot step out"),
+        );
+        assert_eq!(
+            v.cells,
+            vec![ProofCell {
+                level: 1,
+                x: 1,
+                y: 1
+            }]
+        );
+    }
+}
+
+#[test]
 fn an_undefined_lock_kind_is_a_declaration_error() {
     let map = level("####\n#@E#\n####");
     let mut p = puzzle();
