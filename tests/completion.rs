@@ -112,6 +112,54 @@ fn a_double_door_opens_in_turn_and_its_inner_lock_is_named() {
     );
 }
 
+/// `check SCRIPT --seeds 1 --json` on a script written to a scratch
+/// folder: the one failure's kind and sentence.
+fn check_one(script: &str) -> (String, String) {
+    let scratch = Scratch::new();
+    let path = scratch.write("puzzle.lua", script);
+    let run = dunlua(&["check", path.to_str().unwrap(), "--seeds", "1", "--json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let (kind, _, example) = failure(&report);
+    (kind, example)
+}
+
+#[test]
+fn a_secret_door_on_the_only_route_is_named_when_secrets_are_walls() {
+    let (kind, sentence) = check_one(
+        "return { width = 10, height = 3, goal = { goals = {'exit'}, secrets = false },
+           generate = function(map)
+             map:fill('wall') map:h_tunnel(1, 8, 1) map:set(4, 1, 'secret_door')
+             map:set_start(1, 1) map:mark(8, 1, 'exit')
+           end }",
+    );
+    assert_eq!(kind, "unfinishable");
+    assert_eq!(
+        sentence,
+        "the way to the exit at (8, 1) is through the secret_door at (4, 1), which the puzzle says the player need not find (goal.secrets = false)"
+    );
+}
+
+#[test]
+fn a_start_on_a_walkable_kind_declared_a_lock_says_the_player_cannot_step_out() {
+    // `door` is walkable; declared a lock it is shut until opened, and a
+    // start on it stands the player in it with no key yet (not "the key
+    // is behind it": the key lies in the open, beside the door).
+    let (kind, sentence) = check_one(
+        "return { width = 10, height = 3, goal = { goals = {'exit'} },
+           locks = { door = { key = 'key' } },
+           generate = function(map)
+             map:fill('wall') map:h_tunnel(1, 8, 1) map:set(1, 1, 'door')
+             map:set_start(1, 1) map:mark(4, 1, 'key') map:mark(8, 1, 'exit')
+           end }",
+    );
+    assert_eq!(kind, "unfinishable");
+    assert_eq!(
+        sentence,
+        "the door at (1, 1) needs a key; the player starts standing in it without one and cannot step out"
+    );
+}
+
 #[test]
 fn the_reference_puzzles_pass_with_a_proof_ms_row() {
     for script in ["scripts/keys.lua", "scripts/crypt.lua"] {

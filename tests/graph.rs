@@ -504,3 +504,32 @@ fn whole_float_corridor_lengths_are_integers_and_a_bad_one_is_named() {
         );
     }
 }
+
+#[test]
+fn an_unknown_door_kind_is_named_at_its_g_connect_line() {
+    // The body starts on line 13 of the script `failure` writes: the
+    // connect is on line 14, the layout on line 15.
+    let two = "for _, n in ipairs({'a', 'b'}) do g:room(n, { templates = { 'square' } }) end";
+    let err = failure(&format!(
+        "{two}
+         g:connect('a', 'b', {{ door = 'no_such_tile' }})
+         g:layout(map, rng, {{ templates = T }})"
+    ));
+    let line = err.lines().next().unwrap();
+    assert!(
+        line.contains("/bad.lua:14: graph:connect: opts.door: unknown tile 'no_such_tile'; known tiles: wall, floor, door")
+            && line.contains("(looked up by g:layout at ")
+            && line.ends_with("/bad.lua:15)"),
+        "{err}"
+    );
+    // A kind defined after the connect and before the layout is its door.
+    let err = failure(&format!(
+        "{two}
+         g:connect('a', 'b', {{ door = 'vault_door' }})
+         tiles.define('vault_door', {{ glyph = '+', color = '#ff4040', walkable = true }})
+         local l = g:layout(map, rng, {{ templates = T }})
+         local d = l.a.doors[1]
+         error('door: ' .. map:get(d.x, d.y), 0)"
+    ));
+    assert!(err.contains("door: vault_door"), "{err}");
+}

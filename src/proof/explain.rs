@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use super::graph::{At, Class, MoveKind, World};
+use super::graph::{At, Class, MoveKind, SecretDoor, World};
 use super::search::{Explored, State, Step};
 use super::{Outcome, ProofCell, Puzzle, Verdict};
 
@@ -244,11 +244,37 @@ fn unfinishable(
             Vec::new(),
         );
     }
+    // A start on a lock cell stands the player in a shut door: they hold
+    // no key yet, so they never step out of it.
+    let level = &world.levels[0];
+    let (sx, sy) = level.start;
+    if let Some(i) = level.index(sx, sy) {
+        if let Class::Lock(rule) = level.class[i] {
+            let rule = &puzzle.locks[rule as usize];
+            return (
+                format!(
+                    "the {} at {} needs {} {}; the player starts standing in it without one and cannot step out",
+                    rule.kind,
+                    place(world, (0, sx, sy)),
+                    article(&rule.key),
+                    rule.key
+                ),
+                vec![(0, sx, sy)],
+                Vec::new(),
+            );
+        }
+    }
     let mut reached = vec![false; world.regions.len()];
     for s in &explored.states {
         reached[s.region as usize] = true;
     }
-    let relaxed_group = relaxed_finishers(world, &reached);
+    // Secret doors are walls here only with `secrets = false`.
+    let secrets = if puzzle.secrets {
+        Vec::new()
+    } else {
+        world.secret_doors()
+    };
+    let (relaxed_group, relaxed_secret) = relaxed_finishers(world, &reached, &secrets);
     // A lock passable in some state is no blocker: with every key ever
     // picked up and every lock ever opened at once, is it passable?
     let union = explored.states.iter().fold(
@@ -304,7 +330,21 @@ fn unfinishable(
             }
         }
     }
-    // No lock stands in the way: the goal is cut off.
+    // No lock stands in the way: is a secret door the player stands
+    // beside, beyond which a goal could be reached, the way on?
+    if let Some((i, at)) = secret_in_the_way(world, explored, &secrets, &relaxed_secret) {
+        return (
+            format!(
+                "the way to the {goal} at {} is through the {} at {}, which the puzzle says the player need not find (goal.secrets = false)",
+                place(world, goal_at),
+                tile_name(world, names, at),
+                place(world, at)
+            ),
+            vec![at, goal_at],
+            path_to(world, explored, i, at),
+        );
+    }
+    // Nor a secret door: the goal is cut off.
     let deepest = explored
         .states
         .iter()
@@ -364,6 +404,59 @@ fn unfinishable(
         vec![goal_at, (0, sx, sy)],
         Vec::new(),
     )
+}
+
+/// The first state (breadth first) in which the player stands beside one
+/// of `secrets` beyond which a goal lies (`good`): in a region it touches,
+/// or in an open door it touches; with the secret door's cell they stand
+/// beside.
+fn secret_in_the_way(
+    world: &World,
+    explored: &Explored,
+    secrets: &[SecretDoor],
+    good: &[bool],
+) -> Option<(u32, At)> {
+    if !good.contains(&true) {
+        return None;
+    }
+    // The good secret doors beside each region and each lock group.
+    let mut by_region: Vec<Vec<u32>> = vec![Vec::new(); world.regions.len()];
+    let mut by_group: Vec<Vec<u32>> = vec![Vec::new(); world.groups.len()];
+    for (d, door) in secrets.iter().enumerate().filter(|&(d, _)| good[d]) {
+        for &r in &door.regions {
+            by_region[r as usize].push(d as u32);
+        }
+        for &g in &door.groups {
+            by_group[g as usize].push(d as u32);
+        }
+    }
+    for (i, s) in explored.states.iter().enumerate() {
+        let region = &world.regions[s.region as usize];
+        let beside = by_region[s.region as usize].first().map(|&d| (d, None));
+        let first = beside.or_else(|| {
+            region
+                .groups
+                .iter()
+                .filter(|&&g| world.passable(s, g))
+                .find_map(|&g| by_group[g as usize].first().map(|&d| (d, Some(g))))
+        });
+        if let Some((d, door)) = first {
+            // The secret door's cell next to the region (or the open door).
+            let touches = |&(k, x, y): &At| {
+                let level = &world.levels[k as usize];
+                level.index(x, y).is_some_and(|c| {
+                    level.neighbours(c).any(|j| match door {
+                        None => level.region[j] == s.region,
+                        Some(g) => level.group[j] == g,
+                    })
+                })
+            };
+            let cells = &secrets[d as usize].cells;
+            let at = cells.iter().copied().find(touches).unwrap_or(cells[0]);
+            return Some((i as u32, at));
+        }
+    }
+    None
 }
 
 /// The sentence for lock group `g`, shut on the only way on.
@@ -491,13 +584,19 @@ fn behind(world: &World, puzzle: &Puzzle, reached: &[bool], g: u32) -> Vec<bool>
     seen
 }
 
-/// The lock groups from which a goal could be reached were every lock
-/// open and every key at hand, without going back into a region the
-/// player reaches (`reached`): the locks beyond which the goal lies.
-fn relaxed_finishers(world: &World, reached: &[bool]) -> Vec<bool> {
-    // Nodes: the regions, then the lock groups.
+/// The lock groups and the shut secret doors from which a goal could be
+/// reached were every lock and secret door open and every key at hand,
+/// without going back into a region the player reaches (`reached`): the
+/// locks and secret doors beyond which the goal lies.
+fn relaxed_finishers(
+    world: &World,
+    reached: &[bool],
+    secrets: &[SecretDoor],
+) -> (Vec<bool>, Vec<bool>) {
+    // Nodes: the regions, then the lock groups, then the secret doors.
     let n = world.regions.len();
-    let node_count = n + world.groups.len();
+    let m = n + world.groups.len();
+    let node_count = m + secrets.len();
     let mut into: Vec<Vec<u32>> = vec![Vec::new(); node_count];
     for (r, region) in world.regions.iter().enumerate() {
         for m in &region.moves {
@@ -521,6 +620,14 @@ fn relaxed_finishers(world: &World, reached: &[bool]) -> Vec<bool> {
             into[m.to as usize].push(node);
         }
     }
+    for (d, door) in secrets.iter().enumerate() {
+        let node = (m + d) as u32;
+        let groups = door.groups.iter().map(|&g| n as u32 + g);
+        for other in door.regions.iter().copied().chain(groups) {
+            into[other as usize].push(node);
+            into[node as usize].push(other);
+        }
+    }
     let mut good = vec![false; node_count];
     let mut stack: Vec<u32> = (0..n as u32).filter(|&r| world.is_goal(r)).collect();
     for &r in &stack {
@@ -535,7 +642,8 @@ fn relaxed_finishers(world: &World, reached: &[bool]) -> Vec<bool> {
             }
         }
     }
-    good.split_off(n)
+    let secret_good = good.split_off(m);
+    (good.split_off(n), secret_good)
 }
 
 /// Where the player entered the level they are on in state `s`: the

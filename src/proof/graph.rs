@@ -495,6 +495,72 @@ impl World {
     }
 }
 
+/// Touching `secret_door` cells the player does not pass (with
+/// `secrets = false`): walls to the search, named by the sentences when
+/// the way on is through one.
+pub(super) struct SecretDoor {
+    /// Its cells, in row order.
+    pub cells: Vec<At>,
+    /// The regions on its sides, sorted.
+    pub regions: Vec<u32>,
+    /// The lock groups touching it, sorted.
+    pub groups: Vec<u32>,
+}
+
+impl World {
+    /// Every shut secret door of the dungeon (none when secret doors are
+    /// passable: their cells are then `Open`), level by level.
+    pub fn secret_doors(&self) -> Vec<SecretDoor> {
+        let mut doors: Vec<SecretDoor> = Vec::new();
+        for (k, level) in self.levels.iter().enumerate() {
+            let Some(secret) = self.kind_names[k].iter().position(|n| n == SECRET_DOOR) else {
+                continue;
+            };
+            let shut =
+                |i: usize| level.class[i] == Class::Blocked && level.tiles[i].index() == secret;
+            let first = doors.len();
+            let mut door = vec![NONE; level.class.len()];
+            label(
+                level,
+                shut,
+                |_, _| true,
+                &mut door,
+                |_| {
+                    doors.push(SecretDoor {
+                        cells: Vec::new(),
+                        regions: Vec::new(),
+                        groups: Vec::new(),
+                    });
+                    doors.len() as u32 - 1
+                },
+            );
+            for (i, &d) in door.iter().enumerate() {
+                if d == NONE {
+                    continue;
+                }
+                let (x, y) = level.cell(i);
+                let found = &mut doors[d as usize];
+                found.cells.push((k as u32, x, y));
+                for j in level.neighbours(i) {
+                    if level.region[j] != NONE {
+                        found.regions.push(level.region[j]);
+                    }
+                    if level.group[j] != NONE {
+                        found.groups.push(level.group[j]);
+                    }
+                }
+            }
+            for found in &mut doors[first..] {
+                found.regions.sort_unstable();
+                found.regions.dedup();
+                found.groups.sort_unstable();
+                found.groups.dedup();
+            }
+        }
+        doors
+    }
+}
+
 /// Stairs and drops out of every region, the first cell of each kind and
 /// destination kept (row order).
 fn add_moves(world: &mut World) {

@@ -6,7 +6,8 @@ use crate::map::{Map, Rgb, Tile, TileKind};
 
 /// A level drawn with: `#` wall, `.` floor, `@` start, `L` locked_door
 /// (kept key), `S` small_lock (consumed), `C` chasm (one way down), `>`
-/// `<` stairs, and markers on floor: `k` key, `s` small_key, `E` exit.
+/// `<` stairs, `%` secret_door, and markers on floor: `k` key, `s`
+/// small_key, `E` exit.
 fn level(text: &str) -> Map {
     let rows: Vec<&str> = text.lines().collect();
     let (w, h) = (rows[0].len() as i64, rows.len() as i64);
@@ -32,6 +33,7 @@ fn level(text: &str) -> Map {
                 'C' => chasm,
                 '>' => Tile::STAIRS_DOWN,
                 '<' => Tile::STAIRS_UP,
+                '%' => map.tiles_mut().resolve_mut("secret_door").unwrap(),
                 _ => Tile::FLOOR,
             };
             map.set(x, y, tile).unwrap();
@@ -192,20 +194,121 @@ fn no_goal_marker_is_said_plainly() {
 
 #[test]
 fn secret_doors_pass_unless_declared_walls() {
-    let mut map = level("#######\n#@.#.E#\n#######");
-    map.tiles_mut().resolve_mut("secret_door").unwrap();
-    let secret = map.tiles().by_name("secret_door").unwrap();
-    map.set(3, 1, secret).unwrap();
+    let map = level("#######\n#@.%.E#\n#######");
     let mut p = puzzle();
     assert_eq!(prove(&[&map], &p).unwrap().outcome, Outcome::Finishable);
     p.secrets = false;
     let v = prove(&[&map], &p).unwrap();
     assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert_eq!(
+        v.sentence,
+        "the way to the exit at (5, 1) is through the secret_door at (3, 1), which the puzzle says the player need not find (goal.secrets = false)"
+    );
+    assert_eq!(
+        v.cells,
+        vec![
+            ProofCell {
+                level: 1,
+                x: 3,
+                y: 1
+            },
+            ProofCell {
+                level: 1,
+                x: 5,
+                y: 1
+            }
+        ]
+    );
+    assert_eq!(v.path.last(), Some(&v.cells[0]));
+}
+
+/// `prove_text` with `goal.secrets = false`.
+fn prove_without_secrets(levels: &[&str]) -> Verdict {
+    let maps: Vec<Map> = levels.iter().map(|t| level(t)).collect();
+    let refs: Vec<&Map> = maps.iter().collect();
+    let mut p = puzzle();
+    p.secrets = false;
+    prove(&refs, &p).unwrap()
+}
+
+#[test]
+fn a_secret_door_beyond_an_opened_lock_is_named() {
+    // Behind the locked_door a room, then the secret door.
+    let v = prove_without_secrets(&["##########\n#@k.L.%.E#\n##########"]);
+    assert_eq!(
+        v.sentence,
+        "the way to the exit at (8, 1) is through the secret_door at (6, 1), which the puzzle says the player need not find (goal.secrets = false)"
+    );
+    // Right behind the door: stepped on from the opened door.
+    let v = prove_without_secrets(&["#########\n#@k.L%.E#\n#########"]);
+    assert_eq!(
+        v.sentence,
+        "the way to the exit at (7, 1) is through the secret_door at (5, 1), which the puzzle says the player need not find (goal.secrets = false)"
+    );
+    // Two cells thick: the one the player stands beside is named.
+    let v = prove_without_secrets(&["#########\n#@.%%.E.#\n#########"]);
+    assert_eq!(
+        v.sentence,
+        "the way to the exit at (6, 1) is through the secret_door at (3, 1), which the puzzle says the player need not find (goal.secrets = false)"
+    );
+}
+
+#[test]
+fn a_secret_door_before_the_stairs_is_named_with_its_level() {
+    let one = "#######\n#@.%.>#\n#######";
+    let two = "#######\n#@...E#\n#######";
+    let v = prove_without_secrets(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert_eq!(
+        v.sentence,
+        "the way to the exit at (5, 1) on level 2 is through the secret_door at (3, 1) on level 1, which the puzzle says the player need not find (goal.secrets = false)"
+    );
+}
+
+#[test]
+fn a_secret_door_does_not_hide_a_missing_key() {
+    // The secret door leads to a locked_door whose key does not exist:
+    // the secret door is still the first thing in the way.
+    let v = prove_without_secrets(&["##########\n#@.%.L.E.#\n##########"]);
     assert!(
-        v.sentence.contains("cut off from the start"),
+        v.sentence.contains("secret_door at (3, 1)"),
         "{}",
         v.sentence
     );
+    // With secrets found, the lock is what is in the way.
+    let v = prove_text(&["##########\n#@.%.L.E.#\n##########"]);
+    assert_eq!(
+        v.sentence,
+        "the locked_door at (5, 1) needs a key; there is none"
+    );
+}
+
+#[test]
+fn a_start_on_a_lock_cell_says_the_player_cannot_step_out() {
+    // `locks` may name a walkable kind; a start on such a cell stands the
+    // player in a shut door with no key yet, wherever the keys lie.
+    for (text, kind, key) in [
+        ("#######\n#L.k.E#\n#######", "locked_door", "a key"),
+        ("#######\n#L...E#\n#######", "locked_door", "a key"),
+        ("#######\n#S.s.E#\n#######", "small_lock", "a small_key"),
+    ] {
+        let mut map = level(text);
+        map.set_start(1, 1).unwrap();
+        let v = prove(&[&map], &puzzle()).unwrap();
+        assert_eq!(v.outcome, Outcome::Unfinishable, "{text}");
+        assert_eq!(
+            v.sentence,
+            format!("the {kind} at (1, 1) needs {key}; the player starts standing in it without one and cannot step out"),
+        );
+        assert_eq!(
+            v.cells,
+            vec![ProofCell {
+                level: 1,
+                x: 1,
+                y: 1
+            }]
+        );
+    }
 }
 
 #[test]

@@ -14,6 +14,7 @@ use super::api_rng::RngArg;
 use super::args::{show, tile_named, whole_integer, Args, Six};
 use super::budget::Reservation;
 use super::cost;
+use super::error::script_location;
 use super::raw::rect::rect_value;
 use crate::geom::Rect;
 use crate::layout::{self, CellKind, Edge, Event, Graph, Joints, Node, Problem, TemplateSpec};
@@ -30,6 +31,10 @@ struct EdgeSpec {
     a: usize,
     b: usize,
     door: Option<String>,
+    /// The `file:line` of the `g:connect` that named `door`: the kind may
+    /// be defined (`tiles.define`) up to `g:layout`, which looks it up and
+    /// names this line when there is no such kind.
+    at: Option<String>,
 }
 
 /// A graph being drawn by a script.
@@ -200,11 +205,15 @@ impl UserData for LuaGraph {
                 }
                 (ia, ib)
             };
-            this.grow(&a, 48 + door.as_ref().map_or(0, String::len))?;
-            this.drawing
-                .borrow_mut()
-                .edges
-                .push(EdgeSpec { a: ia, b: ib, door });
+            let at = door.as_ref().and_then(|_| script_location(lua));
+            let text = door.as_ref().map_or(0, String::len) + at.as_ref().map_or(0, String::len);
+            this.grow(&a, 48 + text)?;
+            this.drawing.borrow_mut().edges.push(EdgeSpec {
+                a: ia,
+                b: ib,
+                door,
+                at,
+            });
             Ok(())
         });
         methods.add_method("layout", |lua, this, values: Six| {
@@ -483,6 +492,21 @@ fn bad_length(a: &Args, side: i64, got: &str) -> mlua::Error {
     ))
 }
 
+/// The error for an edge whose door kind no tile set defines by the time
+/// `g:layout` runs: located at the `g:connect` that named it (the line
+/// with the mistake), saying where the layout looked.
+fn unknown_door(lua: &Lua, a: &Args, edge: &EdgeSpec, why: String) -> mlua::Error {
+    match &edge.at {
+        Some(at) => {
+            let layout = script_location(lua).map_or(String::new(), |l| format!(" at {l}"));
+            mlua::Error::RuntimeError(format!(
+                "{at}: graph:connect: opts.door: {why} (looked up by g:layout{layout})"
+            ))
+        }
+        None => a.fail(format!("opts.door: {why}")),
+    }
+}
+
 /// `g:layout(map, rng, opts)`.
 fn layout_call(lua: &Lua, this: &LuaGraph, values: Six) -> mlua::Result<MultiValue> {
     let a = Args::new(lua, "graph:layout", values);
@@ -545,7 +569,7 @@ fn layout_call(lua: &Lua, this: &LuaGraph, values: Six) -> mlua::Result<MultiVal
             None => Tile::DOOR,
             Some(kind) => {
                 let s = lua.create_string(kind)?;
-                tile_named(&s, map.tiles_mut()).map_err(|e| a.fail(format!("opts.door: {e}")))?
+                tile_named(&s, map.tiles_mut()).map_err(|why| unknown_door(lua, &a, e, why))?
             }
         });
     }
