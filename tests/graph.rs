@@ -342,10 +342,53 @@ fn a_layout_that_never_fits_gives_up_with_a_reason() {
 }
 
 #[test]
+fn a_room_without_a_template_list_may_use_every_template() {
+    // `g:room(name)` (or `{}`): any template of g:layout's; a room with a
+    // list keeps to it. Over a few seeds the free rooms use both shapes.
+    let scratch = Scratch::new();
+    let path = scratch.write(
+        "free.lua",
+        r####"
+local L = { ["#"] = "wall", ["."] = "floor", D = { tile = "wall", door = true } }
+local T = {
+  square = { rows = { "##D##", "#...#", "D...D", "#...#", "##D##" }, legend = L },
+  long = { rows = { "###D###", "D.....D", "###D###" }, legend = L },
+}
+return { width = 60, height = 40, generate = function(map, rng)
+  map:fill("wall")
+  local g = graph.new()
+  g:room("a")
+  g:room("b", {})
+  g:room("c", { templates = { "square" } })
+  g:connect("a", "b") g:connect("b", "c")
+  local layout, why = g:layout(map, rng, { templates = T, corridors = { length = { 2, 6 } } })
+  if not layout then reject(why) end
+  for _, r in ipairs({ "a", "b", "c" }) do map:mark(layout[r].rect.x1, layout[r].rect.y1, r .. "_" .. layout[r].template) end
+  map:set_start(layout.a.rect:center())
+end }
+"####,
+    );
+    let mut used = BTreeSet::new();
+    for seed in 0..20 {
+        let g = run(&path, seed);
+        for m in g.map.markers() {
+            used.insert(m.name.clone());
+        }
+    }
+    for want in ["a_square", "a_long", "b_square", "b_long", "c_square"] {
+        assert!(used.contains(want), "{want} never used: {used:?}");
+    }
+    assert!(!used.contains("c_long"), "c keeps to its list: {used:?}");
+}
+
+#[test]
 fn wrong_arguments_are_located_errors() {
     let cases = [
         ("g:room('a', { templates = { 'nope' } }); g:layout(map, rng, { templates = T })", "graph:layout: unknown template \"nope\""),
         ("g:room('a', { templates = {} })", "graph:room: opts.templates must list 1 to 256 template names, got 0"),
+        ("g:room('a', { templates = 'square' })", "graph:room: opts.templates must be a list of template names, got \"square\""),
+        ("g:room('a'); g:layout(map, rng, { templates = {} })", "graph:layout: room \"a\" names no templates, so it may use every one in opts.templates: that is 1 to 256, and opts.templates has 0"),
+        ("g:room('a'); g:layout(map, rng, { templates = { [1] = T.square } })", "graph:layout: opts.templates must be a table of templates by name, got the key 1"),
         ("g:room('a', { templates = { 'square' } }); g:room('a', { templates = { 'square' } })", "room \"a\" is already in the graph"),
         ("g:room('a', { templates = { 'square' } }); g:connect('a', 'zz')", "no room \"zz\" in the graph"),
         ("g:room('a', { templates = { 'square' } }); g:connect('a', 'a')", "cannot be connected to itself"),

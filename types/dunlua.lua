@@ -525,9 +525,9 @@ function LevelView:markers() end
 ---@class Graph
 local Graph = {}
 
----Adds a room (a node) by a unique name, with the names of the templates it may use.
+---Adds a room (a node) by a unique name, with the names of the templates it may use (without them, any template g:layout is given).
 ---@param name string
----@param opts {templates: string[]}
+---@param opts? {templates?: string[]}
 function Graph:room(name, opts) end
 
 ---Connects two rooms: a shared door or a corridor joins them; opts.door is the tile put in that doorway (default door).

@@ -105,10 +105,19 @@ impl UserData for LuaGraph {
             let a = Args::new(lua, "graph:room", values);
             a.charge(cost::CALL_UNITS)?;
             let name = a.name(0, "name")?;
-            let opts = a.table(1, "opts")?;
-            a.only_options(&opts, &["templates"])?;
-            let list = match opts.get::<Value>("templates")? {
-                Value::Table(t) => t,
+            let opts = a.options(1)?;
+            let listed = match &opts {
+                Some(opts) => {
+                    a.only_options(opts, &["templates"])?;
+                    opts.get::<Value>("templates")?
+                }
+                None => Value::Nil,
+            };
+            // No list: the room may use every template g:layout is given
+            // (kept as an empty list, read there).
+            let list = match listed {
+                Value::Nil => None,
+                Value::Table(t) => Some(t),
                 other => {
                     return Err(a.fail(format!(
                         "opts.templates must be a list of template names, got {}",
@@ -116,8 +125,8 @@ impl UserData for LuaGraph {
                     )))
                 }
             };
-            let count = list.raw_len();
-            if count == 0 || count > MAX_ROOM_TEMPLATES {
+            let count = list.as_ref().map_or(0, |l| l.raw_len());
+            if list.is_some() && (count == 0 || count > MAX_ROOM_TEMPLATES) {
                 return Err(a.fail(format!(
                     "opts.templates must list 1 to {MAX_ROOM_TEMPLATES} template names, got {count}"
                 )));
@@ -126,6 +135,7 @@ impl UserData for LuaGraph {
             let mut bytes = name.len() + 64;
             for k in 1..=count {
                 a.charge(cost::CALL_UNITS / 4)?;
+                let Some(list) = &list else { break };
                 match list.raw_get::<Value>(k)? {
                     Value::String(s) => {
                         let t = a.name_of(&s, &format!("opts.templates[{k}]"))?;
@@ -507,6 +517,43 @@ fn unknown_door(lua: &Lua, a: &Args, edge: &EdgeSpec, why: String) -> mlua::Erro
     }
 }
 
+/// The names of every template in `opts.templates`, sorted, when a room
+/// named none (it may use any of them); `None` when every room has its
+/// list.
+fn every_template(a: &Args, drawing: &Drawing, table: &Table) -> mlua::Result<Option<Vec<String>>> {
+    let Some((room, _)) = drawing.nodes.iter().find(|(_, t)| t.is_empty()) else {
+        return Ok(None);
+    };
+    let mut names = Vec::new();
+    for pair in table.pairs::<Value, Value>() {
+        a.charge(cost::CALL_UNITS / 4)?;
+        let (key, _) = pair?;
+        let Value::String(key) = &key else {
+            return Err(a.fail(format!(
+                "opts.templates must be a table of templates by name, got the key {}",
+                show(&key)
+            )));
+        };
+        names.push(a.name_of(key, "a template's name")?);
+        if names.len() > MAX_ROOM_TEMPLATES {
+            break;
+        }
+    }
+    names.sort_unstable();
+    if names.is_empty() || names.len() > MAX_ROOM_TEMPLATES {
+        return Err(a.fail(format!(
+            "room \"{room}\" names no templates, so it may use every one in opts.templates: \
+             that is 1 to {MAX_ROOM_TEMPLATES}, and opts.templates has {}",
+            if names.len() > MAX_ROOM_TEMPLATES {
+                format!("more than {MAX_ROOM_TEMPLATES}")
+            } else {
+                names.len().to_string()
+            }
+        )));
+    }
+    Ok(Some(names))
+}
+
 /// `g:layout(map, rng, opts)`.
 fn layout_call(lua: &Lua, this: &LuaGraph, values: Six) -> mlua::Result<MultiValue> {
     let a = Args::new(lua, "graph:layout", values);
@@ -532,12 +579,14 @@ fn layout_call(lua: &Lua, this: &LuaGraph, values: Six) -> mlua::Result<MultiVal
             )))
         }
     };
-    // Only the templates the rooms name, in name order (pairs' order is
-    // not the same from run to run).
+    // Only the templates the rooms name (all of them when a room names
+    // none), in name order (pairs' order is not the same from run to run).
+    let every = every_template(&a, &drawing, &table)?;
     let mut names: Vec<&str> = drawing
         .nodes
         .iter()
         .flat_map(|(_, t)| t.iter().map(String::as_str))
+        .chain(every.iter().flatten().map(String::as_str))
         .collect();
     names.sort_unstable();
     names.dedup();
@@ -554,7 +603,10 @@ fn layout_call(lua: &Lua, this: &LuaGraph, values: Six) -> mlua::Result<MultiVal
             .iter()
             .map(|(name, t)| Node {
                 name: name.clone(),
-                templates: t.iter().map(|n| index_of(n)).collect(),
+                templates: match (t.is_empty(), &every) {
+                    (true, Some(all)) => all.iter().map(|n| index_of(n)).collect(),
+                    _ => t.iter().map(|n| index_of(n)).collect(),
+                },
             })
             .collect(),
         edges: drawing
