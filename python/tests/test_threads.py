@@ -5,7 +5,6 @@ generation within a second, even with the limits turned off."""
 from __future__ import annotations
 
 import _thread
-import contextlib
 import os
 import signal
 import threading
@@ -93,41 +92,19 @@ def seeds_of(gen_limited: dunlua.Generator) -> tuple[int, int]:
     raise AssertionError("no seeds of both kinds")
 
 
-@contextlib.contextmanager
-def pressing(press, first: float = 0.3, again: float = 0.3):
-    """Presses Ctrl-C (`press`) `first` seconds in, then every `again`
-    seconds until the block ends, as a user does when nothing happens. One
-    press is not enough for a run without limits: if the machine holds the
-    main thread back until the press lands in Python code before the wait
-    begins, that code can swallow it (a KeyboardInterrupt raised inside a
-    finalizer is only printed) and the run goes on forever (seen once, on a
-    machine running two CI builds). A press that lands after the block's
-    own KeyboardInterrupt is absorbed here."""
-    stop = threading.Event()
-
-    def run():
-        wait = first
-        while not stop.wait(wait):
-            press()
-            wait = again
-
-    presser = threading.Thread(target=run, daemon=True)
-    presser.start()
-    try:
-        yield
-    except KeyboardInterrupt:
-        pass  # a later press, after the one the block expected
-    finally:
-        try:
-            stop.set()
-            presser.join()
-            time.sleep(0.01)  # a press made just before `stop` lands here
-        except KeyboardInterrupt:
-            pass
-        stop.set()
-        presser.join()
+@pytest.fixture
+def ctrl_c_raises():
+    """Ctrl-C raises KeyboardInterrupt, however the tests were started: a
+    process started in the background by a shell without job control (`cmd &`
+    in a script, as some CI runners do) inherits SIGINT ignored, so Python
+    installs no handler, `interrupt_main` does nothing and a run without
+    limits would wait forever."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 @pytest.mark.parametrize("how", ["interrupt_main", "sigint"])
 def test_ctrl_c_stops_a_generation_without_limits(how):
     forever, fine = seeds_of(dunlua.Generator.from_source(FOREVER, budget=100_000))
@@ -136,21 +113,26 @@ def test_ctrl_c_stops_a_generation_without_limits(how):
         press = _thread.interrupt_main
     else:
         press = lambda: os.kill(os.getpid(), signal.SIGINT)  # noqa: E731
+    timer = threading.Timer(0.3, press)
     started = time.perf_counter()
-    with pressing(press):
-        with pytest.raises(KeyboardInterrupt):
-            gen.generate(forever)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        gen.generate(forever)
     took = time.perf_counter() - started
+    timer.join()
     assert took < 1.3, took
     # The generator is fine afterwards: the next seed is made as before.
     assert gen.generate(fine).hash == dunlua.Generator.from_source(FOREVER).generate(fine).hash
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_stops_a_script_whose_top_level_never_ends():
+    timer = threading.Timer(0.3, _thread.interrupt_main)
     started = time.perf_counter()
-    with pressing(_thread.interrupt_main):
-        with pytest.raises(KeyboardInterrupt):
-            dunlua.Generator.from_source("while true do end\nreturn {}\n", **UNLIMITED)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        dunlua.Generator.from_source("while true do end\nreturn {}\n", **UNLIMITED)
+    timer.join()
     assert time.perf_counter() - started < 1.3
 
 
@@ -214,6 +196,7 @@ def test_exit_while_daemon_threads_generate():
         assert "main done" in done.stdout and "FATAL" not in done.stderr
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_stops_only_the_interrupted_threads_run():
     # One generator, two threads: the main thread's Ctrl-C while its run is
     # queued behind another thread's run leaves that run alone.
