@@ -133,20 +133,21 @@ impl UserData for LuaGraph {
             }
             let mut templates = Vec::with_capacity(count);
             let mut bytes = name.len() + 64;
-            for k in 1..=count {
-                a.charge(cost::CALL_UNITS / 4)?;
-                let Some(list) = &list else { break };
-                match list.raw_get::<Value>(k)? {
-                    Value::String(s) => {
-                        let t = a.name_of(&s, &format!("opts.templates[{k}]"))?;
-                        bytes += t.len() + 32;
-                        templates.push(t);
-                    }
-                    other => {
-                        return Err(a.fail(format!(
-                            "opts.templates[{k}] must be a template name, got {}",
-                            show(&other)
-                        )))
+            if let Some(list) = &list {
+                for k in 1..=count {
+                    a.charge(cost::CALL_UNITS / 4)?;
+                    match list.raw_get::<Value>(k)? {
+                        Value::String(s) => {
+                            let t = a.name_of(&s, &format!("opts.templates[{k}]"))?;
+                            bytes += t.len() + 32;
+                            templates.push(t);
+                        }
+                        other => {
+                            return Err(a.fail(format!(
+                                "opts.templates[{k}] must be a template name, got {}",
+                                show(&other)
+                            )))
+                        }
                     }
                 }
             }
