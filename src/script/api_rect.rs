@@ -13,9 +13,11 @@ use mlua::{ffi, Function, Lua, Value};
 
 use super::args::{Args, Six};
 use super::error::located;
+use super::raw::guard::RawType;
+use super::raw::mark_methods;
 use super::raw::rect::{
     index_constructor, index_finalizer, index_key, metatable_key, raw_center, raw_closure,
-    raw_contains, raw_count, raw_eq, raw_index, raw_insert, raw_interior, raw_intersects,
+    raw_contains, raw_count, raw_eq, raw_fields, raw_insert, raw_interior, raw_intersects,
     raw_intersects_any, raw_new, rect_of, rect_value, seal_and_register,
 };
 use crate::geom::Rect;
@@ -95,11 +97,14 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             ),
         ))
     })?;
+    // A method is found in `methods` without leaving the VM; a field (or
+    // nothing) by its `__index`, which gets the rect (`mark_methods`).
+    let fields = lua.create_table()?;
+    fields.raw_set("__index", raw_closure(lua, raw_fields, unknown, None)?)?;
+    methods.set_metatable(Some(fields))?;
+    mark_methods(lua, &methods)?;
     let metatable = lua.create_table()?;
-    metatable.raw_set(
-        "__index",
-        raw_closure(lua, raw_index, unknown, Some(&methods))?,
-    )?;
+    metatable.raw_set("__index", methods)?;
     let not_equal = lua.create_function(|_, _: Six| Ok(false))?;
     metatable.raw_set("__eq", raw_closure(lua, raw_eq, not_equal, None)?)?;
     metatable.raw_set(
@@ -108,7 +113,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             Ok(rect_of(lua, &r).map(|r| r.to_string()).unwrap_or_default())
         })?,
     )?;
-    seal_and_register(lua, &metatable, "Rect", metatable_key())?;
+    seal_and_register(lua, &metatable, "Rect", metatable_key(), RawType::Rect)?;
 
     let rect = lua.create_table()?;
     let slow_new = lua.create_function(|lua, args: Six| {
@@ -168,7 +173,13 @@ fn register_index(lua: &Lua) -> mlua::Result<Function> {
         "__tostring",
         lua.create_function(|_, _: Value| Ok("RectIndex"))?,
     )?;
-    seal_and_register(lua, &metatable, "RectIndex", index_key())?;
+    seal_and_register(
+        lua,
+        &metatable,
+        "RectIndex",
+        index_key(),
+        RawType::RectIndex,
+    )?;
     index_constructor(lua)
 }
 

@@ -29,7 +29,7 @@
 //! the same state whatever ran before: same maps, same verdicts, same
 //! messages as a fresh VM.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::c_int;
 use std::io::Write;
 use std::path::Path;
@@ -181,9 +181,11 @@ pub(crate) struct Vm {
     env: RefCell<Option<Table>>,
     /// Calls itself through mlua [`POOL_DEPTH`] deep (see `Vm::reset`).
     nest: Function,
+    /// Whether `nest` has filled mlua's pool once.
+    pool_filled: Cell<bool>,
     /// Lua's bytes after the last full collection at a reset: what a heap
     /// holding nothing of earlier runs weighs.
-    base_bytes: std::cell::Cell<Option<usize>>,
+    base_bytes: Cell<Option<usize>>,
     /// The map and rng the fast paths may use during a run.
     pub(crate) fast: Rc<FastState>,
     /// Where `math.random` draws from in the current run.
@@ -278,8 +280,9 @@ impl Vm {
             host_strings_mt,
             templates,
             env: RefCell::new(None),
-            base_bytes: std::cell::Cell::new(None),
+            base_bytes: Cell::new(None),
             nest,
+            pool_filled: Cell::new(false),
             fast,
             math_stream,
             map_methods,
@@ -376,8 +379,14 @@ impl Vm {
         // calls, made on first need; an error takes its box away. Calling
         // through POOL_DEPTH levels refills what the last run's errors took,
         // so a run does not make boxes (memory, collector pacing) that
-        // another run would not.
-        self.nest.call::<()>((self.nest.clone(), POOL_DEPTH))?;
+        // another run would not. Only an error takes a box: after a run
+        // that raised none, the pool is as full as it was (the refill cost
+        // a seventh of an empty script's run).
+        if super::raw::reset::take_throws(&self.lua)? > 0 || !self.pool_filled.get() {
+            self.nest.call::<()>((self.nest.clone(), POOL_DEPTH))?;
+            self.pool_filled.set(true);
+            super::raw::reset::take_throws(&self.lua)?;
+        }
         super::raw::reset::point_globals(&self.lua, &self.host_globals, &self.host_strings_mt)?;
         self.collect_history()?;
         // Objects the run makes get the same ids (what tables hash them

@@ -379,12 +379,6 @@ end })
 return fast
 "#;
 
-extern "C-unwind" {
-    /// Marks the table at `idx` as a type's method table (see
-    /// `src/script/raw/lua/lobject.h`, `DUNLUA_SELFINDEX`).
-    fn dunlua_markmethods(state: *mut lua_State, idx: c_int);
-}
-
 /// Installs the fast paths for the map and rng types: `sample_map` and
 /// `sample_rng` are throwaway userdata of each type, through which the
 /// shared metatables are reached.
@@ -399,13 +393,7 @@ pub(crate) fn install(
     lua.set_app_data(KeepAlive(fast.clone()));
     let fast_ptr = Rc::as_ptr(fast) as *mut c_void;
     let rng_methods = patch_index(lua, sample_rng, fast_ptr, RNG_FAST)?;
-    // SAFETY: marks the table exec_raw pushed, then pops it.
-    unsafe {
-        lua.exec_raw::<()>(&rng_methods, |state| {
-            dunlua_markmethods(state, -1);
-            ffi::lua_pop(state, 1);
-        })
-    }?;
+    super::mark_methods(lua, &rng_methods)?;
     let methods = patch_index(lua, sample_map, fast_ptr, MAP_FAST)?;
     // Every method fetched and kept now, not on a run's first use: the
     // fetch runs Lua instructions (mlua's `__index` is Lua code), which the

@@ -128,6 +128,98 @@ pub(crate) struct Guard {
     inner_alloc: Cell<ffi::lua_Alloc>,
     inner_ud: Cell<*mut c_void>,
     main: Cell<*mut lua_State>,
+    /// Small blocks Lua freed, kept for its next request of the same size.
+    recycled: Recycled,
+    /// The addresses of the raw userdata types' metatables, by
+    /// [`RawType`]: found from any thread of the state through the guard,
+    /// so a raw function tells its own userdata from any other value with
+    /// one comparison (see `rect.rs`).
+    raw_metatables: [Cell<*const c_void>; 2],
+}
+
+/// The userdata types whose functions are raw C (`rect.rs`).
+#[derive(Clone, Copy)]
+pub(crate) enum RawType {
+    Rect = 0,
+    RectIndex = 1,
+}
+
+/// Small blocks Lua freed, by exact size, handed back when Lua asks for a
+/// block of that size again (most of what a run makes and frees are
+/// objects of a few fixed sizes: tables, closures, rects, call frames).
+/// A block taken from here skips the system allocator and mlua's layer
+/// over it; about two thirds of what an allocation cost (`benches/`: see
+/// the performance guide). Every block is one the inner allocator made
+/// with exactly that size, so any later path (a realloc, `lua_close` after
+/// [`Guard::uninstall`]) may hand it back to the inner allocator as usual.
+/// The accounting is unchanged: a kept block counts as freed, a reused one
+/// as allocated, exactly as if the system allocator had done it; what is
+/// kept is capped at [`Recycled::MAX_KEPT`] bytes, so a run that frees a
+/// big heap gives most of it back.
+struct Recycled {
+    /// `heads[n]`: a list of free blocks of `n` bytes, each holding the
+    /// next one's address in its first word.
+    heads: [Cell<*mut c_void>; Recycled::LARGEST + 1],
+    kept: Cell<usize>,
+}
+
+impl Recycled {
+    /// The largest block kept, and the smallest (a block holds a pointer).
+    const LARGEST: usize = 256;
+    const SMALLEST: usize = 16;
+    /// The most bytes kept at once.
+    const MAX_KEPT: usize = 4 << 20;
+
+    fn new() -> Recycled {
+        Recycled {
+            heads: std::array::from_fn(|_| Cell::new(std::ptr::null_mut())),
+            kept: Cell::new(0),
+        }
+    }
+
+    /// A kept block of exactly `size` bytes, if there is one.
+    ///
+    /// SAFETY: every block in the lists is a live allocation of its list's
+    /// size that nothing else points to (see [`Recycled::keep`]).
+    unsafe fn take(&self, size: usize) -> Option<*mut c_void> {
+        let head = self.heads.get(size)?;
+        let block = head.get();
+        if block.is_null() {
+            return None;
+        }
+        head.set(*(block as *mut *mut c_void));
+        self.kept.set(self.kept.get() - size);
+        Some(block)
+    }
+
+    /// Keeps `block` (of `size` bytes, which Lua just freed) for reuse;
+    /// false when it is not kept (too big, too small, or the cap reached).
+    ///
+    /// SAFETY: `block` is a live allocation of `size` bytes from the inner
+    /// allocator that Lua no longer uses.
+    unsafe fn keep(&self, block: *mut c_void, size: usize) -> bool {
+        if !(Self::SMALLEST..=Self::LARGEST).contains(&size)
+            || self.kept.get() + size > Self::MAX_KEPT
+        {
+            return false;
+        }
+        let head = &self.heads[size];
+        *(block as *mut *mut c_void) = head.get();
+        head.set(block);
+        self.kept.set(self.kept.get() + size);
+        true
+    }
+
+    /// Hands every kept block back to `inner`.
+    ///
+    /// SAFETY: `inner` and `ud` are the allocator the blocks came from.
+    unsafe fn release(&self, inner: ffi::lua_Alloc, ud: *mut c_void) {
+        for size in Self::SMALLEST..=Self::LARGEST {
+            while let Some(block) = self.take(size) {
+                inner(ud, block, size, 0);
+            }
+        }
+    }
 }
 
 /// See [`Guard::take_gc_history`].
@@ -167,6 +259,8 @@ impl Guard {
             inner_alloc: Cell::new(allocate),
             inner_ud: Cell::new(std::ptr::null_mut()),
             main: Cell::new(std::ptr::null_mut()),
+            recycled: Recycled::new(),
+            raw_metatables: Default::default(),
         });
         lua.set_app_data(KeepAlive(guard.clone()));
         let ptr = Rc::as_ptr(&guard);
@@ -200,8 +294,13 @@ impl Guard {
         let main = self.main.get();
         if !main.is_null() {
             // SAFETY: the state is alive (the caller still owns the Lua);
-            // every block was allocated by the inner allocator.
-            unsafe { ffi::lua_setallocf(main, self.inner_alloc.get(), self.inner_ud.get()) };
+            // every block, kept or in use, was allocated by the inner
+            // allocator.
+            unsafe {
+                self.recycled
+                    .release(self.inner_alloc.get(), self.inner_ud.get());
+                ffi::lua_setallocf(main, self.inner_alloc.get(), self.inner_ud.get())
+            };
         }
     }
 
@@ -459,6 +558,22 @@ unsafe extern "C" fn allocate(
     nsize: usize,
 ) -> *mut c_void {
     let guard = &*(ud as *const Guard);
+    // The common cases first, with the same outcome as the checks below: a
+    // free (never refused), and a small new block while nothing is stopped
+    // or refused, the run is on time and the block fits the limit.
+    if nsize == 0 {
+        return guard.pass_on(ptr, osize, 0);
+    }
+    if ptr.is_null()
+        && nsize < BIG_BLOCK
+        && guard.stop.get().is_none()
+        && guard.refused.get().is_none()
+        && guard.memory_used() + nsize <= guard.memory_limit.get()
+        && guard.out_of_time().is_none()
+    {
+        guard.charge_object(osize, nsize);
+        return guard.pass_on(ptr, osize, nsize);
+    }
     // Without a block, `osize` is a type tag, not a size.
     let old = if ptr.is_null() { 0 } else { osize };
     // Lua's own C loops (a `__call` chain, growing the stack) run no
@@ -534,38 +649,69 @@ unsafe extern "C" fn allocate(
         }
     }
     if ptr.is_null() && nsize > 0 {
-        // Creating an object costs more than the instruction that asked for
-        // it (the collector must later trace and free it): a loop that
-        // churns memory pays for that in the budget, noticed at the next
-        // hook. Only what the run's own code decides is charged (see the
-        // module doc): not short strings, not growth of existing blocks.
-        let units = match osize {
-            tag if tag == ffi::LUA_TSTRING as usize && nsize <= SHORT_STRING_BLOCK => 0,
+        guard.charge_object(osize, nsize);
+    }
+    guard.pass_on(ptr, osize, nsize)
+}
+
+impl Guard {
+    /// Charges the creation of an object of kind `tag` and `size` bytes.
+    ///
+    /// Creating an object costs more than the instruction that asked for
+    /// it (the collector must later trace and free it): a loop that churns
+    /// memory pays for that in the budget, noticed at the next hook. Only
+    /// what the run's own code decides is charged (see the module doc): not
+    /// short strings, not growth of existing blocks.
+    fn charge_object(&self, tag: usize, size: usize) {
+        let units = match tag {
+            tag if tag == ffi::LUA_TSTRING as usize && size <= SHORT_STRING_BLOCK => 0,
             // Userdata are made by the host (whose calls are charged) and
             // by mlua, which keeps a pool of error boxes that an earlier
             // run's errors may have emptied.
             tag if tag == ffi::LUA_TUSERDATA as usize => 0,
-            tag if OBJECT_TAGS.contains(&tag) => UNITS_PER_ALLOCATION + nsize / BYTES_PER_UNIT,
+            tag if OBJECT_TAGS.contains(&tag) => UNITS_PER_ALLOCATION + size / BYTES_PER_UNIT,
             // Not an object: a table's new hash part (when a table keyed by
             // tables or functions fills up depends on their addresses), a
             // call frame (reused from earlier runs).
             _ => 0,
         } as u64;
-        guard.used.set(guard.used.get().saturating_add(units));
-        guard.native.set(guard.native.get().saturating_add(units));
+        self.used.set(self.used.get().saturating_add(units));
+        self.native.set(self.native.get().saturating_add(units));
     }
-    let inner = guard.inner_alloc.get();
-    let block = inner(guard.inner_ud.get(), ptr, osize, nsize);
-    if nsize == 0 {
-        guard.lua_bytes.set(guard.lua_bytes.get() - old);
-    } else if !block.is_null() {
-        let bytes = guard.lua_bytes.get() - old + nsize;
-        guard.lua_bytes.set(bytes);
-        if bytes > guard.peak.get() {
-            guard.peak.set(bytes);
+
+    /// Does what Lua asked, once the checks let it: a small block from the
+    /// recycled ones when there is one, a freed small block kept, anything
+    /// else by the inner allocator; and counts Lua's bytes.
+    ///
+    /// SAFETY: the arguments are a `lua_Alloc` call's, for this guard's state.
+    unsafe fn pass_on(&self, ptr: *mut c_void, osize: usize, nsize: usize) -> *mut c_void {
+        let inner = self.inner_alloc.get();
+        let block = if ptr.is_null() {
+            if nsize == 0 {
+                return std::ptr::null_mut();
+            }
+            match self.recycled.take(nsize) {
+                Some(block) => block,
+                None => inner(self.inner_ud.get(), ptr, osize, nsize),
+            }
+        } else if nsize == 0 && self.recycled.keep(ptr, osize) {
+            std::ptr::null_mut()
+        } else {
+            inner(self.inner_ud.get(), ptr, osize, nsize)
+        };
+        // Without a block, `osize` is a type tag, not a size.
+        let old = if ptr.is_null() { 0 } else { osize };
+        if nsize == 0 {
+            self.lua_bytes.set(self.lua_bytes.get() - old);
+        } else if !block.is_null() {
+            let bytes = self.lua_bytes.get() - old + nsize;
+            self.lua_bytes.set(bytes);
+            if bytes > self.peak.get() {
+                self.peak.set(bytes);
+            }
         }
+        block
     }
-    block
 }
 
 extern "C-unwind" {
@@ -783,6 +929,22 @@ pub unsafe extern "C-unwind" fn dunlua_reserve(state: *mut lua_State, bytes: usi
     raise_stop(state, guard, None)
 }
 
+/// Records the address of `kind`'s metatable, which the registry keeps alive.
+pub(crate) fn set_raw_metatable(lua: &Lua, kind: RawType, metatable: *const c_void) {
+    if let Some(guard) = Guard::of(lua) {
+        guard.raw_metatables[kind as usize].set(metatable);
+    }
+}
+
+/// The address of `kind`'s metatable in the state of `state` (null before
+/// it is registered, or in a state with no guard).
+pub(crate) unsafe fn raw_metatable(state: *mut lua_State, kind: RawType) -> *const c_void {
+    match guard_of(state) {
+        Some(guard) => guard.raw_metatables[kind as usize].get(),
+        None => std::ptr::null(),
+    }
+}
+
 /// For the fast paths: charges `units` to the run of `state` and says
 /// whether the call may go ahead (if not, the ordinary binding raises the
 /// located stop).
@@ -810,5 +972,75 @@ pub(crate) unsafe fn hold(state: *mut lua_State, bytes: usize) {
 pub(crate) unsafe fn release(state: *mut lua_State, bytes: usize) {
     if let Some(guard) = guard_of(state) {
         guard.release(bytes);
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// A system allocator that counts its live blocks.
+    unsafe extern "C" fn counting(
+        ud: *mut c_void,
+        ptr: *mut c_void,
+        _osize: usize,
+        nsize: usize,
+    ) -> *mut c_void {
+        let live = &*(ud as *const Cell<i64>);
+        if nsize == 0 {
+            if !ptr.is_null() {
+                live.set(live.get() - 1);
+                libc::free(ptr);
+            }
+            return std::ptr::null_mut();
+        }
+        if ptr.is_null() {
+            live.set(live.get() + 1);
+        }
+        libc::realloc(ptr, nsize)
+    }
+
+    #[test]
+    fn a_freed_small_block_serves_the_next_request_of_its_size_only() {
+        let live = Cell::new(0i64);
+        let ud = &live as *const Cell<i64> as *mut c_void;
+        let kept = Recycled::new();
+        // SAFETY: every block comes from `counting` with the size given.
+        unsafe {
+            let a = counting(ud, std::ptr::null_mut(), 0, 40);
+            let b = counting(ud, std::ptr::null_mut(), 0, 1000);
+            assert!(kept.keep(a, 40), "a small block is kept");
+            assert!(!kept.keep(b, 1000), "a big one goes back");
+            counting(ud, b, 1000, 0);
+            assert_eq!(kept.take(48), None, "not for another size");
+            assert_eq!(kept.take(40), Some(a), "the same block, for its size");
+            assert_eq!(kept.take(40), None);
+            assert!(kept.keep(a, 40));
+            kept.release(counting, ud);
+            assert_eq!(live.get(), 0, "every kept block handed back");
+        }
+    }
+
+    #[test]
+    fn what_is_kept_stays_under_its_cap() {
+        let live = Cell::new(0i64);
+        let ud = &live as *const Cell<i64> as *mut c_void;
+        let kept = Recycled::new();
+        let size = Recycled::LARGEST;
+        let fits = Recycled::MAX_KEPT / size;
+        // SAFETY: as above.
+        unsafe {
+            for i in 0..fits + 10 {
+                let block = counting(ud, std::ptr::null_mut(), 0, size);
+                if !kept.keep(block, size) {
+                    assert!(i >= fits, "refused at {i} of {fits}");
+                    counting(ud, block, size, 0);
+                }
+            }
+            assert_eq!(live.get(), fits as i64);
+            assert!(kept.kept.get() <= Recycled::MAX_KEPT);
+            kept.release(counting, ud);
+            assert_eq!(live.get(), 0);
+        }
     }
 }

@@ -63,6 +63,26 @@ unsafe extern "C-unwind" fn after_fall_back(
     ffi::lua_gettop(state)
 }
 
+extern "C-unwind" {
+    /// Marks the table at `idx` as a type's method table (see
+    /// `src/script/raw/lua/lobject.h`, `DUNLUA_SELFINDEX`).
+    fn dunlua_markmethods(state: *mut lua_State, idx: c_int);
+}
+
+/// Marks `methods` as a type's method table: when a key misses it, its own
+/// `__index` function gets the object first indexed, not the table (the
+/// rng's forks read their own `seed`, a rect its corners), while a method
+/// is a plain table lookup that never leaves the VM.
+pub(crate) fn mark_methods(lua: &mlua::Lua, methods: &mlua::Table) -> mlua::Result<()> {
+    // SAFETY: marks the table exec_raw pushed, then pops it.
+    unsafe {
+        lua.exec_raw::<()>(methods, |state| {
+            dunlua_markmethods(state, -1);
+            ffi::lua_pop(state, 1);
+        })
+    }
+}
+
 /// A [`super::Session`] may move to another thread, as a whole.
 ///
 /// It is not `Send` automatically because mlua (without its `send` feature,

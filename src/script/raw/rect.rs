@@ -17,12 +17,14 @@ use std::ffi::{c_int, c_void};
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Function, Lua, Table, Value};
 
-use super::guard::{dunlua_charge, hold, release};
+use super::guard::{dunlua_charge, hold, raw_metatable, release, set_raw_metatable, RawType};
 use super::{fall_back, int_arg};
 use crate::geom::Rect;
 use crate::ops::RectIndex;
 
-/// The registry key of the rect metatable (its address is the key).
+/// The registry key of the rect metatable (its address is the key): the
+/// registry keeps the metatable alive; the raw functions find it by its
+/// address, which the guard records ([`RawType::Rect`]).
 static RECT_METATABLE: u8 = 0;
 
 pub(crate) fn metatable_key() -> *const c_void {
@@ -39,37 +41,45 @@ struct Block {
     y2: i32,
 }
 
+extern "C-unwind" {
+    /// The memory of the full userdata at `idx` if its metatable is the
+    /// table at `metatable`, else null (`src/script/raw/lua/lapi.c`).
+    fn dunlua_touserdata_of(
+        state: *mut lua_State,
+        idx: c_int,
+        metatable: *const c_void,
+    ) -> *mut c_void;
+    /// Pushes a new full userdata of `size` bytes with the metatable at
+    /// `metatable` (kept alive by the caller).
+    fn dunlua_newuserdata_of(
+        state: *mut lua_State,
+        size: usize,
+        metatable: *const c_void,
+    ) -> *mut c_void;
+}
+
 /// Pushes a new rect userdata.
 unsafe fn push_rect(state: *mut lua_State, r: Rect) {
-    let block = ffi::lua_newuserdatauv(state, std::mem::size_of::<Block>(), 0) as *mut Block;
+    let metatable = raw_metatable(state, RawType::Rect);
+    let block = dunlua_newuserdata_of(state, std::mem::size_of::<Block>(), metatable) as *mut Block;
     block.write(Block {
         x1: r.x1,
         y1: r.y1,
         x2: r.x2,
         y2: r.y2,
     });
-    ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, metatable_key());
-    ffi::lua_setmetatable(state, -2);
 }
 
 /// The rect at stack index `idx`, if it is one (also for the map's fast
 /// paths, `map:carve_room(r)`).
 pub(crate) unsafe fn rect_at(state: *mut lua_State, idx: c_int) -> Option<Rect> {
-    let block = ffi::lua_touserdata(state, idx) as *const Block;
-    if block.is_null() || ffi::lua_getmetatable(state, idx) == 0 {
-        return None;
-    }
-    ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, metatable_key());
-    let is_rect = ffi::lua_rawequal(state, -1, -2) != 0;
-    ffi::lua_pop(state, 2);
-    is_rect.then(|| {
-        let b = *block;
-        Rect {
-            x1: b.x1,
-            y1: b.y1,
-            x2: b.x2,
-            y2: b.y2,
-        }
+    let block =
+        dunlua_touserdata_of(state, idx, raw_metatable(state, RawType::Rect)) as *const Block;
+    block.as_ref().map(|b| Rect {
+        x1: b.x1,
+        y1: b.y1,
+        x2: b.x2,
+        y2: b.y2,
     })
 }
 
@@ -179,9 +189,11 @@ raw_fn!(raw_contains, |state| {
     })()
 });
 
-// `__index`: a field, a method from the table in upvalue 2, or nil (upvalue
-// 1 is only for a call on something that is not a rect).
-raw_fn!(raw_index, |state| {
+// The fields: the `__index` of the rect's method table, which is marked
+// (`mark_methods`), so it gets the rect itself for a key that is not a
+// method; a field's value, or nil for an unknown key (as before rects were
+// raw). Upvalue 1 is only for a call on something that is not a rect.
+raw_fn!(raw_fields, |state| {
     (|| {
         let r = rect_at(state, 1)?;
         if ffi::lua_type(state, 2) != ffi::LUA_TSTRING {
@@ -202,11 +214,7 @@ raw_fn!(raw_index, |state| {
         };
         match field {
             Some(v) => ffi::lua_pushinteger(state, v as ffi::lua_Integer),
-            None => {
-                // A method, or nil for an unknown name (as before rects were raw).
-                ffi::lua_pushvalue(state, 2);
-                ffi::lua_rawget(state, ffi::lua_upvalueindex(2));
-            }
+            None => ffi::lua_pushnil(state),
         }
         Some(1)
     })()
@@ -237,16 +245,19 @@ pub(crate) fn raw_closure(
     }
 }
 
-/// Names a metatable, hides it from scripts (`getmetatable` gives false)
-/// and stores it in the registry under `key`, where the raw functions find it.
+/// Names a metatable, hides it from scripts (`getmetatable` gives false),
+/// keeps it in the registry under `key` and records its address for the
+/// raw functions as `kind`'s.
 pub(crate) fn seal_and_register(
     lua: &Lua,
     metatable: &Table,
     name: &str,
     key: *const c_void,
+    kind: RawType,
 ) -> mlua::Result<()> {
     metatable.raw_set("__name", name)?;
     metatable.raw_set("__metatable", false)?;
+    set_raw_metatable(lua, kind, metatable.to_pointer());
     // SAFETY: pops the metatable it was given into the registry.
     unsafe {
         lua.exec_raw::<()>(metatable, |state| {
@@ -275,28 +286,22 @@ struct IndexBlock {
 
 /// The index at stack index `idx`, if it is one.
 unsafe fn index_at<'a>(state: *mut lua_State, idx: c_int) -> Option<&'a mut IndexBlock> {
-    let block = ffi::lua_touserdata(state, idx) as *mut IndexBlock;
-    if block.is_null() || ffi::lua_getmetatable(state, idx) == 0 {
-        return None;
+    let metatable = raw_metatable(state, RawType::RectIndex);
+    let block = dunlua_touserdata_of(state, idx, metatable) as *mut IndexBlock;
+    match block.as_mut() {
+        Some(b) if !b.index.is_null() => Some(b),
+        _ => None,
     }
-    ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, index_key());
-    let is_index = ffi::lua_rawequal(state, -1, -2) != 0;
-    ffi::lua_pop(state, 2);
-    if !is_index || (*block).index.is_null() {
-        return None;
-    }
-    block.as_mut()
 }
 
 unsafe extern "C-unwind" fn raw_new_index(state: *mut lua_State) -> c_int {
-    let block =
-        ffi::lua_newuserdatauv(state, std::mem::size_of::<IndexBlock>(), 0) as *mut IndexBlock;
+    let metatable = raw_metatable(state, RawType::RectIndex);
+    let block = dunlua_newuserdata_of(state, std::mem::size_of::<IndexBlock>(), metatable)
+        as *mut IndexBlock;
     block.write(IndexBlock {
         index: std::ptr::null_mut(),
         held: 0,
     });
-    ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, index_key());
-    ffi::lua_setmetatable(state, -2);
     // Boxed only once the userdata (and so its __gc) exists: nothing leaks
     // if Lua runs out of memory above.
     (*block).index = Box::into_raw(Box::new(RectIndex::new()));

@@ -87,7 +87,19 @@ pub(crate) fn reset_ids(lua: &Lua) -> mlua::Result<()> {
     unsafe { lua.exec_raw::<()>((), |state| dunlua_reset_ids(state, RUN_IDS_FROM)) }
 }
 
+/// How many errors Lua raised (and yields across C it made) since the last
+/// call: mlua takes a box from its pool for an error a host function
+/// raises, and only then (`src/script/raw/lua/ldo.c`).
+pub(crate) fn take_throws(lua: &Lua) -> mlua::Result<u32> {
+    let mut throws = 0;
+    // SAFETY: reads and zeroes a counter in the global state.
+    unsafe { lua.exec_raw::<()>((), |state| throws = dunlua_take_throws(state)) }?;
+    Ok(throws)
+}
+
 extern "C-unwind" {
+    /// The errors raised since the last call (`ldo.c`).
+    fn dunlua_take_throws(state: *mut ffi::lua_State) -> u32;
     /// Sets the id the next object made gets, less one.
     fn dunlua_reset_ids(state: *mut ffi::lua_State, next: u32);
     /// Pushes a copy of the table at `idx`: the same array part and the

@@ -795,6 +795,38 @@ LUA_API void dunlua_markmethods (lua_State *L, int idx) {
 }
 
 
+/* dunlua: the memory of the full userdata at 'idx' when its metatable is
+   the table at address 'mt' (from lua_topointer), else NULL: one
+   comparison tells the host's raw userdata types apart, where a registry
+   lookup cost a hundred instructions (src/script/raw/rect.rs). */
+LUA_API void *dunlua_touserdata_of (lua_State *L, int idx, const void *mt) {
+  const TValue *o = index2value(L, idx);
+  if (ttisfulluserdata(o) && mt != NULL && uvalue(o)->metatable == (const Table *)mt)
+    return getudatamem(uvalue(o));
+  return NULL;
+}
+
+
+/* dunlua: pushes a new full userdata of 'size' bytes (no user values)
+   whose metatable is the table at address 'mt', which the caller keeps
+   alive (the registry holds it); as lua_newuserdatauv and then
+   lua_setmetatable, without pushing the metatable. */
+LUA_API void *dunlua_newuserdata_of (lua_State *L, size_t size, const void *mt) {
+  Udata *u;
+  Table *t = (Table *)mt;
+  lua_lock(L);
+  u = luaS_newudata(L, size, 0);
+  setuvalue(L, s2v(L->top.p), u);
+  api_incr_top(L);
+  u->metatable = t;
+  luaC_objbarrier(L, u, t);
+  luaC_checkfinalizer(L, obj2gco(u), t);
+  luaC_checkGC(L);
+  lua_unlock(L);
+  return getudatamem(u);
+}
+
+
 /* dunlua: pushes a copy of the table at 'idx' (see dunlua_copytable). */
 extern void dunlua_copytable (lua_State *L, Table *c, const Table *t);
 

@@ -109,6 +109,7 @@ void luaD_seterrorobj (lua_State *L, int errcode, StkId oldtop) {
 
 
 l_noret luaD_throw (lua_State *L, int errcode) {
+  G(L)->dunlua_throws++;  /* dunlua: see dunlua_take_throws */
   if (L->errorJmp) {  /* thread has an error handler? */
     L->errorJmp->status = errcode;  /* set status */
     LUAI_THROW(L, L->errorJmp);  /* jump to it */
@@ -342,6 +343,18 @@ static void shrinkstack (lua_State *L, size_t *walked) {
 void luaD_shrinkstack (lua_State *L) {
   size_t walked = 0;
   shrinkstack(L, &walked);
+}
+
+
+/*
+** dunlua: how many errors (and yields across C) were raised since the last
+** call; the host refills mlua's pool of error boxes only after a run that
+** raised one (src/script/host.rs, Vm::reset).
+*/
+LUA_API unsigned int dunlua_take_throws (lua_State *L) {
+  unsigned int n = G(L)->dunlua_throws;
+  G(L)->dunlua_throws = 0;
+  return n;
 }
 
 

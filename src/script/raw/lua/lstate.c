@@ -376,6 +376,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->mainthread = L;
   g->seed = luai_makeseed(L);
   g->dunlua_nextid = 0;  /* dunlua */
+  g->dunlua_throws = 0;  /* dunlua */
   g->gcstp = GCSTPGC;  /* no GC while building state */
   g->strt.size = g->strt.nuse = 0;
   g->strt.hash = NULL;

@@ -253,6 +253,7 @@ struct CallInfo {
 */
 typedef struct global_State {
   unsigned int dunlua_nextid;  /* dunlua: the last object id given (lgc.c) */
+  unsigned int dunlua_throws;  /* dunlua: errors raised (ldo.c) */
   lua_Alloc frealloc;  /* function to reallocate memory */
   void *ud;         /* auxiliary data to 'frealloc' */
   l_mem totalbytes;  /* number of bytes currently allocated - GCdebt */
