@@ -112,3 +112,70 @@ fn math_random_draws_from_each_runs_own_stream() {
     }
     assert!(distinct.len() > 15, "the seeds should give different maps");
 }
+
+/// The modules a script names literally are read and loaded once, before
+/// the first run (each run gets its own closure of them); one named at run
+/// time is read on first need; a module that does not compile is left to
+/// the run, which reports it at the `require` line.
+#[test]
+fn literally_named_modules_are_loaded_before_the_first_run() {
+    use std::collections::BTreeMap;
+    use std::sync::{Arc, Mutex};
+    let sources: BTreeMap<&str, &str> = [
+        (
+            "lib/a.lua",
+            "local n = 0\nreturn { bump = function() n = n + 1 return n end }\n",
+        ),
+        (
+            "lib/b.lua",
+            "local a = require('lib.a')\nreturn { twice = function() return a.bump() * 2 end }\n",
+        ),
+        ("lib/late.lua", "return 7\n"),
+        ("lib/broken.lua", "return {\n"),
+    ]
+    .into_iter()
+    .collect();
+    let asked: Arc<Mutex<Vec<String>>> = Arc::default();
+    let log = asked.clone();
+    let scratch = Scratch::new();
+    let path = scratch.write(
+        "mods.lua",
+        r#"
+        local b = require("lib.b")
+        return { width = 10, height = 10, generate = function(map, rng, p)
+          local late = require("lib." .. "late")
+          map:fill("wall")
+          map:carve_room(Rect.new(0, 0, 3 + b.twice() + late % 3, 5))
+          map:set_start(1, 1)
+          if p.broken then require("lib.broken") end
+        end, params = { broken = false } }
+        "#,
+    );
+    let mut request = Request::new(&path, 0);
+    request.modules = dunlua::script::Modules::Loader(Arc::new(move |relative: &str| {
+        log.lock().unwrap().push(relative.to_string());
+        Ok(sources.get(relative).map(|s| s.to_string()))
+    }));
+    let session = Session::new(&request).unwrap();
+    assert_eq!(
+        *asked.lock().unwrap(),
+        ["lib/b.lua", "lib/broken.lua", "lib/a.lua"],
+        "read before any run, in the order they are named"
+    );
+    let first = session.run(1).unwrap();
+    let again = session.run(1).unwrap();
+    assert_eq!(first.map, again.map, "each run's module state is its own");
+    assert_eq!(first.map.width(), 10);
+    assert_eq!(
+        *asked.lock().unwrap(),
+        ["lib/b.lua", "lib/broken.lua", "lib/a.lua", "lib/late.lua"],
+        "a computed name is read once, in the first run that needs it"
+    );
+    request.params = vec!["broken=true".into()];
+    let broken = Session::new(&request).unwrap().run(1).unwrap_err();
+    assert!(
+        broken.message.contains("lib/broken.lua:2:"),
+        "the module's own syntax error, from the run: {}",
+        broken.message
+    );
+}

@@ -348,6 +348,9 @@ impl Vm {
                 "local _ENV = ...; return function(...) {source}\nend"
             ))
         });
+        if compiled.is_ok() {
+            super::require::preload(&self.lua, &source);
+        }
         self.guard.set_deadline(None, None);
         compiled
     }

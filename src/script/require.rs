@@ -8,6 +8,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Instant;
 
 use mlua::{Function, Lua, LuaOptions, StdLib, Value};
 
@@ -119,6 +121,91 @@ impl Drop for Compiler {
     }
 }
 
+/// What `require` keeps for the VM's life: the script's folder and where
+/// modules come from, each module's bytecode once compiled, and the
+/// modules found before the first run (see [`preload`]) as functions in
+/// the VM, of which each run gets a new closure.
+struct Loader {
+    root: PathBuf,
+    modules: Modules,
+    memory_limit: usize,
+    /// By path.
+    compiled: RefCell<HashMap<PathBuf, Compiled>>,
+    compiler: RefCell<Option<Compiler>>,
+    /// By path: the modules loaded before the first run, and their
+    /// sources' lengths.
+    loaded: RefCell<HashMap<PathBuf, (Function, usize)>>,
+    /// By path: the modules each compiled module names literally.
+    names: RefCell<HashMap<PathBuf, Vec<String>>>,
+}
+
+impl Loader {
+    /// Where module `name` is: `lib/doors.lua` beside a script in the
+    /// current folder (as the user would write it, not `./lib/doors.lua`).
+    fn path_of(&self, name: &str) -> (String, PathBuf) {
+        let relative = format!("{}.lua", name.replace('.', "/"));
+        let path = if self.root == Path::new(".") {
+            PathBuf::from(&relative)
+        } else {
+            self.root.join(&relative)
+        };
+        (relative, path)
+    }
+
+    /// The bytecode of the module at `path` and its source's length,
+    /// compiled on first need (its source read from the folder or the
+    /// game's modules). `pay` is given the source's length once, before
+    /// the compile on first need: what every run is charged for the
+    /// module, compiled then or not.
+    fn bytecode(
+        &self,
+        relative: &str,
+        path: &Path,
+        vm: &Guard,
+        pay: impl FnOnce(usize) -> mlua::Result<()>,
+    ) -> Result<Compiled, ModuleError> {
+        let known = self.compiled.borrow().get(path).cloned();
+        if let Some(known) = known {
+            pay(known.1).map_err(ModuleError::Lua)?;
+            return Ok(known);
+        }
+        let source = match &self.modules {
+            Modules::Folder => read_module(&self.root, path),
+            supplied => supplied_module(supplied, relative),
+        }
+        .map_err(ModuleError::Source)?;
+        let source_len = source.len();
+        pay(source_len).map_err(ModuleError::Lua)?;
+        self.names
+            .borrow_mut()
+            .insert(path.to_path_buf(), required_names(&source));
+        if self.compiler.borrow().is_none() {
+            *self.compiler.borrow_mut() =
+                Some(Compiler::new(self.memory_limit).map_err(ModuleError::Lua)?);
+        }
+        let bytes = self
+            .compiler
+            .borrow()
+            .as_ref()
+            .expect("made above")
+            .compile(vm, source, format!("@{}", path.display()))
+            .map_err(ModuleError::Lua)?;
+        let entry = (std::rc::Rc::<[u8]>::from(bytes), source_len);
+        self.compiled
+            .borrow_mut()
+            .insert(path.to_path_buf(), entry.clone());
+        Ok(entry)
+    }
+}
+
+/// Why a module could not be compiled.
+enum ModuleError {
+    /// Not found or refused: what `require` says after the module's name.
+    Source(String),
+    /// Lua's own error (a syntax error, the deadline).
+    Lua(mlua::Error),
+}
+
 /// `require(name)`: loads `name.lua` (dots are folders) from the script's
 /// folder only (or from the modules the caller supplied, by the same
 /// relative path), once per run, and records the file for hot reload.
@@ -128,10 +215,16 @@ pub(crate) fn install_require(
     modules: Modules,
     memory_limit: usize,
 ) -> mlua::Result<()> {
-    let root = script_folder(script);
-    // By path.
-    let compiled: RefCell<HashMap<PathBuf, Compiled>> = RefCell::default();
-    let compiler: RefCell<Option<Compiler>> = RefCell::default();
+    let loader = Rc::new(Loader {
+        root: script_folder(script),
+        modules,
+        memory_limit,
+        compiled: RefCell::default(),
+        compiler: RefCell::default(),
+        loaded: RefCell::default(),
+        names: RefCell::default(),
+    });
+    lua.set_app_data(LoaderRef(loader.clone()));
     let require = lua.create_function(move |lua, name: Value| {
         let name = match &name {
             Value::String(s) if s.as_bytes().len() <= MAX_MODULE_NAME => s.to_string_lossy(),
@@ -175,51 +268,31 @@ pub(crate) fn install_require(
             }
             value => return Ok(value),
         }
-        let relative = format!("{}.lua", name.replace('.', "/"));
-        // Named as the user would write it: `lib/doors.lua` beside a script
-        // in the current folder, not `./lib/doors.lua`.
-        let path = if root == Path::new(".") {
-            PathBuf::from(&relative)
-        } else {
-            root.join(&relative)
-        };
-        let known = compiled.borrow().get(&path).cloned();
-        let (bytecode, source_len) = match known {
-            Some(known) => known,
-            None => {
-                let source = match &modules {
-                    Modules::Folder => read_module(&root, &path),
-                    supplied => supplied_module(supplied, &relative),
-                }
-                .map_err(|e| {
-                    // Lua's own words for a missing module; "require:" for the rest.
-                    let prefix = if e.starts_with("not found") { "" } else { "require: " };
-                    located(lua, format!("{prefix}module '{name}' {e}"))
-                })?;
-                let source_len = source.len();
+        let (relative, path) = loader.path_of(&name);
+        // Loaded before the first run: a new closure of it, with this
+        // run's globals, as loading the bytecode would give.
+        let template = loader.loaded.borrow().get(&path).cloned();
+        let chunk = match template {
+            Some((function, source_len)) => {
                 super::budget::charge(lua, "require", super::cost::compiled(source_len as u64))?;
+                super::raw::reset::reclose(lua, &function)?
+            }
+            None => {
                 let guard = Guard::of(lua).ok_or_else(|| mlua::Error::runtime("require: no run under way"))?;
-                if compiler.borrow().is_none() {
-                    *compiler.borrow_mut() = Some(Compiler::new(memory_limit)?);
-                }
-                let bytes = compiler
-                    .borrow()
-                    .as_ref()
-                    .expect("made above")
-                    .compile(&guard, source, format!("@{}", path.display()))?;
-                let entry = (std::rc::Rc::<[u8]>::from(bytes), source_len);
-                compiled.borrow_mut().insert(path.clone(), entry.clone());
-                // Charged once here; every later run below.
-                (entry.0, 0)
+                let pay = |len: usize| super::budget::charge(lua, "require", super::cost::compiled(len as u64));
+                let (bytecode, _) = loader.bytecode(&relative, &path, &guard, pay).map_err(|e| match e {
+                    ModuleError::Lua(e) => e,
+                    ModuleError::Source(e) => {
+                        // Lua's own words for a missing module; "require:" for the rest.
+                        let prefix = if e.starts_with("not found") { "" } else { "require: " };
+                        located(lua, format!("{prefix}module '{name}' {e}"))
+                    }
+                })?;
+                lua.load(&bytecode[..])
+                    .set_mode(mlua::chunk::ChunkMode::Binary)
+                    .into_function()?
             }
         };
-        if source_len > 0 {
-            super::budget::charge(lua, "require", super::cost::compiled(source_len as u64))?;
-        }
-        let chunk: Function = lua
-            .load(&bytecode[..])
-            .set_mode(mlua::chunk::ChunkMode::Binary)
-            .into_function()?;
         loaded.raw_set(name.as_str(), false)?;
         if let Some(mut state) = lua.app_data_mut::<HostState>() {
             state.modules.push(path.clone());
@@ -238,6 +311,107 @@ pub(crate) fn install_require(
         Ok(value)
     })?;
     lua.globals().set("require", require)
+}
+
+/// Keeps the VM's [`Loader`] where [`preload`] finds it.
+struct LoaderRef(Rc<Loader>);
+
+/// The most modules loaded before the first run.
+const MAX_PRELOADED: usize = 64;
+
+/// Loads into the VM, before its first run, the modules that `source`
+/// names in literal calls (`require("lib.doors")`, `require "x"`), and
+/// those they name in turn: a run then makes a new closure of each (a few
+/// hundred instructions) instead of loading its bytecode again (a sixth of
+/// a `rooms.lua` run went to loading `lib/features.lua`). A run is what it
+/// was: the module's chunk runs afresh in every run with the run's own
+/// globals, is charged as if compiled, and whatever it keeps in upvalues
+/// lives only as long as the run. Loaded before the first run, the
+/// functions (and the strings they hold) are part of every run's starting
+/// heap alike, in a fresh VM as in a reused one.
+///
+/// A module that cannot be found or compiled now is left to `require`,
+/// which reports it at its line, as before. Called under the deadline of
+/// the script's compilation, which ends the preloading.
+pub(crate) fn preload(lua: &Lua, source: &str) {
+    let Some(loader) = lua.app_data_ref::<LoaderRef>().map(|l| l.0.clone()) else {
+        return;
+    };
+    let Some(guard) = Guard::of(lua) else {
+        return;
+    };
+    let mut queue: std::collections::VecDeque<String> = required_names(source).into();
+    let mut seen = std::collections::HashSet::new();
+    while let Some(name) = queue.pop_front() {
+        let out_of_time = guard.deadline().is_some_and(|d| Instant::now() >= d);
+        if loader.loaded.borrow().len() >= MAX_PRELOADED || out_of_time {
+            return;
+        }
+        if !valid_module_name(&name) || !seen.insert(name.clone()) {
+            continue;
+        }
+        let (relative, path) = loader.path_of(&name);
+        let Ok((bytecode, source_len)) = loader.bytecode(&relative, &path, &guard, |_| Ok(()))
+        else {
+            continue;
+        };
+        let Ok(function) = lua
+            .load(&bytecode[..])
+            .set_mode(mlua::chunk::ChunkMode::Binary)
+            .into_function()
+        else {
+            continue;
+        };
+        loader
+            .loaded
+            .borrow_mut()
+            .insert(path.clone(), (function, source_len));
+        if let Some(names) = loader.names.borrow().get(&path) {
+            queue.extend(names.iter().cloned());
+        }
+    }
+}
+
+/// The module names `source` passes to `require` as a literal string: the
+/// word `require`, then `(` or not, then a quoted name.
+fn required_names(source: &str) -> Vec<String> {
+    let bytes = source.as_bytes();
+    let mut names = Vec::new();
+    let mut from = 0;
+    while let Some(at) = source[from..].find("require") {
+        let start = from + at;
+        from = start + "require".len();
+        // `myrequire(...)` is another function.
+        if start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+            continue;
+        }
+        let mut i = from;
+        let skip_space = |mut i: usize| {
+            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            i
+        };
+        i = skip_space(i);
+        if i < bytes.len() && bytes[i] == b'(' {
+            i = skip_space(i + 1);
+        }
+        let Some(&quote) = bytes.get(i).filter(|q| **q == b'"' || **q == b'\'') else {
+            continue;
+        };
+        let name_start = i + 1;
+        let mut end = name_start;
+        while end < bytes.len()
+            && end - name_start <= MAX_MODULE_NAME
+            && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_' || bytes[end] == b'.')
+        {
+            end += 1;
+        }
+        if bytes.get(end) == Some(&quote) && end > name_start {
+            names.push(source[name_start..end].to_string());
+        }
+    }
+    names
 }
 
 /// A module's bytecode, and its source's length (what every run is
@@ -259,6 +433,23 @@ mod tests {
         assert!(!valid_module_name("lib..x"));
         assert!(!valid_module_name("/abs"));
         assert!(!valid_module_name(""));
+    }
+
+    #[test]
+    fn literal_requires_are_found() {
+        let source = r#"
+            local a = require("lib.doors")
+            local b = require 'helpers'
+            local c = require ( "x_y.z" )
+            local d = myrequire("not.this")
+            local e = require(name)
+            local f = require("bad name")
+            -- require "in.a.comment"
+        "#;
+        assert_eq!(
+            required_names(source),
+            ["lib.doors", "helpers", "x_y.z", "in.a.comment"]
+        );
     }
 
     #[test]

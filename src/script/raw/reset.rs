@@ -97,7 +97,23 @@ pub(crate) fn take_throws(lua: &Lua) -> mlua::Result<u32> {
     Ok(throws)
 }
 
+/// A new closure of `function`'s prototype for this run: new upvalues, the
+/// first (a chunk's `_ENV`) the run's globals, as loading the chunk again
+/// would give.
+pub(crate) fn reclose(lua: &Lua, function: &Function) -> mlua::Result<Function> {
+    // SAFETY: replaces the function exec_raw pushed with its new closure;
+    // the host passes only functions it loaded from bytecode (Lua functions).
+    unsafe {
+        lua.exec_raw(function, |state| {
+            dunlua_reclose(state, -1);
+            ffi::lua_remove(state, -2);
+        })
+    }
+}
+
 extern "C-unwind" {
+    /// Pushes a new closure of the Lua function at `idx` (`lapi.c`).
+    fn dunlua_reclose(state: *mut ffi::lua_State, idx: c_int);
     /// The errors raised since the last call (`ldo.c`).
     fn dunlua_take_throws(state: *mut ffi::lua_State) -> u32;
     /// Sets the id the next object made gets, less one.

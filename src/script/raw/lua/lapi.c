@@ -827,6 +827,34 @@ LUA_API void *dunlua_newuserdata_of (lua_State *L, size_t size, const void *mt) 
 }
 
 
+/* dunlua: pushes a new closure of the prototype of the Lua function at
+   'idx', with new upvalues, the first set to the globals: what lua_load
+   gives for a chunk, without loading it again. A module loaded once per VM
+   gets a new closure per run (src/script/require.rs). */
+LUA_API void dunlua_reclose (lua_State *L, int idx) {
+  const TValue *o;
+  LClosure *cl;
+  Proto *p;
+  lua_lock(L);
+  o = index2value(L, idx);
+  api_check(L, ttisLclosure(o), "Lua function expected");
+  p = clLvalue(o)->p;
+  cl = luaF_newLclosure(L, p->sizeupvalues);
+  setclLvalue2s(L, L->top.p, cl);
+  api_incr_top(L);
+  cl->p = p;
+  luaC_objbarrier(L, cl, p);
+  luaF_initupvals(L, cl);
+  if (cl->nupvalues >= 1) {
+    const TValue *gt = getGtable(L);
+    setobj(L, cl->upvals[0]->v.p, gt);
+    luaC_barrier(L, cl->upvals[0], gt);
+  }
+  luaC_checkGC(L);
+  lua_unlock(L);
+}
+
+
 /* dunlua: pushes a copy of the table at 'idx' (see dunlua_copytable). */
 extern void dunlua_copytable (lua_State *L, Table *c, const Table *t);
 
