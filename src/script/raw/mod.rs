@@ -41,7 +41,8 @@ use mlua::ffi::{self, lua_State};
 
 /// An integer argument (not a float, not a numeric string: those go the slow way).
 pub(crate) unsafe fn int_arg(state: *mut lua_State, idx: c_int) -> Option<i64> {
-    (ffi::lua_isinteger(state, idx) != 0).then(|| ffi::lua_tointeger(state, idx))
+    let mut n = 0;
+    (dunlua_tointeger_exact(state, idx, &mut n) != 0).then_some(n)
 }
 
 /// Calls the ordinary binding (in upvalue `slow`) with this call's
@@ -64,6 +65,10 @@ unsafe extern "C-unwind" fn after_fall_back(
 }
 
 extern "C-unwind" {
+    /// Whether the value at `idx` is an integer, stored in `n` if so
+    /// (`src/script/raw/lua/lapi.c`).
+    fn dunlua_tointeger_exact(state: *mut lua_State, idx: c_int, n: *mut ffi::lua_Integer)
+        -> c_int;
     /// Marks the table at `idx` as a type's method table (see
     /// `src/script/raw/lua/lobject.h`, `DUNLUA_SELFINDEX`).
     fn dunlua_markmethods(state: *mut lua_State, idx: c_int);

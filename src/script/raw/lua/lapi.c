@@ -855,6 +855,20 @@ LUA_API void dunlua_reclose (lua_State *L, int idx) {
 }
 
 
+/* dunlua: whether the value at 'idx' is an integer (not a float, not a
+   numeric string), storing it in '*n' if so: what lua_isinteger and then
+   lua_tointegerx tell, in one look (every integer argument of the host's
+   fast functions, src/script/raw/mod.rs). */
+LUA_API int dunlua_tointeger_exact (lua_State *L, int idx, lua_Integer *n) {
+  const TValue *o = index2value(L, idx);
+  if (ttisinteger(o)) {
+    *n = ivalue(o);
+    return 1;
+  }
+  return 0;
+}
+
+
 /* dunlua: pushes a copy of the table at 'idx' (see dunlua_copytable). */
 extern void dunlua_copytable (lua_State *L, Table *c, const Table *t);
 
