@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use crate::generated::Generated;
 use crate::map::{Map, Rgb, START_GLYPH};
 use crate::ops::is_buried;
 
@@ -169,6 +170,16 @@ impl MarkerLooks {
     /// The looks of one map's markers.
     pub fn of(map: &Map) -> MarkerLooks {
         MarkerLooks::of_levels([map])
+    }
+
+    /// Level `level` of a dungeon's `levels` (1 is the first; past the
+    /// last, the last), taken out, with the looks of the levels down to it
+    /// ([`MarkerLooks::of_levels`]): what a picture of one level of a seed
+    /// shows (`sheet --level`, the window's seed grid).
+    pub fn level_of(mut levels: Vec<Generated>, level: usize) -> (Generated, MarkerLooks) {
+        let at = level.clamp(1, levels.len().max(1)) - 1;
+        let looks = MarkerLooks::of_levels(levels[..=at].iter().map(|g| &g.map));
+        (levels.swap_remove(at), looks)
     }
 
     /// The looks of a dungeon's markers, its levels' maps in level order.

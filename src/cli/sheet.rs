@@ -23,17 +23,11 @@ fn picture(
     // Markers in the looks of the levels down to this one: a name looks
     // as it does on the dungeon's other levels.
     let result = match session {
-        Ok(session) if level == 1 => session.run(seed).map(|g| {
-            let looks = MarkerLooks::of(&g.map);
-            (g, looks)
-        }),
-        Ok(session) => session.run_levels(seed).map(|mut levels| {
-            let at = (level as usize - 1).min(levels.len() - 1);
-            let looks = MarkerLooks::of_levels(levels[..=at].iter().map(|g| &g.map));
-            (levels.swap_remove(at), looks)
-        }),
+        Ok(session) if level == 1 => session.run(seed).map(|g| vec![g]),
+        Ok(session) => session.run_levels(seed),
         Err(e) => Err(e.clone()),
-    };
+    }
+    .map(|levels| MarkerLooks::level_of(levels, level as usize));
     match result {
         Ok((g, looks)) => {
             let mut label = format!("seed {seed}");

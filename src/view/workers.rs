@@ -135,17 +135,12 @@ impl GridWork {
                     let seed = first.wrapping_add(i as u64);
                     // Markers in the looks of the levels down to this
                     // one, as the dungeon's other levels show them.
-                    let made = session.as_ref().map(|s| match level {
-                        1 => s.run(seed).map(|g| {
-                            let looks = MarkerLooks::of(&g.map);
-                            (g, looks)
-                        }),
-                        _ => s.run_levels(seed).map(|mut levels| {
-                            let at = (level - 1).min(levels.len() - 1);
-                            let above = levels[..=at].iter().map(|g| &g.map);
-                            let looks = MarkerLooks::of_levels(above);
-                            (levels.swap_remove(at), looks)
-                        }),
+                    let made = session.as_ref().map(|s| {
+                        match level {
+                            1 => s.run(seed).map(|g| vec![g]),
+                            _ => s.run_levels(seed),
+                        }
+                        .map(|levels| MarkerLooks::level_of(levels, level))
                     });
                     let tile = match made {
                         Ok(Ok((g, looks))) => Tile::Map(crate::thumbnail::thumbnail_with(
