@@ -112,7 +112,8 @@ impl Session {
                 )))
             }
         };
-        let info = read_info(declared, &self.request.script).map_err(ScriptError::contract)?;
+        let info =
+            read_info(&vm.lua, declared, &self.request.script).map_err(ScriptError::contract)?;
         Ok(Loaded {
             rng,
             generate,
@@ -259,7 +260,7 @@ impl Session {
 /// `levels`, `stairs`, `params` and its puzzle (`goal`, `locks`,
 /// `one_way`) (as `raw::fields::script_fields` reads
 /// them).
-fn read_info(declared: [Value; 9], path: &Path) -> Result<ScriptInfo, String> {
+fn read_info(lua: &mlua::Lua, declared: [Value; 9], path: &Path) -> Result<ScriptInfo, String> {
     let shown = path.display();
     let [name, width, height, levels, stairs, params, goal, locks, one_way] = declared;
     let name = match name {
@@ -312,7 +313,7 @@ fn read_info(declared: [Value; 9], path: &Path) -> Result<ScriptInfo, String> {
     };
     let params = match params {
         Value::Nil => Params::default(),
-        Value::Table(t) => read_params(&t, &shown.to_string())?,
+        Value::Table(t) => read_params(lua, &t, &shown.to_string())?,
         other => {
             return Err(format!(
                 "{shown}: params must be a table, got {}",
@@ -340,10 +341,11 @@ const KEPT_REJECTIONS: usize = 32;
 /// The most parameters a script may declare.
 const MAX_PARAMS: usize = 1024;
 
-fn read_params(table: &Table, shown: &str) -> Result<Params, String> {
+fn read_params(lua: &mlua::Lua, table: &Table, shown: &str) -> Result<Params, String> {
     let mut entries = Vec::new();
-    for pair in table.pairs::<Value, Value>() {
-        let (key, value) = pair.map_err(|e| format!("{shown}: params: {e}"))?;
+    let pairs = super::raw::fields::first_pairs(lua, table, MAX_PARAMS + 1)
+        .map_err(|e| format!("{shown}: params: {e}"))?;
+    for (key, value) in pairs {
         if entries.len() == MAX_PARAMS {
             return Err(format!(
                 "{shown}: params declares more than {MAX_PARAMS} parameters"

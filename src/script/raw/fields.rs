@@ -57,6 +57,49 @@ pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; 11
     Ok([a, b, c, d, e, f, g, h, i, j, k])
 }
 
+/// The first `most` key-value pairs of `table` in `next` order (raw, as
+/// `pairs` without `__pairs`), read in one protected call: through mlua,
+/// every step of the iteration is a protected call of its own (a
+/// script's `params`, read every run, took 8,000 instructions).
+pub(crate) fn first_pairs(
+    lua: &Lua,
+    table: &Table,
+    most: usize,
+) -> mlua::Result<Vec<(Value, Value)>> {
+    let most = most.min(1 << 16);
+    // SAFETY: the closure replaces the table exec_raw pushed with at most
+    // `most` keys and values (the stack grown for each pair); lua_next and
+    // growing the stack may raise, with nothing here holding a destructor.
+    let values: mlua::MultiValue = unsafe {
+        lua.exec_raw(table, |state| {
+            let at = ffi::lua_gettop(state);
+            ffi::lua_pushnil(state);
+            let mut n = 0;
+            // The stack grows with the pairs (grown to its most at once, a
+            // run's stack would be grown and shrunk again every run).
+            while n < most && {
+                ffi::luaL_checkstack(state, 3, std::ptr::null());
+                ffi::lua_next(state, at) != 0
+            } {
+                // Stack: ..., key, value: keep both and push the key again.
+                ffi::lua_pushvalue(state, -2);
+                n += 1;
+            }
+            if n == most {
+                // The key pushed again (or nil after the last pair) goes.
+                ffi::lua_pop(state, 1);
+            }
+            ffi::lua_remove(state, at);
+        })?
+    };
+    let mut values = values.into_iter();
+    let mut pairs = Vec::new();
+    while let (Some(k), Some(v)) = (values.next(), values.next()) {
+        pairs.push((k, v));
+    }
+    Ok(pairs)
+}
+
 /// A new `ctx` table: `level`, `levels`, `seed` and, below the first
 /// level, `above`.
 pub(crate) fn make_ctx(
