@@ -179,3 +179,27 @@ fn literally_named_modules_are_loaded_before_the_first_run() {
         broken.message
     );
 }
+
+/// An rng reached through another table's `__index` reads its own `seed`
+/// (the rng's method table passes the rng, not the table first indexed).
+#[test]
+fn an_rng_behind_another_tables_index_reads_its_own_seed() {
+    let scratch = Scratch::new();
+    let path = scratch.write(
+        "proxy.lua",
+        r#"
+        return { width = 10, height = 10, generate = function(map, rng)
+          local fork = rng:fork("x")
+          local p = setmetatable({}, { __index = fork })
+          assert(p.seed == fork.seed and p.seed ~= rng.seed, "the fork's own seed")
+          assert(type(p.int) == "function")
+          map:fill("floor")
+          map:set_start(1, 1)
+        end }
+        "#,
+    );
+    Session::new(&Request::new(&path, 0))
+        .unwrap()
+        .run(3)
+        .unwrap();
+}

@@ -224,6 +224,22 @@ mod tests {
     }
 
     #[test]
+    fn a_rect_reached_through_another_tables_index_answers_as_itself() {
+        let got: String = lua()
+            .load(
+                r#"
+                local r = Rect.new(1, 2, 5, 4)
+                local p = setmetatable({}, { __index = r })
+                local q = setmetatable({}, { __index = p })
+                return table.concat({ p.x1, p.w, q.y2, type(p.center), tostring(q.nothing) }, " ")
+                "#,
+            )
+            .eval()
+            .unwrap();
+        assert_eq!(got, "1 5 6 function nil");
+    }
+
+    #[test]
     fn an_index_answers_like_a_loop_over_its_rects() {
         let lua = lua();
         let got: String = lua

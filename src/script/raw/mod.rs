@@ -75,7 +75,7 @@ extern "C-unwind" {
 }
 
 /// Marks `methods` as a type's method table: when a key misses it, its own
-/// `__index` function gets the object first indexed, not the table (the
+/// `__index` function gets the object whose `__index` it is, not the table (the
 /// rng's forks read their own `seed`, a rect its corners), while a method
 /// is a plain table lookup that never leaves the VM.
 pub(crate) fn mark_methods(lua: &mlua::Lua, methods: &mlua::Table) -> mlua::Result<()> {

@@ -736,7 +736,9 @@ typedef union Node {
 /*
 ** dunlua: a table the host marked as a type's method table: when a lookup
 ** through it misses and its own metatable's '__index' is a function, that
-** function gets the object first indexed, not this table (lvm.c). Bit 6 of
+** function gets the object whose metatable's '__index' this table is (the
+** rng or the rect, also when reached through another table's '__index'),
+** not this table (lvm.c). Bit 6 of
 ** 'flags' is unused by Lua (bits 0-5 cache absent metamethods).
 */
 #define DUNLUA_SELFINDEX	(1 << 6)

@@ -299,11 +299,41 @@ static int floatforloop (StkId ra) {
   { if (l_unlikely((loop) >= 2)) \
       dunlua_note_work(L, (size_t)(loop) * DUNLUA_UNITS_PER_HOP); }
 
+/*
+** dunlua: 'obj:name(...)' on a full userdata whose metatable's '__index' is
+** a table holding 'name' (a short string): the method, found at once as
+** luaV_finishget would find it in one step, which charges nothing (the
+** map's, the rng's and a rect's methods; every host call from a script
+** came this way). Anything else (no such method, a function '__index', a
+** long name) goes the usual way, 'slot' as luaV_fastget left it.
+*/
+static int dunlua_udatamethod (lua_State *L, const TValue *o, TString *key,
+                               const TValue **slot) {
+  Table *mt;
+  const TValue *tm;
+  if (!ttisfulluserdata(o) || key->tt != LUA_VSHRSTR)
+    return 0;
+  mt = uvalue(o)->metatable;
+  if (mt == NULL)
+    return 0;
+  tm = fasttm(L, mt, TM_INDEX);
+  if (tm == NULL || !ttistable(tm))
+    return 0;
+  {
+    const TValue *found = luaH_getshortstr(hvalue(tm), key);
+    if (isempty(found))
+      return 0;
+    *slot = found;
+    return 1;
+  }
+}
+
+
 void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
                       const TValue *slot) {
   int loop;  /* counter to avoid infinite loops */
   const TValue *tm;  /* metamethod */
-  const TValue *self = t;  /* dunlua: the object first indexed */
+  const TValue *owner = t;  /* dunlua: the object whose '__index' is 't' */
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
     if (slot == NULL) {  /* 't' is not a table? */
       lua_assert(!ttistable(t));
@@ -324,12 +354,13 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
     }
     if (ttisfunction(tm)) {  /* is metamethod a function? */
       dunlua_hops(L, loop);
-      /* dunlua: a method table's fallback gets the object (lobject.h) */
+      /* dunlua: a method table's fallback gets its object (lobject.h) */
       if (slot != NULL && (hvalue(t)->flags & DUNLUA_SELFINDEX))
-        t = self;
+        t = owner;
       luaT_callTMres(L, tm, t, key, val);  /* call it */
       return;
     }
+    owner = t;  /* dunlua */
     t = tm;  /* else try to access 'tm[key]' */
     if (luaV_fastgetcharged(L, t, key, slot)) {  /* fast track? */
       setobj2s(L, val, slot);  /* done */
@@ -1457,6 +1488,9 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TString *key = tsvalue(rc);  /* key must be a string */
         setobj2s(L, ra + 1, rb);
         if (luaV_fastget(L, rb, key, slot, luaH_getstr)) {
+          setobj2s(L, ra, slot);
+        }
+        else if (dunlua_udatamethod(L, rb, key, &slot)) {
           setobj2s(L, ra, slot);
         }
         else
