@@ -142,6 +142,8 @@ fn literally_named_modules_are_loaded_before_the_first_run() {
         "mods.lua",
         r#"
         local b = require("lib.b")
+        -- an old note: require("lib.commented")
+        --[[ require "lib.commented" ]]
         return { width = 10, height = 10, generate = function(map, rng, p)
           local late = require("lib." .. "late")
           map:fill("wall")
@@ -160,7 +162,7 @@ fn literally_named_modules_are_loaded_before_the_first_run() {
     assert_eq!(
         *asked.lock().unwrap(),
         ["lib/b.lua", "lib/broken.lua", "lib/a.lua"],
-        "read before any run, in the order they are named"
+        "read before any run, in the order they are named (not in comments)"
     );
     let first = session.run(1).unwrap();
     let again = session.run(1).unwrap();

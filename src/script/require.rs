@@ -313,11 +313,72 @@ pub(crate) fn install_require(
     lua.globals().set("require", require)
 }
 
+/// `source` with its comments blanked out (strings kept, so a `--` inside
+/// one is no comment): where [`required_names`] looks.
+fn without_comments(source: &str) -> String {
+    let bytes = source.as_bytes();
+    let mut out = bytes.to_vec();
+    let mut i = 0;
+    // The level of a long bracket opening at `at` (`[[` is 0, `[==[` 2).
+    let long_bracket = |at: usize| -> Option<usize> {
+        if bytes.get(at) != Some(&b'[') {
+            return None;
+        }
+        let level = bytes[at + 1..].iter().take_while(|b| **b == b'=').count();
+        (bytes.get(at + 1 + level) == Some(&b'[')).then_some(level)
+    };
+    // Where the long bracket of `level` that starts at `at` ends.
+    let close = |at: usize, level: usize| -> usize {
+        let closing = format!("]{}]", "=".repeat(level));
+        match source[at..].find(&closing) {
+            Some(k) => at + k + closing.len(),
+            None => bytes.len(),
+        }
+    };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'-' if bytes.get(i + 1) == Some(&b'-') => {
+                let end = match long_bracket(i + 2) {
+                    Some(level) => close(i + 2, level),
+                    None => source[i..].find('\n').map_or(bytes.len(), |k| i + k),
+                };
+                for b in &mut out[i..end] {
+                    if *b != b'\n' {
+                        *b = b' ';
+                    }
+                }
+                i = end;
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'[' => match long_bracket(i) {
+                Some(level) => i = close(i, level),
+                None => i += 1,
+            },
+            _ => i += 1,
+        }
+    }
+    // Only ASCII bytes were replaced (by spaces), so the text stays UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
 /// Keeps the VM's [`Loader`] where [`preload`] finds it.
 struct LoaderRef(Rc<Loader>);
 
-/// The most modules loaded before the first run.
+/// The most modules loaded before the first run, the largest source one
+/// may have, all of theirs together, and the longest the loading may take:
+/// a module named but not required in a run (under a condition) is loaded
+/// for nothing and stays in every run's heap, so big or slow ones are left
+/// to `require`.
 const MAX_PRELOADED: usize = 64;
+const MAX_PRELOADED_SOURCE: usize = 256 << 10;
+const MAX_PRELOADED_SOURCES: usize = 1 << 20;
+const PRELOAD_TIME: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Loads into the VM, before its first run, the modules that `source`
 /// names in literal calls (`require("lib.doors")`, `require "x"`), and
@@ -331,8 +392,9 @@ const MAX_PRELOADED: usize = 64;
 /// heap alike, in a fresh VM as in a reused one.
 ///
 /// A module that cannot be found or compiled now is left to `require`,
-/// which reports it at its line, as before. Called under the deadline of
-/// the script's compilation, which ends the preloading.
+/// which reports it at its line, as before; so is one past the caps above.
+/// Called under the deadline of the script's compilation (which may stop a
+/// compile); [`PRELOAD_TIME`] ends the preloading sooner.
 pub(crate) fn preload(lua: &Lua, source: &str) {
     let Some(loader) = lua.app_data_ref::<LoaderRef>().map(|l| l.0.clone()) else {
         return;
@@ -340,10 +402,25 @@ pub(crate) fn preload(lua: &Lua, source: &str) {
     let Some(guard) = Guard::of(lua) else {
         return;
     };
-    let mut queue: std::collections::VecDeque<String> = required_names(source).into();
+    // Compiles and loads stop at the sooner of the compile's deadline and
+    // this one (a slow compile is then left to the run, under its own).
+    let until = Instant::now() + PRELOAD_TIME;
+    let (deadline, cancel) = (guard.deadline(), guard.cancel_flag());
+    guard.set_deadline(
+        Some(deadline.map_or(until, |d| d.min(until))),
+        cancel.clone(),
+    );
+    preload_names(lua, &loader, &guard, required_names(source), until);
+    guard.set_deadline(deadline, cancel);
+}
+
+/// Preloads `names` and the modules they name, until `until`.
+fn preload_names(lua: &Lua, loader: &Loader, guard: &Guard, names: Vec<String>, until: Instant) {
+    let mut queue: std::collections::VecDeque<String> = names.into();
     let mut seen = std::collections::HashSet::new();
+    let mut total = 0;
     while let Some(name) = queue.pop_front() {
-        let out_of_time = guard.deadline().is_some_and(|d| Instant::now() >= d);
+        let out_of_time = Instant::now() >= until;
         if loader.loaded.borrow().len() >= MAX_PRELOADED || out_of_time {
             return;
         }
@@ -351,10 +428,16 @@ pub(crate) fn preload(lua: &Lua, source: &str) {
             continue;
         }
         let (relative, path) = loader.path_of(&name);
-        let Ok((bytecode, source_len)) = loader.bytecode(&relative, &path, &guard, |_| Ok(()))
-        else {
+        let small = |len: usize| {
+            if len > MAX_PRELOADED_SOURCE || total + len > MAX_PRELOADED_SOURCES {
+                return Err(mlua::Error::runtime("left to require"));
+            }
+            Ok(())
+        };
+        let Ok((bytecode, source_len)) = loader.bytecode(&relative, &path, guard, small) else {
             continue;
         };
+        total += source_len;
         let Ok(function) = lua
             .load(&bytecode[..])
             .set_mode(mlua::chunk::ChunkMode::Binary)
@@ -372,9 +455,12 @@ pub(crate) fn preload(lua: &Lua, source: &str) {
     }
 }
 
-/// The module names `source` passes to `require` as a literal string: the
-/// word `require`, then `(` or not, then a quoted name.
+/// The module names `source` passes to `require` as a literal string, in
+/// its code (not its comments): the word `require`, then `(` or not, then
+/// a quoted name.
 fn required_names(source: &str) -> Vec<String> {
+    let code = without_comments(source);
+    let source = code.as_str();
     let bytes = source.as_bytes();
     let mut names = Vec::new();
     let mut from = 0;
@@ -445,10 +531,19 @@ mod tests {
             local e = require(name)
             local f = require("bad name")
             -- require "in.a.comment"
+            --[==[ require "in.a.long.comment" ]==]
+            local g = "-- not a comment" .. require "after.a.string"
+            local h = [[ -- ]] .. require "after.a.long.string"
         "#;
         assert_eq!(
             required_names(source),
-            ["lib.doors", "helpers", "x_y.z", "in.a.comment"]
+            [
+                "lib.doors",
+                "helpers",
+                "x_y.z",
+                "after.a.string",
+                "after.a.long.string"
+            ]
         );
     }
 
