@@ -114,30 +114,24 @@ fn math_random_draws_from_each_runs_own_stream() {
 }
 
 /// The modules a script names literally are read and loaded once, before
-/// the first run (each run gets its own closure of them); one named at run
-/// time is read on first need; a module that does not compile is left to
-/// the run, which reports it at the `require` line.
+/// the first run (each run gets its own closure of them): a module file
+/// removed after the session was made still serves every run. One named at
+/// run time, or in a comment, is read on first need; a module that does
+/// not compile is left to the run, which reports it at the `require` line.
 #[test]
 fn literally_named_modules_are_loaded_before_the_first_run() {
-    use std::collections::BTreeMap;
-    use std::sync::{Arc, Mutex};
-    let sources: BTreeMap<&str, &str> = [
-        (
-            "lib/a.lua",
-            "local n = 0\nreturn { bump = function() n = n + 1 return n end }\n",
-        ),
-        (
-            "lib/b.lua",
-            "local a = require('lib.a')\nreturn { twice = function() return a.bump() * 2 end }\n",
-        ),
-        ("lib/late.lua", "return 7\n"),
-        ("lib/broken.lua", "return {\n"),
-    ]
-    .into_iter()
-    .collect();
-    let asked: Arc<Mutex<Vec<String>>> = Arc::default();
-    let log = asked.clone();
     let scratch = Scratch::new();
+    scratch.write(
+        "lib/a.lua",
+        "local n = 0\nreturn { bump = function() n = n + 1 return n end }\n",
+    );
+    scratch.write(
+        "lib/b.lua",
+        "local a = require('lib.a')\nreturn { twice = function() return a.bump() * 2 end }\n",
+    );
+    scratch.write("lib/late.lua", "return 7\n");
+    scratch.write("lib/commented.lua", "return 1\n");
+    scratch.write("lib/broken.lua", "return {\n");
     let path = scratch.write(
         "mods.lua",
         r#"
@@ -145,40 +139,88 @@ fn literally_named_modules_are_loaded_before_the_first_run() {
         -- an old note: require("lib.commented")
         --[[ require "lib.commented" ]]
         return { width = 10, height = 10, generate = function(map, rng, p)
-          local late = require("lib." .. "late")
           map:fill("wall")
-          map:carve_room(Rect.new(0, 0, 3 + b.twice() + late % 3, 5))
+          map:carve_room(Rect.new(0, 0, 3 + b.twice(), 5))
           map:set_start(1, 1)
+          if p.late then map:set(9, 9, "floor"); assert(require("lib." .. "late") == 7) end
+          if p.commented then require("lib" .. ".commented") end
           if p.broken then require("lib.broken") end
-        end, params = { broken = false } }
+        end, params = { late = false, commented = false, broken = false } }
+        "#,
+    );
+    let session = |params: &[&str]| {
+        let mut request = Request::new(&path, 0);
+        request.params = params.iter().map(|p| p.to_string()).collect();
+        Session::new(&request).unwrap()
+    };
+    let (plain, late, commented, broken) = (
+        session(&[]),
+        session(&["late=true"]),
+        session(&["commented=true"]),
+        session(&["broken=true"]),
+    );
+    for gone in [
+        "lib/a.lua",
+        "lib/b.lua",
+        "lib/late.lua",
+        "lib/commented.lua",
+    ] {
+        std::fs::remove_file(scratch.path().join(gone)).unwrap();
+    }
+    let first = plain.run(1).unwrap();
+    let again = plain.run(1).unwrap();
+    assert_eq!(first.map, again.map, "each run's module state is its own");
+    assert_eq!(first.map.get(2, 1).unwrap(), dunlua::Tile::FLOOR);
+    let late = late.run(1).unwrap_err().message;
+    assert!(late.contains("module 'lib.late' not found"), "{late}");
+    let commented = commented.run(1).unwrap_err().message;
+    assert!(
+        commented.contains("module 'lib.commented' not found"),
+        "{commented}"
+    );
+    let broken = broken.run(1).unwrap_err().message;
+    assert!(
+        broken.contains("lib/broken.lua:2:"),
+        "the module's own syntax error, from the run: {broken}"
+    );
+}
+
+/// A game's loader function is called only when a run requires a module,
+/// never while the session is being made (a C caller's loader gets the
+/// generator's handle, which does not exist yet then).
+#[test]
+fn a_loader_function_is_called_only_by_runs() {
+    use std::sync::{Arc, Mutex};
+    let asked: Arc<Mutex<Vec<String>>> = Arc::default();
+    let log = asked.clone();
+    let scratch = Scratch::new();
+    let path = scratch.write(
+        "mods.lua",
+        r#"
+        local a = require("lib.a")
+        return { width = 10, height = 10, generate = function(map)
+          map:fill("floor")
+          map:set_start(a, 1)
+        end }
         "#,
     );
     let mut request = Request::new(&path, 0);
     request.modules = dunlua::script::Modules::Loader(Arc::new(move |relative: &str| {
         log.lock().unwrap().push(relative.to_string());
-        Ok(sources.get(relative).map(|s| s.to_string()))
+        Ok((relative == "lib/a.lua").then(|| "return 2".to_string()))
     }));
     let session = Session::new(&request).unwrap();
-    assert_eq!(
-        *asked.lock().unwrap(),
-        ["lib/b.lua", "lib/broken.lua", "lib/a.lua"],
-        "read before any run, in the order they are named (not in comments)"
-    );
-    let first = session.run(1).unwrap();
-    let again = session.run(1).unwrap();
-    assert_eq!(first.map, again.map, "each run's module state is its own");
-    assert_eq!(first.map.width(), 10);
-    assert_eq!(
-        *asked.lock().unwrap(),
-        ["lib/b.lua", "lib/broken.lua", "lib/a.lua", "lib/late.lua"],
-        "a computed name is read once, in the first run that needs it"
-    );
-    request.params = vec!["broken=true".into()];
-    let broken = Session::new(&request).unwrap().run(1).unwrap_err();
     assert!(
-        broken.message.contains("lib/broken.lua:2:"),
-        "the module's own syntax error, from the run: {}",
-        broken.message
+        asked.lock().unwrap().is_empty(),
+        "{:?}",
+        asked.lock().unwrap()
+    );
+    session.run(1).unwrap();
+    session.run(2).unwrap();
+    assert_eq!(
+        *asked.lock().unwrap(),
+        ["lib/a.lua"],
+        "read once, by the first run"
     );
 }
 

@@ -380,8 +380,9 @@ const MAX_PRELOADED_SOURCE: usize = 256 << 10;
 const MAX_PRELOADED_SOURCES: usize = 1 << 20;
 const PRELOAD_TIME: std::time::Duration = std::time::Duration::from_millis(100);
 
-/// Loads into the VM, before its first run, the modules that `source`
-/// names in literal calls (`require("lib.doors")`, `require "x"`), and
+/// Loads into the VM, before its first run, the modules (from the
+/// script's folder or the texts a game gave, not through its loader
+/// function) that `source` names in literal calls (`require("lib.doors")`, `require "x"`), and
 /// those they name in turn: a run then makes a new closure of each (a few
 /// hundred instructions) instead of loading its bytecode again (a sixth of
 /// a `rooms.lua` run went to loading `lib/features.lua`). A run is what it
@@ -399,6 +400,12 @@ pub(crate) fn preload(lua: &Lua, source: &str) {
     let Some(loader) = lua.app_data_ref::<LoaderRef>().map(|l| l.0.clone()) else {
         return;
     };
+    // A game's loader function is called only when a run requires (it may
+    // not be ready while its generator is being built: the C ABI's loader
+    // gets the generator's handle, which does not exist yet).
+    if matches!(loader.modules, Modules::Loader(_)) {
+        return;
+    }
     let Some(guard) = Guard::of(lua) else {
         return;
     };
