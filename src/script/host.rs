@@ -94,9 +94,12 @@ pub(crate) fn safe_libs() -> StdLib {
 // after a run that changed them (or went incremental: `raw::guard`).
 use super::raw::guard::{GC_PAUSE, GC_STEP_MULTIPLIER, GC_STEP_SIZE};
 /// How deep mlua's pool of error boxes is refilled before every run:
-/// deeper than scripts nest host calls (a module's chunk calling the API
-/// is 2 deep).
-const POOL_DEPTH: u32 = 4;
+/// deeper than scripts usually nest host calls (a module's chunk calling
+/// the API is 2 deep; each module requiring another adds one). A run
+/// nesting deeper makes a box per extra level that mlua keeps, so a VM's
+/// first run counts more memory than later ones there; each level costs
+/// about 2,000 instructions after every run that raised an error.
+const POOL_DEPTH: u32 = 8;
 
 /// Lua 5.4's default generational settings (`lgc.h`), the mode every run
 /// starts in: the host's objects stay old, so the reset's collection only
@@ -204,6 +207,29 @@ impl Drop for Lent<'_> {
     }
 }
 
+/// How many values the host may hold at once before mlua's stack of
+/// references grows (see [`grow_reference_stack`]): enough for host calls
+/// nested [`POOL_DEPTH`] deep. Every collection walks the stack up to its
+/// highest slot ever used, so more costs every run (1,024, with a larger
+/// kept stack, cost an empty run about a fifth more instructions).
+const HELD_VALUES: usize = 32;
+
+/// Grows mlua's stack of references (a Lua thread holding every value the
+/// host holds) to [`HELD_VALUES`] before the first run. The stack never
+/// shrinks, so a run that holds more values at once than any before it
+/// (modules requiring modules nest host calls, each holding its
+/// arguments) grows it where a later run would not: the first run of a
+/// VM then counted more memory, and the collector ran at other times,
+/// than in a reused one.
+fn grow_reference_stack(any: &Table) -> mlua::Result<()> {
+    // Each value read is held in a slot of its own (a clone would share).
+    let held = (0..HELD_VALUES)
+        .map(|_| any.raw_get::<Value>("math"))
+        .collect::<mlua::Result<Vec<Value>>>()?;
+    drop(held);
+    Ok(())
+}
+
 impl Vm {
     pub fn new(
         script: &Path,
@@ -256,6 +282,7 @@ impl Vm {
             }
             Ok(())
         })?;
+        grow_reference_stack(&host_globals)?;
         let fast = FastState::new();
         let map_methods = if fast_paths {
             let sample_map = Map::new(1, 1).map_err(mlua::Error::external)?;
@@ -390,7 +417,11 @@ impl Vm {
             self.pool_filled.set(true);
             super::raw::reset::take_throws(&self.lua)?;
         }
-        super::raw::reset::point_globals(&self.lua, &self.host_globals, &self.host_strings_mt)?;
+        super::raw::reset::point_globals_and_settle(
+            &self.lua,
+            &self.host_globals,
+            &self.host_strings_mt,
+        )?;
         self.collect_history()?;
         // Objects the run makes get the same ids (what tables hash them
         // by, so `pairs` order) in every run: see raw/lua/lgc.c.

@@ -116,6 +116,9 @@ extern "C-unwind" {
     fn dunlua_reclose(state: *mut ffi::lua_State, idx: c_int);
     /// The errors raised since the last call (`ldo.c`).
     fn dunlua_take_throws(state: *mut ffi::lua_State) -> u32;
+    /// Leaves the thread a fixed number of spare call frames and a stack of
+    /// a fixed size (or twice what is in use).
+    fn dunlua_settle(state: *mut ffi::lua_State);
     /// Sets the id the next object made gets, less one.
     fn dunlua_reset_ids(state: *mut ffi::lua_State, next: u32);
     /// Pushes a copy of the table at `idx`: the same array part and the
@@ -254,8 +257,14 @@ unsafe fn push_overlay(state: *mut ffi::lua_State, library: c_int) {
 
 /// Makes `globals` the registry's globals and `strings_mt` the strings'
 /// metatable again (between runs: the host's own, so the last run's copies
-/// are garbage).
-pub(crate) fn point_globals(
+/// are garbage), and settles the main thread: its spare call frames and its
+/// stack are made the same sizes whatever the runs before did
+/// (`dunlua_settle` in a patched `ldo.c`). A run that nested calls deeper
+/// than any before it in this VM (modules requiring modules) made frames a
+/// later run found ready, so the first run of a VM counted more memory than
+/// the later ones. (One call for both: a call into Lua from here costs a
+/// few hundred instructions.)
+pub(crate) fn point_globals_and_settle(
     lua: &Lua,
     globals: &mlua::Table,
     strings_mt: &mlua::Table,
@@ -268,6 +277,7 @@ pub(crate) fn point_globals(
             ffi::lua_setmetatable(state, -2);
             ffi::lua_pop(state, 1);
             ffi::lua_rawseti(state, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS);
+            dunlua_settle(state);
         })
     }
 }

@@ -328,10 +328,15 @@ static int stackinuse (lua_State *L, size_t *walked) {
 static void shrinkstack (lua_State *L, size_t *walked) {
   int inuse = stackinuse(L, walked);
   int max = (inuse > LUAI_MAXSTACK / 3) ? LUAI_MAXSTACK : inuse * 3;
+  /* dunlua: a stack of DUNLUA_KEPT_STACK slots is kept (see dunlua_settle) */
+  if (max < DUNLUA_KEPT_STACK)
+    max = DUNLUA_KEPT_STACK;
   /* if thread is currently not handling a stack overflow and its
      size is larger than maximum "reasonable" size, shrink it */
   if (inuse <= LUAI_MAXSTACK && stacksize(L) > max) {
     int nsize = (inuse > LUAI_MAXSTACK / 2) ? LUAI_MAXSTACK : inuse * 2;
+    if (nsize < DUNLUA_KEPT_STACK)  /* dunlua */
+      nsize = DUNLUA_KEPT_STACK;
     luaD_reallocstack(L, nsize, 0);  /* ok if that fails */
   }
   else  /* don't change stack */
@@ -343,6 +348,30 @@ static void shrinkstack (lua_State *L, size_t *walked) {
 void luaD_shrinkstack (lua_State *L) {
   size_t walked = 0;
   shrinkstack(L, &walked);
+}
+
+
+/*
+** dunlua: puts the thread's call frames and stack as they are after any
+** other history that reached this point by the same calls: exactly
+** DUNLUA_SPARE_CI spare CallInfos, and a stack of DUNLUA_KEPT_STACK slots
+** (or twice what is in use, if more). A run that nested calls deeper than
+** any before it made CallInfos (and grew the stack) that a later run found
+** ready, and the collector frees spare ones by halves: the first run of a
+** VM counted more memory than a later one. The host calls this before
+** every run (src/script/raw/reset.rs, 'point_globals_and_settle'); it costs nothing
+** when the last run stayed within the kept sizes.
+*/
+LUA_API void dunlua_settle (lua_State *L) {
+  size_t walked = 0;
+  int nsize = stackinuse(L, &walked) * 2;
+  if (nsize < DUNLUA_KEPT_STACK)
+    nsize = DUNLUA_KEPT_STACK;
+  else if (nsize > LUAI_MAXSTACK)
+    nsize = LUAI_MAXSTACK;
+  if (stacksize(L) != nsize)
+    luaD_reallocstack(L, nsize, 0);  /* ok if that fails */
+  luaE_settleCI(L);
 }
 
 

@@ -122,12 +122,51 @@ static void freeCI (lua_State *L) {
 
 
 /*
+** dunlua: leaves exactly DUNLUA_SPARE_CI CallInfo structures past the one in
+** use, freeing the others or making the missing ones (see dunlua_settle in
+** ldo.c).
+*/
+void luaE_settleCI (lua_State *L) {
+  CallInfo *ci = L->ci;
+  CallInfo *next;
+  int spare = 0;
+  while (ci->next != NULL && spare < DUNLUA_SPARE_CI) {
+    ci = ci->next;
+    spare++;
+  }
+  next = ci->next;
+  ci->next = NULL;
+  while (next != NULL) {  /* free the ones past them */
+    CallInfo *after = next->next;
+    luaM_free(L, next);
+    L->nci--;
+    next = after;
+  }
+  while (spare < DUNLUA_SPARE_CI) {  /* make the missing ones */
+    CallInfo *made = luaM_new(L, CallInfo);
+    made->previous = ci;
+    made->next = NULL;
+    made->u.l.trap = 0;
+    ci->next = made;
+    L->nci++;
+    ci = made;
+    spare++;
+  }
+}
+
+
+/*
 ** free half of the CallInfo structures not in use by a thread,
 ** keeping the first one.
 */
 void luaE_shrinkCI (lua_State *L) {
   CallInfo *ci = L->ci->next;  /* first free CallInfo */
   CallInfo *next;
+  int kept;
+  /* dunlua: the first DUNLUA_SPARE_CI spare ones are kept (dunlua_settle
+     makes them before every run: freeing them would only make them again) */
+  for (kept = 1; ci != NULL && kept < DUNLUA_SPARE_CI; kept++)
+    ci = ci->next;
   if (ci == NULL)
     return;  /* no extra elements */
   while ((next = ci->next) != NULL) {  /* two extra elements? */

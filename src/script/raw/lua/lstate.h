@@ -400,6 +400,16 @@ LUAI_FUNC void luaE_setdebt (global_State *g, l_mem debt);
 LUAI_FUNC void luaE_freethread (lua_State *L, lua_State *L1);
 LUAI_FUNC CallInfo *luaE_extendCI (lua_State *L, int err);
 LUAI_FUNC void luaE_shrinkCI (lua_State *L);
+LUAI_FUNC void luaE_settleCI (lua_State *L);  /* dunlua */
+
+/*
+** dunlua: the spare CallInfos and the stack size a thread keeps (see
+** dunlua_settle in ldo.c): what a run of a generation script rarely needs
+** more than, so a run seldom makes frames or grows the stack, and the
+** collector does not free what the next run would make again.
+*/
+#define DUNLUA_SPARE_CI		16
+#define DUNLUA_KEPT_STACK	64
 LUAI_FUNC void luaE_checkcstack (lua_State *L);
 LUAI_FUNC void luaE_incCstack (lua_State *L);
 LUAI_FUNC void luaE_warning (lua_State *L, const char *msg, int tocont);

@@ -1,0 +1,3 @@
+-- Link 1 of a chain of modules each requiring the next (see deep_requires.lua).
+DEPTHS[#DEPTHS + 1] = collectgarbage("count")
+return require("lib.chain.link2")
