@@ -207,29 +207,6 @@ impl Drop for Lent<'_> {
     }
 }
 
-/// How many values the host may hold at once before mlua's stack of
-/// references grows (see [`grow_reference_stack`]): enough for host calls
-/// nested [`POOL_DEPTH`] deep. Every collection walks the stack up to its
-/// highest slot ever used, so more costs every run (1,024, with a larger
-/// kept stack, cost an empty run about a fifth more instructions).
-const HELD_VALUES: usize = 32;
-
-/// Grows mlua's stack of references (a Lua thread holding every value the
-/// host holds) to [`HELD_VALUES`] before the first run. The stack never
-/// shrinks, so a run that holds more values at once than any before it
-/// (modules requiring modules nest host calls, each holding its
-/// arguments) grows it where a later run would not: the first run of a
-/// VM then counted more memory, and the collector ran at other times,
-/// than in a reused one.
-fn grow_reference_stack(any: &Table) -> mlua::Result<()> {
-    // Each value read is held in a slot of its own (a clone would share).
-    let held = (0..HELD_VALUES)
-        .map(|_| any.raw_get::<Value>("math"))
-        .collect::<mlua::Result<Vec<Value>>>()?;
-    drop(held);
-    Ok(())
-}
-
 impl Vm {
     pub fn new(
         script: &Path,
@@ -282,7 +259,7 @@ impl Vm {
             }
             Ok(())
         })?;
-        grow_reference_stack(&host_globals)?;
+        super::raw::reset::mark_host_thread(&lua)?;
         let fast = FastState::new();
         let map_methods = if fast_paths {
             let sample_map = Map::new(1, 1).map_err(mlua::Error::external)?;

@@ -574,6 +574,12 @@ unsafe extern "C" fn allocate(
         guard.charge_object(osize, nsize);
         return guard.pass_on(ptr, osize, nsize);
     }
+    // A block Lua resizes without counting it (the string table, the host
+    // thread's stack: see `dunlua_unaccounted` in lua/lstate.h): what the
+    // script did does not decide its size, nor when it grows.
+    if !ptr.is_null() && dunlua_resizing_unaccounted(guard.main.get()) != 0 {
+        return guard.resize_unaccounted(ptr, osize, nsize);
+    }
     // Without a block, `osize` is a type tag, not a size.
     let old = if ptr.is_null() { 0 } else { osize };
     // Lua's own C loops (a `__call` chain, growing the stack) run no
@@ -679,6 +685,20 @@ impl Guard {
         self.native.set(self.native.get().saturating_add(units));
     }
 
+    /// Resizes a block Lua leaves out of the counts (see [`allocate`]):
+    /// by the inner allocator, counting nothing.
+    ///
+    /// SAFETY: the arguments are a `lua_Alloc` call's, for this guard's
+    /// state, resizing a block (`ptr` not null, `nsize` not 0).
+    unsafe fn resize_unaccounted(
+        &self,
+        ptr: *mut c_void,
+        osize: usize,
+        nsize: usize,
+    ) -> *mut c_void {
+        (self.inner_alloc.get())(self.inner_ud.get(), ptr, osize, nsize)
+    }
+
     /// Does what Lua asked, once the checks let it: a small block from the
     /// recycled ones when there is one, a freed small block kept, anything
     /// else by the inner allocator; and counts Lua's bytes.
@@ -702,7 +722,9 @@ impl Guard {
         // Without a block, `osize` is a type tag, not a size.
         let old = if ptr.is_null() { 0 } else { osize };
         if nsize == 0 {
-            self.lua_bytes.set(self.lua_bytes.get() - old);
+            // (Saturating: a block resized unaccounted, freed when the
+            // state closes, is larger than what was counted for it.)
+            self.lua_bytes.set(self.lua_bytes.get().saturating_sub(old));
         } else if !block.is_null() {
             let bytes = self.lua_bytes.get() - old + nsize;
             self.lua_bytes.set(bytes);
@@ -718,6 +740,9 @@ extern "C-unwind" {
     /// Whether Lua is moving a stack or collecting garbage right now (its
     /// `gcstopem`; `src/script/raw/lua/lstate.c`).
     fn dunlua_lua_busy(state: *mut lua_State) -> c_int;
+    /// Whether the block Lua is resizing now is left out of the counts
+    /// (`src/script/raw/lua/lstate.c`).
+    fn dunlua_resizing_unaccounted(state: *mut lua_State) -> c_int;
 }
 
 /// [`script_line`] for a stop the allocator sets, unless Lua is in the

@@ -87,6 +87,25 @@ pub(crate) fn reset_ids(lua: &Lua) -> mlua::Result<()> {
     unsafe { lua.exec_raw::<()>((), |state| dunlua_reset_ids(state, RUN_IDS_FROM)) }
 }
 
+/// Marks mlua's stack of references (the thread holding every value the
+/// host holds) as the host's (`dunlua_mark_host_thread` in a patched
+/// `lstate.c`): its stack grows with the most values the host ever held at
+/// once, which a script drives (one call with hundreds of arguments), and
+/// never shrinks, so a VM's first such run grew it and a later one did
+/// not; its growth is left out of the collector's debt and of the bytes a
+/// run counts. Called once, when the VM is made.
+pub(crate) fn mark_host_thread(lua: &Lua) -> mlua::Result<()> {
+    let mut found = 0;
+    // SAFETY: walks the registry with lua_next, popping what it pushes.
+    unsafe { lua.exec_raw::<()>((), |state| found = dunlua_mark_host_thread(state)) }?;
+    if found != 1 {
+        return Err(mlua::Error::runtime(format!(
+            "expected one thread of the host's in the registry, found {found}"
+        )));
+    }
+    Ok(())
+}
+
 /// How many errors Lua raised (and yields across C it made) since the last
 /// call: mlua takes a box from its pool for an error a host function
 /// raises, and only then (`src/script/raw/lua/ldo.c`).
@@ -116,6 +135,9 @@ extern "C-unwind" {
     fn dunlua_reclose(state: *mut ffi::lua_State, idx: c_int);
     /// The errors raised since the last call (`ldo.c`).
     fn dunlua_take_throws(state: *mut ffi::lua_State) -> u32;
+    /// Marks the registry's one thread other than the main one as the
+    /// host's; returns how many it found.
+    fn dunlua_mark_host_thread(state: *mut ffi::lua_State) -> c_int;
     /// Leaves the thread a fixed number of spare call frames and a stack of
     /// a fixed size (or twice what is in use).
     fn dunlua_settle(state: *mut ffi::lua_State);

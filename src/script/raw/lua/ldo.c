@@ -244,8 +244,12 @@ int luaD_reallocstack (lua_State *L, int newsize, int raiseerror) {
   lua_assert(newsize <= LUAI_MAXSTACK || newsize == ERRORSTACKSIZE);
   relstack(L);  /* change pointers to offsets */
   G(L)->gcstopem = 1;  /* stop emergency collection */
+  if (L == G(L)->dunlua_host_thread)  /* dunlua: not counted (lstate.c) */
+    G(L)->dunlua_unaccounted++;
   newstack = luaM_reallocvector(L, L->stack.p, oldsize + EXTRA_STACK,
                                    newsize + EXTRA_STACK, StackValue);
+  if (L == G(L)->dunlua_host_thread)
+    G(L)->dunlua_unaccounted--;
   G(L)->gcstopem = oldgcstop;  /* restore emergency collection */
   if (l_unlikely(newstack == NULL)) {  /* reallocation failed? */
     correctstack(L);  /* change offsets back to pointers */
@@ -364,7 +368,25 @@ void luaD_shrinkstack (lua_State *L) {
 */
 LUA_API void dunlua_settle (lua_State *L) {
   size_t walked = 0;
-  int nsize = stackinuse(L, &walked) * 2;
+  int nsize;
+  /* A call from the host taking all results (LUA_MULTRET) raised the base
+     frame's top to its last result (lapi.c, 'adjustresults'), and nothing
+     lowers it: a run returning thousands of values kept the stack that
+     size. Lowered to what the base frame holds now, at least the size
+     'stack_init' gave it. */
+  CallInfo *first = L->ci;
+  StkId low = L->stack.p + 1 + LUA_MINSTACK;
+  while (first != &L->base_ci && first->previous != &L->base_ci)
+    first = first->previous;
+  if (first == &L->base_ci) {  /* no frame above the base one */
+    if (low < L->top.p)
+      low = L->top.p;
+  }
+  else if (low < first->func.p + 1)
+    low = first->func.p + 1;
+  if (L->base_ci.top.p > low)
+    L->base_ci.top.p = low;
+  nsize = stackinuse(L, &walked) * 2;
   if (nsize < DUNLUA_KEPT_STACK)
     nsize = DUNLUA_KEPT_STACK;
   else if (nsize > LUAI_MAXSTACK)

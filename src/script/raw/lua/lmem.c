@@ -192,7 +192,8 @@ void *luaM_realloc_ (lua_State *L, void *block, size_t osize, size_t nsize) {
       return NULL;  /* do not update 'GCdebt' */
   }
   lua_assert((nsize == 0) == (newblock == NULL));
-  g->GCdebt = (g->GCdebt + nsize) - osize;
+  if (!g->dunlua_unaccounted)  /* dunlua: see lstate.h */
+    g->GCdebt = (g->GCdebt + nsize) - osize;
   return newblock;
 }
 

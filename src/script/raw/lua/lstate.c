@@ -416,6 +416,8 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->seed = luai_makeseed(L);
   g->dunlua_nextid = 0;  /* dunlua */
   g->dunlua_throws = 0;  /* dunlua */
+  g->dunlua_host_thread = NULL;  /* dunlua */
+  g->dunlua_unaccounted = 0;  /* dunlua */
   g->gcstp = GCSTPGC;  /* no GC while building state */
   g->strt.size = g->strt.nuse = 0;
   g->strt.hash = NULL;
@@ -489,4 +491,39 @@ void luaE_warnerror (lua_State *L, const char *where) {
 */
 LUA_API int dunlua_lua_busy (lua_State *L) {
   return G(L)->gcstopem;
+}
+
+
+/*
+** dunlua: whether the block being resized now is left out of the count of
+** Lua's bytes (see 'dunlua_unaccounted' in lstate.h).
+*/
+LUA_API int dunlua_resizing_unaccounted (lua_State *L) {
+  return G(L)->dunlua_unaccounted;
+}
+
+
+/*
+** dunlua: marks the one thread, other than the main one, that the registry
+** holds (mlua's stack of references, made with the state) as the host's:
+** its stack keeps every value the host holds, and grows with the most the
+** host ever held at once, which a script can drive (a call with hundreds
+** of arguments). It never shrinks, so a VM's first such run grew it and a
+** later one did not: its growth is left out of the counts (ldo.c,
+** luaD_reallocstack). Returns how many threads were found (1 expected).
+*/
+LUA_API int dunlua_mark_host_thread (lua_State *L) {
+  int found = 0;
+  lua_pushnil(L);
+  while (lua_next(L, LUA_REGISTRYINDEX) != 0) {
+    if (lua_type(L, -1) == LUA_TTHREAD) {
+      lua_State *th = lua_tothread(L, -1);
+      if (th != G(L)->mainthread) {
+        G(L)->dunlua_host_thread = th;
+        found++;
+      }
+    }
+    lua_pop(L, 1);
+  }
+  return found;
 }

@@ -254,6 +254,13 @@ struct CallInfo {
 typedef struct global_State {
   unsigned int dunlua_nextid;  /* dunlua: the last object id given (lgc.c) */
   unsigned int dunlua_throws;  /* dunlua: errors raised (ldo.c) */
+  /* dunlua: a thread the host keeps values in (mlua's references), whose
+     stack grows are not counted (see 'dunlua_unaccounted') */
+  struct lua_State *dunlua_host_thread;
+  /* dunlua: nonzero while Lua resizes a block whose size says nothing of
+     what the script did (the string table, the host thread's stack): the
+     collector's debt and the host's count of Lua's bytes leave it out */
+  lu_byte dunlua_unaccounted;
   lua_Alloc frealloc;  /* function to reallocate memory */
   void *ud;         /* auxiliary data to 'frealloc' */
   l_mem totalbytes;  /* number of bytes currently allocated - GCdebt */

@@ -88,7 +88,12 @@ void luaS_resize (lua_State *L, int nsize) {
   TString **newvect;
   if (nsize < osize)  /* shrinking table? */
     tablerehash(tb->hash, osize, nsize);  /* depopulate shrinking part */
+  /* dunlua: not counted. Only a full collection shrinks the table, so a
+     run that interned more strings than any before it grew it in a fresh
+     VM and not in a reused one (see lstate.h) */
+  G(L)->dunlua_unaccounted++;
   newvect = luaM_reallocvector(L, tb->hash, osize, nsize, TString*);
+  G(L)->dunlua_unaccounted--;
   if (l_unlikely(newvect == NULL)) {  /* reallocation failed? */
     if (nsize < osize)  /* was it shrinking table? */
       tablerehash(tb->hash, nsize, osize);  /* restore to original size */
