@@ -101,6 +101,11 @@ impl Compiler {
     /// The bytecode of `source` (with its line information), named `name`
     /// (`@lib/doors.lua`); compiled under `vm`'s deadline and cancel flag.
     fn compile(&self, vm: &Guard, source: String, name: String) -> mlua::Result<Vec<u8>> {
+        // A compile stopped by its deadline (preloading's is short) left
+        // its stop in this state's guard, which no run resets: every later
+        // compile failed at once, with "memory limit exceeded" (Lua gives
+        // up on a refused block, which the guard takes for the limit).
+        self.guard.clear_stop();
         self.guard.set_deadline(vm.deadline(), vm.cancel_flag());
         let compiled = self
             .lua
@@ -419,6 +424,8 @@ pub(crate) fn preload(lua: &Lua, source: &str) {
     );
     preload_names(lua, &loader, &guard, required_names(source), until);
     guard.set_deadline(deadline, cancel);
+    // A load stopped by the short deadline leaves nothing for what follows.
+    guard.clear_stop();
 }
 
 /// Preloads `names` and the modules they name, until `until`.
@@ -517,6 +524,31 @@ const MAX_MODULE_NAME: usize = 256;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A module's compile stopped by its deadline (preloading gives one
+    /// 100 ms) leaves the compiler as it found it: its stop stayed in the
+    /// compiler's guard, which no run resets, and every later compile in
+    /// that VM failed at once, reported as "memory limit exceeded" (the C
+    /// ABI's fuzzer found it under valgrind, where `lib/features.lua` took
+    /// longer than 100 ms to preload).
+    #[test]
+    fn a_compile_stopped_at_its_deadline_leaves_the_next_one_working() {
+        let vm = Lua::new();
+        let vm_guard = Guard::install(&vm, 1 << 30).unwrap();
+        let compiler = Compiler::new(1 << 30).unwrap();
+        let source =
+            "local t = {}\n".to_string() + &"t[#t + 1] = 'x'\n".repeat(2000) + "return t\n";
+        // Cancelled (what a deadline passing does, without the watchdog
+        // thread's timing): the compile is stopped.
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        vm_guard.set_deadline(None, Some(cancel));
+        let stopped = compiler.compile(&vm_guard, source.clone(), "@late.lua".into());
+        assert!(stopped.is_err(), "a cancelled compile stops");
+        vm_guard.set_deadline(None, None);
+        let again = compiler.compile(&vm_guard, source, "@late.lua".into());
+        assert!(again.is_ok(), "{:?}", again.err());
+        vm_guard.uninstall();
+    }
 
     #[test]
     fn module_names_stay_inside_the_folder() {

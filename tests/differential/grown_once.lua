@@ -3,7 +3,8 @@
 -- references (one host call given hundreds of arguments) and the string
 -- table (hundreds of new strings). Some seeds grow them, every seed
 -- measures the heap after doing the same: in a reused VM those measures
--- must be what a fresh VM's first run sees.
+-- must be what a fresh VM's first run sees. Also a long string built in a
+-- buffer (whose box's metatable Lua makes on first need and keeps).
 local function emit(map, values)
   map:fill("wall")
   for row, v in ipairs(values) do
@@ -24,6 +25,8 @@ end
 
 return { width = 40, height = 12, generate = function(map, rng, p, ctx)
   local heap = { collectgarbage("count") * 1024, deep(300) }
+  local long = string.rep("ab", 3000)
+  heap[#heap + 1] = collectgarbage("count") * 1024 + #long
   local many = {}
   for i = 1, 500 do many[i] = { i } end
   local cells = map:select("floor")

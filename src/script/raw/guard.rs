@@ -335,6 +335,16 @@ impl Guard {
         unsafe { self.alarm.arm(main, deadline) };
     }
 
+    /// Forgets a stop and a refused block left by work outside a run (a
+    /// compile stopped by its deadline): the next compile starts clean, as
+    /// a run does after [`Guard::start_run`].
+    pub(crate) fn clear_stop(&self) {
+        self.stop.set(None);
+        *self.at.borrow_mut() = None;
+        *self.detail.borrow_mut() = None;
+        self.refused.set(None);
+    }
+
     /// The run's deadline, if it has one.
     pub(crate) fn deadline(&self) -> Option<Instant> {
         self.deadline.get()
