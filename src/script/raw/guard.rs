@@ -325,10 +325,7 @@ impl Guard {
         self.used.set(0);
         self.native.set(0);
         self.limit.set(limit);
-        self.stop.set(None);
-        *self.at.borrow_mut() = None;
-        *self.detail.borrow_mut() = None;
-        self.refused.set(None);
+        self.clear_stop();
         *self.cancel.borrow_mut() = cancel;
         self.deadline.set(deadline);
         // SAFETY: as above.
