@@ -138,6 +138,7 @@ fn regions_of(map: &Map, member: &[bool; 256]) -> Vec<Region> {
 pub struct DistanceMap {
     width: i32,
     height: i32,
+    /// Row by row; -1 where no source reaches.
     dist: Vec<i32>,
 }
 
@@ -202,7 +203,14 @@ pub fn dijkstra(map: &Map, sources: &[(i64, i64)]) -> Result<DistanceMap, MapErr
         walkable[tile.index()] = kind.walkable;
     }
     let cells = map.cells();
-    let mut dist = vec![-1i32; cells.len()];
+    // Unreached cells are -1 if walkable and BLOCKED if not, so spreading
+    // reads one table, not the distances and the kinds (the blocked ones
+    // become -1 at the end).
+    const BLOCKED: i32 = -2;
+    let mut dist: Vec<i32> = cells
+        .iter()
+        .map(|t| if walkable[t.index()] { -1 } else { BLOCKED })
+        .collect();
     let mut queue: Vec<u32> = Vec::new();
     for &(x, y) in sources {
         let i = map.index(x, y)?;
@@ -227,10 +235,15 @@ pub fn dijkstra(map: &Map, sources: &[(i64, i64)]) -> Result<DistanceMap, MapErr
             (x > 0).then(|| i.wrapping_sub(1)),
         ];
         for j in around.into_iter().flatten() {
-            if dist[j] < 0 && walkable[cells[j].index()] {
+            if dist[j] == -1 {
                 dist[j] = d;
                 queue.push(j as u32);
             }
+        }
+    }
+    for d in &mut dist {
+        if *d == BLOCKED {
+            *d = -1;
         }
     }
     Ok(DistanceMap {
@@ -341,6 +354,13 @@ mod tests {
         let two = dijkstra(&map, &[(1, 1), (1, 3)]).unwrap();
         assert_eq!(two.get(4, 3), Some(3));
         assert!(dijkstra(&map, &[(9, 9)]).is_err());
+        // A source in a wall is 0 and spreads to the floor beside it, never
+        // to the walls around it.
+        let walled = dijkstra(&map, &[(0, 1)]).unwrap();
+        assert_eq!(walled.get(0, 1), Some(0));
+        assert_eq!(walled.get(1, 1), Some(1));
+        assert_eq!((walled.get(0, 0), walled.get(0, 2)), (None, None));
+        assert_eq!(walled.farthest(), Some((1, 3, 9)));
     }
 
     #[test]

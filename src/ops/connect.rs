@@ -1,7 +1,7 @@
 //! Making any map playable: tunnels that join every walkable region to the
 //! largest, and doors where corridors enter rooms.
 
-use super::analysis::regions;
+use super::analysis::{regions, Columns};
 use super::selection::Selection;
 use crate::map::{Map, MapError, Tile};
 use crate::rng::Rng;
@@ -69,14 +69,14 @@ impl Search {
     /// neighbours on the map are all sources already is not queued: popped,
     /// it would reach nothing closer, so leaving it out changes nothing
     /// but the time (most of a big cave's cells).
-    fn sources(&mut self, cells: &[u32], w: usize, h: usize) {
+    fn sources(&mut self, cells: &[u32], columns: &Columns, w: usize, h: usize) {
         for &i in cells {
             self.dist[i as usize] = 0;
             self.parent[i as usize] = i;
         }
         for &i in cells {
+            let (x, y) = (columns.column(i) as usize, columns.row(i) as usize);
             let i = i as usize;
-            let (x, y) = (i % w, i / w);
             let inner = (y > 0 && self.dist[i - w] != 0)
                 || (x + 1 < w && self.dist[i + 1] != 0)
                 || (y + 1 < h && self.dist[i + w] != 0)
@@ -88,6 +88,7 @@ impl Search {
     }
 
     /// Reaches `j` from `i` at distance `d` if that is closer than before.
+    #[inline]
     fn relax(&mut self, i: usize, j: usize, d: u32) {
         if d < self.dist[j] {
             self.dist[j] = d;
@@ -149,7 +150,8 @@ impl Map {
         let mut search = Search::new(n);
         joined[0] = true;
         left -= 1;
-        search.sources(found[0].cells.indices(), w as usize, h as usize);
+        let columns = Columns::new(w as u32);
+        search.sources(found[0].cells.indices(), &columns, w as usize, h as usize);
         let mut dirs = [(0i32, -1i32), (1, 0), (0, 1), (-1, 0)];
         rng.shuffle(&mut dirs);
         let mut tunnels = 0;
@@ -174,14 +176,19 @@ impl Map {
                     search.source(j);
                     j = next;
                 }
-                search.sources(found[region].cells.indices(), w as usize, h as usize);
+                search.sources(
+                    found[region].cells.indices(),
+                    &columns,
+                    w as usize,
+                    h as usize,
+                );
                 if left == 0 {
                     break;
                 }
                 rng.shuffle(&mut dirs);
                 continue;
             }
-            let (x, y) = (i as i32 % w, i as i32 / w);
+            let (x, y) = (columns.column(cell) as i32, columns.row(cell) as i32);
             for (dx, dy) in dirs {
                 let (nx, ny) = (x + dx, y + dy);
                 if nx < 0 || ny < 0 || nx >= w || ny >= h {
