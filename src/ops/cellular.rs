@@ -63,6 +63,18 @@ impl Map {
         // Each column's sum of three rows (the cell's row and the two
         // beside it), for the row being stepped.
         let mut column = vec![0u8; pw];
+        // By (alive, alive neighbours), at `alive * 9 + neighbours`: whether
+        // the cell changes (all ones) or not (0), and to what (a dying alive
+        // cell to `dead`, a born one to `alive`).
+        let mask = |change: bool| if change { 0xff } else { 0 };
+        let mut changes = [0u8; 18];
+        let mut becomes = [0u8; 18];
+        for n in 0..9 {
+            changes[n] = mask(rule.birth[n]);
+            becomes[n] = rule.alive.0;
+            changes[9 + n] = mask(!rule.survive[n]);
+            becomes[9 + n] = rule.dead.0;
+        }
         for _ in 0..steps {
             for (y, row) in self.cells().chunks(w).enumerate() {
                 let padded = &mut alive[(y + 1) * pw + 1..(y + 1) * pw + 1 + w];
@@ -84,13 +96,11 @@ impl Map {
                 for x in 0..w {
                     let me = mid[x + 1];
                     let n = column[x] + column[x + 1] + column[x + 2] - me;
-                    if me == 1 {
-                        if !rule.survive[n as usize] {
-                            out[x] = rule.dead;
-                        }
-                    } else if rule.birth[n as usize] {
-                        out[x] = rule.alive;
-                    }
+                    // A table lookup and a select, no branch: early steps
+                    // of noise are a coin toss a cell.
+                    let at = (me as usize * 9 + n as usize) % 18;
+                    let keep = out[x].0;
+                    out[x] = Tile(keep & !changes[at] | becomes[at] & changes[at]);
                 }
             }
             let (mw, mh) = (self.width(), self.height());
