@@ -13,6 +13,14 @@
 //! reported beside the median: the least disturbed one is the closest to
 //! what the code costs. `PEERS_MAPS` (default 5000) and `PEERS_ROUNDS`
 //! (default 5) set the sizes.
+//!
+//! Then, in the same run, every reference script at 2000x2000 (issue #27:
+//! each in at most half a second and 300 MB): the `dunlua` binary as a
+//! user runs it, `dunlua scripts/X.lua --size 2000x2000 --seed 1 --ascii`
+//! with the limits raised, in `PEERS_BIG_ROUNDS` rounds (default 3; 0
+//! skips it) taken in turn; the fastest round's wall time, its CPU time
+//! and its peak memory (the child's own `ru_maxrss`) are printed as the
+//! README's table, with the range of the wall times beside them.
 
 #[allow(dead_code)]
 #[path = "../tests/reference.rs"]
@@ -81,6 +89,12 @@ fn run_luajit(exe: &str, n: u64) -> (f64, Totals) {
 }
 
 fn main() {
+    small_maps();
+    big_maps();
+}
+
+/// The 80x50 rooms map by every peer.
+fn small_maps() {
     // `cargo bench` passes --bench; a plain run of the binary works too.
     let n = env_or("PEERS_MAPS", 5000);
     let rounds = env_or("PEERS_ROUNDS", 5) as usize;
@@ -192,4 +206,145 @@ fn main() {
             ratio(best[i], best[1]),
         );
     }
+    let target = |i: usize| match i {
+        2 => ("≤ 4x Rust, ≤ 1x LuaJIT", {
+            let (b, rust, jit) = (best[2], best[0], best[1]);
+            match (b, rust, jit) {
+                (Some(b), Some(r), Some(j)) => met(b <= 4.0 * r && b <= j),
+                _ => "-",
+            }
+        }),
+        3 => ("≤ 2 µs", best[3].map_or("-", |b| met(b <= 2.0))),
+        _ => ("", ""),
+    };
+    println!();
+    println!("| 80x50 rooms, per map | best µs | vs plain Rust | vs LuaJIT | target | met |");
+    println!("| --- | ---: | ---: | ---: | --- | --- |");
+    for (i, name) in TABLE_NAMES.iter().enumerate() {
+        let Some(b) = best[i] else { continue };
+        let (goal, verdict) = target(i);
+        println!(
+            "| {name} | {b:.2} | {} | {} | {goal} | {verdict} |",
+            ratio(best[i], best[0]),
+            ratio(best[i], best[1]),
+        );
+    }
+}
+
+/// The peers as the README's table names them.
+const TABLE_NAMES: [&str; 5] = [
+    "plain Rust (`tests/reference.rs`)",
+    "LuaJIT, flat table (`benches/rooms_luajit.lua`)",
+    "dunlua `scripts/rooms.lua`",
+    "dunlua `benches/empty.lua` (a run's fixed cost)",
+    "plain Lua 5.4, flat table",
+];
+
+fn met(yes: bool) -> &'static str {
+    if yes {
+        "yes"
+    } else {
+        "**no**"
+    }
+}
+
+/// Issue #27's bounds for one reference script at 2000x2000.
+const BIG_SECONDS: f64 = 0.5;
+const BIG_MEGABYTES: f64 = 300.0;
+
+/// One run of a child to its end: wall seconds, CPU seconds (user and
+/// system) and peak resident megabytes, all of that child alone.
+#[cfg(unix)]
+fn measure(mut command: Command) -> (f64, f64, f64) {
+    let started = Instant::now();
+    // Reaped by wait4 below, which also reports the child's own usage.
+    #[allow(clippy::zombie_processes)]
+    let child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the dunlua binary starts");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `usage` is a plain C struct that wait4 fills in; the child
+    // is ours and waited for only here.
+    #[allow(unsafe_code)]
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        assert_eq!(libc::wait4(pid, &mut status, 0, &mut usage), pid, "wait4");
+        usage
+    };
+    let wall = started.elapsed().as_secs_f64();
+    if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
+        // Once more to show why.
+        let again = command.stderr(std::process::Stdio::piped()).output();
+        let why = again.map(|o| String::from_utf8_lossy(&o.stderr).into_owned());
+        panic!("{command:?} failed ({status}): {why:?}");
+    }
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+    // ru_maxrss is in kilobytes on Linux.
+    (wall, cpu, usage.ru_maxrss as f64 / 1024.0)
+}
+
+/// Every reference script at 2000x2000, seed 1, as the README's table.
+#[cfg(unix)]
+fn big_maps() {
+    let rounds = env_or("PEERS_BIG_ROUNDS", 3) as usize;
+    if rounds == 0 {
+        return;
+    }
+    let mut scripts: Vec<String> = std::fs::read_dir(root().join("scripts"))
+        .expect("scripts/ lists")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.ends_with(".lua").then_some(name)
+        })
+        .collect();
+    scripts.sort();
+    let exe = env!("CARGO_BIN_EXE_dunlua");
+    let mut runs: Vec<Vec<(f64, f64, f64)>> = vec![Vec::new(); scripts.len()];
+    for _ in 0..rounds {
+        for (i, script) in scripts.iter().enumerate() {
+            let mut command = Command::new(exe);
+            command.current_dir(root()).args([
+                &format!("scripts/{script}"),
+                "--size",
+                "2000x2000",
+                "--seed",
+                "1",
+                "--ascii",
+                "--max-instructions",
+                "100000000000",
+                "--max-memory",
+                "4096",
+                "--timeout",
+                "600",
+            ]);
+            runs[i].push(measure(command));
+        }
+    }
+    println!();
+    println!(
+        "every reference script at 2000x2000, seed 1, {rounds} rounds in turn: the fastest round"
+    );
+    println!("| script | wall | CPU | peak RSS | wall, all rounds | ≤ 0.5 s | ≤ 300 MB |");
+    println!("| --- | ---: | ---: | ---: | --- | --- | --- |");
+    for (script, runs) in scripts.iter().zip(&runs) {
+        let &(wall, cpu, rss) = runs
+            .iter()
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .expect("a round");
+        let slowest = runs.iter().map(|r| r.0).fold(0.0, f64::max);
+        println!(
+            "| `{script}` | {wall:.2} s | {cpu:.2} s | {rss:.0} MB | {wall:.2}-{slowest:.2} s | {} | {} |",
+            met(wall <= BIG_SECONDS),
+            met(rss <= BIG_MEGABYTES),
+        );
+    }
+}
+
+#[cfg(not(unix))]
+fn big_maps() {
+    println!("(the 2000x2000 table measures children with wait4: Unix only)");
 }
