@@ -497,7 +497,7 @@ mod tests {
             }
             let avoid = Selection::from_indices(w as i32, h as i32, avoided);
             let avoid = (round % 2 == 1).then_some(&avoid);
-            let seed = rng.int(1000) as u64;
+            let seed = rng.int(1000);
             let mut fast = map.clone();
             let dug = fast.connect_regions_avoiding(&mut Rng::new(seed), Tile::DOOR, avoid);
             let mut slow = map.clone();
