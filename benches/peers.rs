@@ -284,7 +284,11 @@ fn measure(mut command: Command) -> (f64, f64, f64) {
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
     // ru_maxrss is in bytes on macOS, kilobytes elsewhere.
-    let unit = if cfg!(target_os = "macos") { 1 << 20 } else { 1 << 10 };
+    let unit = if cfg!(target_os = "macos") {
+        1 << 20
+    } else {
+        1 << 10
+    };
     (wall, cpu, usage.ru_maxrss as f64 / unit as f64)
 }
 
