@@ -10,15 +10,28 @@ use crate::geom::Rect;
 #[derive(Clone, Debug, Default)]
 pub struct RectIndex {
     rects: Vec<Rect>,
-    /// Keyed by bucket coordinates with a fast hash: SipHash's cost was
-    /// a visible part of a small map's run; no order is ever read from it.
-    buckets: FxHashMap<(i32, i32), Vec<u32>>,
-    /// Rect ids stored over all buckets.
-    entries: usize,
+    /// Each bucket's rects as a list threaded through one vector: a rect's
+    /// id and the entry after it in its bucket ([`END`] at the last). A
+    /// bucket of its own vector cost an allocation per bucket, a visible
+    /// part of a small map's run (rooms.lua makes a few dozen buckets).
+    entries: Vec<(u32, u32)>,
+    /// Each bucket's first entry, keyed by bucket coordinates with a fast
+    /// hash: SipHash's cost was a visible part of a small map's run; no
+    /// order is ever read from it.
+    heads: FxHashMap<(i32, i32), u32>,
 }
+
+/// The `next` of a bucket's last entry.
+const END: u32 = u32::MAX;
 
 /// Bucket size in cells: about a room, so a query reads a few buckets.
 const BUCKET: i32 = 16;
+
+/// Buckets an index makes room for at its first insert: an 80x50 map's
+/// rooms touch about 30, and a table grown from empty rehashed four times.
+/// (Not when it is made: an empty index holds no heap, so a script making
+/// millions of them is held by Lua's memory limit alone.)
+const FIRST_BUCKETS: usize = 32;
 
 fn buckets_of(r: &Rect) -> impl Iterator<Item = (i32, i32)> {
     let (bx1, bx2) = (r.x1.div_euclid(BUCKET), r.x2.div_euclid(BUCKET));
@@ -42,9 +55,14 @@ impl RectIndex {
     pub fn insert(&mut self, r: Rect) {
         let id = self.rects.len() as u32;
         self.rects.push(r);
+        if self.heads.capacity() == 0 {
+            self.heads.reserve(FIRST_BUCKETS);
+        }
         for b in buckets_of(&r) {
-            self.buckets.entry(b).or_default().push(id);
-            self.entries += 1;
+            let entry = self.entries.len() as u32;
+            let head = self.heads.entry(b).or_insert(END);
+            self.entries.push((id, *head));
+            *head = entry;
         }
     }
 
@@ -60,17 +78,23 @@ impl RectIndex {
     /// About what the index holds on the heap.
     pub fn heap_bytes(&self) -> usize {
         self.rects.capacity() * std::mem::size_of::<Rect>()
-            + self.entries * std::mem::size_of::<u32>()
-            + self.buckets.len() * 64
+            + self.entries.capacity() * std::mem::size_of::<(u32, u32)>()
+            + self.heads.capacity() * (std::mem::size_of::<((i32, i32), u32)>() + 1)
     }
 
     /// Whether `r` intersects (inclusively, as [`Rect::intersects`]) any
     /// rect in the index.
     pub fn intersects_any(&self, r: &Rect) -> bool {
         buckets_of(r).any(|b| {
-            self.buckets
-                .get(&b)
-                .is_some_and(|ids| ids.iter().any(|&id| self.rects[id as usize].intersects(r)))
+            let mut at = self.heads.get(&b).copied().unwrap_or(END);
+            while at != END {
+                let (id, next) = self.entries[at as usize];
+                if self.rects[id as usize].intersects(r) {
+                    return true;
+                }
+                at = next;
+            }
+            false
         })
     }
 }
