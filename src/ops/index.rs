@@ -128,6 +128,17 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_index_holds_no_heap() {
+        // What an index holds is counted against a run's memory limit only
+        // once something is inserted: a script making millions of empty
+        // ones must not hold native memory that nothing counts.
+        let mut index = RectIndex::new();
+        assert_eq!(index.heap_bytes(), 0);
+        index.insert(Rect::new(0, 0, 40, 40));
+        assert!(index.heap_bytes() >= 9 * 8, "{}", index.heap_bytes());
+    }
+
+    #[test]
     fn shared_edges_count() {
         let mut index = RectIndex::new();
         index.insert(Rect::new(0, 0, 15, 15));
