@@ -483,7 +483,14 @@ impl Vm {
     /// cancel stop cannot be caught inside the script (see `raw::guard`),
     /// so it always ends up here, reported with where it happened.
     pub fn call(&self, func: Function, args: impl IntoLuaMulti) -> Result<Value, ScriptError> {
-        func.call::<Value>(args).map_err(|e| self.failure(e))
+        let value = func.call::<Value>(args).map_err(|e| self.failure(e))?;
+        // A stop the script caught and then returned at once (a budget
+        // spent in a coroutine, whose `resume` only returned false) still
+        // ends the run: no instruction was left to raise it again.
+        match self.guard.stopped() {
+            Some(stop) => Err(self.limit_failure(stop, self.guard.stopped_at())),
+            None => Ok(value),
+        }
     }
 
     /// Turns an mlua error into what the user sees: the guard's stop, if

@@ -799,8 +799,13 @@ fn stop_text(stop: Stop) -> &'static CStr {
     }
 }
 
-/// Raises the guard's stop on `state`: this thread now raises at every
-/// instruction, so the stop cannot be caught for good.
+/// Raises the guard's stop on `state`: this thread, and the main thread,
+/// now raise at every instruction, so the stop cannot be caught for good.
+/// (A coroutine's stop ends its `resume` with `false`: the main thread
+/// must raise it again at its next instruction, not a thousand later, or a
+/// run that returns at once would end as if nothing had stopped it; the
+/// host checks the stop after every call into the script for a run that
+/// runs no further instruction at all.)
 unsafe fn raise_stop(state: *mut lua_State, guard: &Guard, ar: Option<*mut lua_Debug>) -> ! {
     let stop = guard.stop.get().unwrap_or(Stop::Budget);
     if guard.at.borrow().is_none() {
@@ -808,6 +813,10 @@ unsafe fn raise_stop(state: *mut lua_State, guard: &Guard, ar: Option<*mut lua_D
         *guard.at.borrow_mut() = at;
     }
     ffi::lua_sethook(state, Some(hook), ffi::LUA_MASKCOUNT, 1);
+    let main = guard.main.get();
+    if !main.is_null() && main != state {
+        ffi::lua_sethook(main, Some(hook), ffi::LUA_MASKCOUNT, 1);
+    }
     // The message is built on the Lua stack from the guard's own string (no
     // borrow or other Rust value is alive when a push or lua_error jumps).
     let (at, len) = match guard.at.borrow().as_deref() {
