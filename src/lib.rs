@@ -38,6 +38,7 @@ macro_rules! note {
 }
 
 // Generation: what every build has (the lean library a game links).
+mod closest;
 pub mod files;
 pub mod generated;
 pub mod generator;

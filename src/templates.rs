@@ -71,8 +71,11 @@ fn source(name: &str) -> Option<&'static str> {
 pub fn write_new(path: &Path, from: Option<&str>) -> anyhow::Result<Vec<PathBuf>> {
     let name = from.unwrap_or("template");
     let Some(text) = source(name) else {
+        let guess = crate::closest::closest(name, NAMES.iter().copied())
+            .map(|n| format!("did you mean '{n}'? "))
+            .unwrap_or_default();
         bail!(
-            "unknown starting script '{name}'; choose one of {}",
+            "unknown starting script '{name}'; {guess}choose one of {}",
             NAMES.join(", ")
         );
     };
@@ -105,4 +108,21 @@ pub fn write_new(path: &Path, from: Option<&str>) -> anyhow::Result<Vec<PathBuf>
     write_atomically(path, text.as_bytes())?;
     written.push(path.to_path_buf());
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mistyped_starting_script_gets_the_closest_name() {
+        let dir = std::env::temp_dir().join(format!("dunlua-new-{}", std::process::id()));
+        let err = write_new(&dir.join("x.lua"), Some("cave")).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("did you mean 'caves'?"), "{text}");
+        assert!(text.contains("choose one of"), "{text}");
+        let err = write_new(&dir.join("x.lua"), Some("nonsense")).unwrap_err();
+        assert!(!err.to_string().contains("did you mean"), "{err}");
+        assert!(!dir.exists(), "nothing written");
+    }
 }

@@ -911,3 +911,33 @@ fn window_and_report_flags_name_what_is_wrong() {
         "nothing written"
     );
 }
+
+#[test]
+fn a_mistyped_api_name_gets_the_closest_one() {
+    for (body, expected) in [
+        (
+            "map:connect_region(rng)",
+            "attempt to call a nil value (method 'connect_region'); did you mean connect_regions?",
+        ),
+        ("rng:rnage(1, 3)", "(method 'rnage'); did you mean range?"),
+        ("Rect.nwe(1, 1, 2, 2)", "(field 'nwe'); did you mean new?"),
+        (
+            "Rects.new(1, 1, 2, 2)",
+            "(global 'Rects'); did you mean Rect?",
+        ),
+        ("rejcet('no')", "(global 'rejcet'); did you mean reject?"),
+    ] {
+        refuses(body, expected);
+    }
+    // Looking a name up still gives nil, as in plain Lua: a script may test
+    // for a function a newer dunlua has.
+    let scratch = Scratch::new();
+    scratch
+        .run(
+            "x.lua",
+            &script_with(
+                "assert(map.connect_region == nil and map.chokepoints ~= nil)\n  map:fill('floor') map:set_start(1, 1)",
+            ),
+        )
+        .expect("a missing name reads as nil");
+}

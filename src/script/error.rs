@@ -177,7 +177,7 @@ impl ScriptError {
             }
         }
         frames.truncate(8);
-        let mut message = api_words(&error_object(raw));
+        let mut message = super::suggest::with_suggestion(api_words(&error_object(raw)));
         if message.len() > MAX_MESSAGE {
             let mut end = MAX_MESSAGE;
             while !message.is_char_boundary(end) {

@@ -27,6 +27,7 @@ mod registered_names;
 mod require;
 mod run_state;
 mod session;
+mod suggest;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
