@@ -108,9 +108,19 @@ impl Params {
     }
 
     /// One line per parameter: `name = default (type)`.
+    /// One line per parameter, `name = default (type)`, with any control
+    /// character in a name or a text escaped: a script's names cannot
+    /// drive the terminal they are listed on.
     pub fn listing(&self) -> String {
         self.iter()
-            .map(|(k, v)| format!("{k} = {v} ({})\n", v.type_name()))
+            .map(|(k, v)| {
+                format!(
+                    "{} = {} ({})\n",
+                    crate::one_line::one_line(k),
+                    crate::one_line::one_line(&v.to_string()),
+                    v.type_name()
+                )
+            })
             .collect()
     }
 
@@ -339,6 +349,14 @@ mod tests {
         assert_eq!(
             defaults().listing(),
             "doors = false (boolean)\nfill = 0.45 (number)\nmax_rooms = 30 (integer)\ntheme = \"crypt\" (string)\n"
+        );
+        let hostile = Params(vec![(
+            "k\x1b]0;title\x07".to_string(),
+            ParamValue::Text("\x1b[31mred\nline".to_string()),
+        )]);
+        assert_eq!(
+            hostile.listing(),
+            "k\\x1b]0;title\\x07 = \"\\u{1b}[31mred\\nline\" (string)\n"
         );
     }
 }

@@ -50,7 +50,7 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
         let info = script::inspect(&cli.script_args.request(script_path, 0))?;
         print_stdout(&format!(
             "{} ({}x{})\n{}",
-            info.name,
+            crate::one_line::one_line(&info.name),
             info.width,
             info.height,
             if info.params.is_empty() {
