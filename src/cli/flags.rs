@@ -258,7 +258,7 @@ pub struct ScriptArgs {
           value_parser = clap::value_parser!(u32).range(1..=script::MAX_LEVELS))]
     pub levels: Option<u32>,
 
-    /// Megabytes the Lua heap may use before the run is stopped.
+    /// Megabytes a run may use (the Lua heap plus what the host keeps for the script) before it is stopped.
     #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB,
           value_parser = parse_megabytes)]
     pub max_memory: usize,
