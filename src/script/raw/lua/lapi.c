@@ -376,10 +376,8 @@ LUA_API int lua_compare (lua_State *L, int index1, int index2, int op) {
 
 LUA_API size_t lua_stringtonumber (lua_State *L, const char *s) {
   size_t sz;
-  /* dunlua: reading a number scans the whole text (spaces, 'n's) */
-  size_t len = strlen(s);
-  if (l_unlikely(len > DUNLUA_LONG_KEY))
-    dunlua_note_work(L, len / 16);
+  /* dunlua: reading a number scans the whole text (lvm.h) */
+  dunlua_chargenumbertext(L, strlen(s));
   sz = luaO_str2num(s, s2v(L->top.p));
   if (sz != 0)
     api_incr_top(L);
@@ -390,7 +388,10 @@ LUA_API size_t lua_stringtonumber (lua_State *L, const char *s) {
 LUA_API lua_Number lua_tonumberx (lua_State *L, int idx, int *pisnum) {
   lua_Number n = 0;
   const TValue *o = index2value(L, idx);
-  int isnum = tonumber(o, &n);
+  int isnum;
+  if (ttisstring(o))  /* dunlua: a text read as a number (lvm.h) */
+    dunlua_chargenumbertext(L, tsslen(tsvalue(o)));
+  isnum = tonumber(o, &n);
   if (pisnum)
     *pisnum = isnum;
   return n;
@@ -400,7 +401,10 @@ LUA_API lua_Number lua_tonumberx (lua_State *L, int idx, int *pisnum) {
 LUA_API lua_Integer lua_tointegerx (lua_State *L, int idx, int *pisnum) {
   lua_Integer res = 0;
   const TValue *o = index2value(L, idx);
-  int isnum = tointeger(o, &res);
+  int isnum;
+  if (ttisstring(o))  /* dunlua: a text read as a number (lvm.h) */
+    dunlua_chargenumbertext(L, tsslen(tsvalue(o)));
+  isnum = tointeger(o, &res);
   if (pisnum)
     *pisnum = isnum;
   return res;

@@ -469,8 +469,16 @@ static int finishpcall (lua_State *L, int status, lua_KContext extra) {
 }
 
 
+/*
+** dunlua: a protected call (its setjmp, its frame) costs what about ten
+** instructions do: charged per call (src/script/raw/guard.rs).
+*/
+extern void dunlua_note_work (lua_State *L, size_t units);
+#define DUNLUA_PCALL_UNITS 8
+
 static int luaB_pcall (lua_State *L) {
   int status;
+  dunlua_note_work(L, DUNLUA_PCALL_UNITS);
   luaL_checkany(L, 1);
   lua_pushboolean(L, 1);  /* first result if no errors */
   lua_insert(L, 1);  /* put it in place */
@@ -487,6 +495,7 @@ static int luaB_pcall (lua_State *L) {
 static int luaB_xpcall (lua_State *L) {
   int status;
   int n = lua_gettop(L);
+  dunlua_note_work(L, DUNLUA_PCALL_UNITS);
   luaL_checktype(L, 2, LUA_TFUNCTION);  /* check error function */
   lua_pushboolean(L, 1);  /* first result */
   lua_pushvalue(L, 1);  /* function */

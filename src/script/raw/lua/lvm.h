@@ -101,6 +101,19 @@ extern void dunlua_note_work (lua_State *L, size_t units);
 #define DUNLUA_VALUES_PER_UNIT 4
 
 #define DUNLUA_LONG_KEY 256
+
+/*
+** dunlua: reading a number from a text ('tonumber', arithmetic on a
+** string, a string where a C function wants a number) scans it all, and
+** a decimal of many digits costs 'strtod' about 1 us at 250 digits: a
+** loop converting such a text did a hundred times the work of the
+** instructions it counted. Texts longer than a short number's are charged,
+** one unit per two bytes.
+*/
+#define DUNLUA_NUMBER_TEXT 32
+#define dunlua_chargenumbertext(L,len) \
+  (l_unlikely((len) > DUNLUA_NUMBER_TEXT) \
+    ? dunlua_note_work(L, (len) / 2) : (void)0)
 #define luaV_chargekey(L,k) \
   (l_unlikely(ttislngstring(k) && tsslen(tsvalue(k)) > DUNLUA_LONG_KEY) \
     ? dunlua_note_work(L, tsslen(tsvalue(k)) / 16) : (void)0)
