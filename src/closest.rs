@@ -20,6 +20,11 @@ pub(crate) fn closest<'a>(
         if candidate == name {
             return None;
         }
+        // Lengths further apart than the limit are too far already (and a
+        // long candidate is not compared byte by byte).
+        if candidate.len().abs_diff(name.len()) > 4 * limit {
+            continue;
+        }
         let d = edit_distance(name, candidate);
         if d > limit {
             continue;
@@ -48,8 +53,8 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in rows.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        rows[0][j] = j;
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
