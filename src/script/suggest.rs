@@ -48,31 +48,19 @@ fn missing_name(message: &str) -> Option<(&'static str, &str, usize)> {
 
 /// The API name of the kind Lua named (`what`) closest to `name`, when
 /// exactly one is (see [`crate::closest::closest`]).
-fn closest(what: &str, name: &str) -> Option<String> {
+fn closest(what: &str, name: &str) -> Option<&'static str> {
     // A method is called with `:`; `field` is what Lua says of `Rect.nwe`
     // (a function of a global table) and of `map.widht`; a global is one
     // of the global functions or tables.
-    let candidates: Vec<String> = match what {
-        "method" => API
-            .iter()
-            .filter(|e| e.kind == Kind::Method)
-            .map(|e| e.name.to_string())
-            .collect(),
-        "field" => API
-            .iter()
-            .filter(|e| e.owner != Owner::Global("_G"))
-            .map(|e| e.name.to_string())
-            .collect(),
-        _ => API
-            .iter()
-            .filter_map(|e| match e.owner {
-                Owner::Global("_G") => Some(e.name.to_string()),
-                Owner::Global(table) => Some(table.to_string()),
-                _ => None,
-            })
-            .collect(),
-    };
-    crate::closest::closest(name, candidates.iter().map(String::as_str)).map(str::to_string)
+    let candidates = API.iter().filter_map(|e| match (what, e.owner) {
+        ("method", _) => (e.kind == Kind::Method).then_some(e.name),
+        ("field", Owner::Global("_G")) => None,
+        ("field", _) => Some(e.name),
+        (_, Owner::Global("_G")) => Some(e.name),
+        (_, Owner::Global(table)) => Some(table),
+        _ => None,
+    });
+    crate::closest::closest(name, candidates)
 }
 
 #[cfg(test)]
