@@ -107,7 +107,6 @@ impl Params {
         }
     }
 
-    /// One line per parameter: `name = default (type)`.
     /// One line per parameter, `name = default (type)`, with any control
     /// character in a name or a text escaped: a script's names cannot
     /// drive the terminal they are listed on.

@@ -941,3 +941,57 @@ fn a_mistyped_api_name_gets_the_closest_one() {
         )
         .expect("a missing name reads as nil");
 }
+
+/// A mistyped parameter name (`p.step` for the declared `steps`) is an
+/// error naming the parameter meant, at the line that read it, not a `nil`
+/// that fails lines later or silently becomes a default. Names close to no
+/// declared one still read as nil (`p.optional or 3`), the table's metatable
+/// is the host's (a run cannot change what the next run's table does), and
+/// the parameters reach the map's provenance as before.
+#[test]
+fn a_mistyped_parameter_name_is_an_error_naming_the_declared_one() {
+    let scratch = Scratch::new();
+    let script = |body: &str| {
+        format!(
+            "return {{ params = {{ steps = 4, max_rooms = 9 }},\n  generate = function(map, rng, p)\n  {body}\n  map:fill('floor') map:set_start(1, 1)\nend }}\n"
+        )
+    };
+    for (body, meant) in [
+        (
+            "local n = p.step * 2",
+            "params.step is not a declared parameter; did you mean params.steps?",
+        ),
+        (
+            "local n = p.max_room",
+            "params.max_room is not a declared parameter; did you mean params.max_rooms?",
+        ),
+        (
+            "if p.Steps then end",
+            "params.Steps is not a declared parameter; did you mean params.steps?",
+        ),
+    ] {
+        let err = scratch
+            .run("x.lua", &script(body))
+            .expect_err(&format!("`{body}` should fail"));
+        assert!(err.message.contains("x.lua:3: "), "{}", err.message);
+        assert!(err.message.contains(meant), "`{body}`: {}", err.message);
+        assert!(
+            err.message.contains("(declared: max_rooms, steps;"),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.exit_code(), 1);
+    }
+    let ok = scratch
+        .run(
+            "x.lua",
+            &script(
+                "assert(p.optional == nil and (p.layout or 3) == 3 and p[1] == nil and p[p] == nil)\n  assert(p.steps == 4 and getmetatable(p) == false)\n  assert(not pcall(setmetatable, p, nil))\n  p.stepz = 1 assert(p.stepz == 1)",
+            ),
+        )
+        .expect("undeclared names far from any declared one read as nil");
+    assert_eq!(
+        ok.provenance.params.get("steps"),
+        Some(&dunlua::params::ParamValue::Integer(4))
+    );
+}

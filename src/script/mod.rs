@@ -20,6 +20,7 @@ mod error;
 mod hash_seed;
 mod host;
 mod object_names;
+mod params_table;
 mod puzzle_decl;
 #[allow(unsafe_code)]
 mod raw;

@@ -25,6 +25,9 @@ pub(crate) struct HostState {
     pub object_names: Option<Table>,
     /// How many it numbered.
     pub named_objects: u64,
+    /// The parameters `generate` was handed (their names are what a read
+    /// of an undeclared one is compared with: `params_table`).
+    pub params: Option<crate::params::Params>,
 }
 
 impl HostState {
@@ -38,6 +41,7 @@ impl HostState {
             printed: 0,
             object_names: None,
             named_objects: 0,
+            params: None,
         }
     }
 }

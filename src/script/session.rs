@@ -461,7 +461,7 @@ impl Session {
         let journal = request.record.then(|| Journal::new(&mut map));
         let handed = (|| -> mlua::Result<_> {
             let ud = lua.create_userdata(LuaMap::new(map, journal))?;
-            let p = super::raw::fields::make_params(lua, &params)?;
+            let p = super::raw::fields::make_params(lua, &params, &vm.params_metatable)?;
             let above = match above {
                 Some(above) => Some(lua.create_userdata(LevelView::new(above, level - 1))?),
                 None => None,
@@ -472,8 +472,12 @@ impl Session {
         })()
         .map_err(|e| vm.failure(e))?;
         let (map_ud, rng_ud, p, ctx) = handed;
-        if let Some(mut state) = lua.app_data_mut::<HostState>() {
-            state.map = Some(map_ud.clone());
+        match lua.app_data_mut::<HostState>() {
+            Some(mut state) => {
+                state.map = Some(map_ud.clone());
+                state.params = Some(params);
+            }
+            None => return Err(vm.failure(mlua::Error::runtime("the host state is missing"))),
         }
         let lent = vm.lend(&map_ud, &rng_ud).map_err(|e| vm.failure(e))?;
         // The levels above count against this level's memory limit.
@@ -488,13 +492,20 @@ impl Session {
                 .map(|verdict| verdict.as_boolean() != Some(false) && !verdict.is_nil());
         }
         drop(lent);
-        let (modules, rejected) = match lua.app_data_mut::<HostState>() {
+        let (modules, rejected, handed_params) = match lua.app_data_mut::<HostState>() {
             Some(mut state) => {
                 state.map = None;
-                (std::mem::take(&mut state.modules), state.rejected.take())
+                (
+                    std::mem::take(&mut state.modules),
+                    state.rejected.take(),
+                    state.params.take(),
+                )
             }
-            None => (Vec::new(), None),
+            None => (Vec::new(), None, None),
         };
+        // Lent to the run (a read of an undeclared name is compared with
+        // them), never changed by it.
+        let params = handed_params.unwrap_or_else(|| Params::new(Vec::new()));
         // A reject() wins even over the error it raised or a pcall that caught it.
         let rejected = match rejected {
             Some(why) => Some(why),

@@ -131,13 +131,17 @@ pub(crate) fn make_ctx(
     }
 }
 
-/// A new table of the parameters' values, as `generate` gets them.
-pub(crate) fn make_params(lua: &Lua, params: &Params) -> mlua::Result<Table> {
-    // SAFETY: the closure leaves only the new table; pushing may raise
-    // (memory) while it holds only borrows.
+/// A new table of the parameters' values, as `generate` gets them, with
+/// `metatable` (`script::params_table`).
+pub(crate) fn make_params(lua: &Lua, params: &Params, metatable: &Table) -> mlua::Result<Table> {
+    // SAFETY: the closure leaves only the new table (it pops the metatable
+    // exec_raw pushed); pushing may raise (memory) while it holds only
+    // borrows.
     unsafe {
-        lua.exec_raw((), |state| {
+        lua.exec_raw(metatable, |state| {
             ffi::lua_createtable(state, 0, params.len().min(1 << 16) as _);
+            ffi::lua_insert(state, -2);
+            ffi::lua_setmetatable(state, -2);
             let table = ffi::lua_gettop(state);
             for (key, value) in params.iter() {
                 ffi::lua_pushlstring(state, key.as_ptr().cast(), key.len());

@@ -138,8 +138,9 @@ extern "C-unwind" {
     /// Marks the registry's one thread other than the main one as the
     /// host's; returns how many it found.
     fn dunlua_mark_host_thread(state: *mut ffi::lua_State) -> c_int;
-    /// Leaves the thread a fixed number of spare call frames and a stack of
-    /// a fixed size (or twice what is in use).
+    /// Leaves the thread a fixed number of call frames past its base one
+    /// (or up to the one in use, if deeper) and a stack of a fixed size (or
+    /// twice what is in use).
     fn dunlua_settle(state: *mut ffi::lua_State);
     /// Sets the id the next object made gets, less one.
     fn dunlua_reset_ids(state: *mut ffi::lua_State, next: u32);

@@ -122,35 +122,50 @@ static void freeCI (lua_State *L) {
 
 
 /*
-** dunlua: leaves exactly DUNLUA_SPARE_CI CallInfo structures past the one in
-** use, freeing the others or making the missing ones (see dunlua_settle in
-** ldo.c).
+** dunlua: the last CallInfo a thread keeps: the DUNLUA_SPARE_CI-th past the
+** base one, or the one in use if that is deeper. Counted from the base
+** rather than from the frame in use, so what is kept does not depend on
+** how deep the caller is: the host settles the main thread from inside a
+** call and the collector may shrink it from the base frame (switching to
+** generational mode collects), and spares counted from each would differ
+** by the depth between them. With 'make', the missing ones are made.
+*/
+static CallInfo *lastkeptCI (lua_State *L, int make) {
+  CallInfo *ci = &L->base_ci;
+  int passed = (ci == L->ci);  /* walked past the frame in use? */
+  int n;
+  for (n = 0; n < DUNLUA_SPARE_CI; n++) {
+    if (ci->next == NULL) {
+      CallInfo *made;
+      if (!make)
+        break;
+      made = luaM_new(L, CallInfo);
+      made->previous = ci;
+      made->next = NULL;
+      made->u.l.trap = 0;
+      ci->next = made;
+      L->nci++;
+    }
+    ci = ci->next;
+    passed = passed || (ci == L->ci);
+  }
+  return passed ? ci : L->ci;
+}
+
+
+/*
+** dunlua: leaves exactly the CallInfos 'lastkeptCI' names, freeing the
+** others or making the missing ones (see dunlua_settle in ldo.c).
 */
 void luaE_settleCI (lua_State *L) {
-  CallInfo *ci = L->ci;
-  CallInfo *next;
-  int spare = 0;
-  while (ci->next != NULL && spare < DUNLUA_SPARE_CI) {
-    ci = ci->next;
-    spare++;
-  }
-  next = ci->next;
+  CallInfo *ci = lastkeptCI(L, 1);
+  CallInfo *next = ci->next;
   ci->next = NULL;
   while (next != NULL) {  /* free the ones past them */
     CallInfo *after = next->next;
     luaM_free(L, next);
     L->nci--;
     next = after;
-  }
-  while (spare < DUNLUA_SPARE_CI) {  /* make the missing ones */
-    CallInfo *made = luaM_new(L, CallInfo);
-    made->previous = ci;
-    made->next = NULL;
-    made->u.l.trap = 0;
-    ci->next = made;
-    L->nci++;
-    ci = made;
-    spare++;
   }
 }
 
@@ -160,15 +175,11 @@ void luaE_settleCI (lua_State *L) {
 ** keeping the first one.
 */
 void luaE_shrinkCI (lua_State *L) {
-  CallInfo *ci = L->ci->next;  /* first free CallInfo */
+  /* dunlua: the ones 'lastkeptCI' names are kept (dunlua_settle makes them
+     before every run: freeing them would only make them again); half of
+     those past them are freed */
+  CallInfo *ci = lastkeptCI(L, 0);
   CallInfo *next;
-  int kept;
-  /* dunlua: the first DUNLUA_SPARE_CI spare ones are kept (dunlua_settle
-     makes them before every run: freeing them would only make them again) */
-  for (kept = 1; ci != NULL && kept < DUNLUA_SPARE_CI; kept++)
-    ci = ci->next;
-  if (ci == NULL)
-    return;  /* no extra elements */
   while ((next = ci->next) != NULL) {  /* two extra elements? */
     CallInfo *next2 = next->next;  /* next's next */
     ci->next = next2;  /* remove next from the list */
