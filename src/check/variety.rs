@@ -641,11 +641,19 @@ impl Variety {
                 .pairs
                 .iter()
                 .take(5)
-                .map(|p| format!("{}~{} ({}%)", p.seeds[0], p.seeds[1], percent(p.distance)))
+                .map(|p| {
+                    let shown = if p.distance == 0.0 {
+                        pair_difference(0.0)
+                    } else {
+                        format!("{}%", percent(p.distance))
+                    };
+                    format!("{}~{} ({shown})", p.seeds[0], p.seeds[1])
+                })
                 .collect();
             out.push_str(&format!(
-                "    {} pairs of {} candidates{}; closest {}\n",
+                "    {} pair{} of {} candidates{}; closest {}\n",
                 self.near_pairs,
+                if self.near_pairs == 1 { "" } else { "s" },
                 self.candidates,
                 if self.capped {
                     " (cut short: more were proposed)"
@@ -681,10 +689,36 @@ fn percent(share: f64) -> String {
     format!("{:.1}", share * 100.0)
 }
 
+/// How a near pair's maps differ, for a reader: a pair whose tiles are all
+/// the same (but not identical maps: their markers, rooms or start differ)
+/// printed as "0.0%" read as a contradiction of the identical groups.
+pub(crate) fn pair_difference(distance: f64) -> String {
+    if distance == 0.0 {
+        "same tiles; markers, rooms or start differ".to_string()
+    } else if distance < 0.0005 {
+        "under 0.1% of cells differ".to_string()
+    } else {
+        format!("{}% of cells differ", percent(distance))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::map::Map;
+
+    /// Two maps with the same tiles but other content (a marker, the
+    /// start) are a near pair at distance 0, said so rather than "0.0%",
+    /// which read as a contradiction of the identical groups.
+    #[test]
+    fn a_pair_with_the_same_tiles_says_so() {
+        assert_eq!(
+            pair_difference(0.0),
+            "same tiles; markers, rooms or start differ"
+        );
+        assert_eq!(pair_difference(0.0001), "under 0.1% of cells differ");
+        assert_eq!(pair_difference(0.0234), "2.3% of cells differ");
+    }
 
     fn one(text: &str) -> Vec<Generated> {
         let map = Map::from_ascii(text).unwrap();

@@ -69,11 +69,11 @@ pub(super) fn section(variety: &Variety, level_one: &dyn Fn(u64) -> Option<Map>)
             };
             let _ = writeln!(
                 out,
-                "<div class=\"row pair\"><figure><img class=\"variety\" src=\"{}\" alt=\"seed {a}\"><figcaption>seed {a}</figcaption></figure><figure><img class=\"variety\" src=\"{}\" alt=\"seed {b}\"><figcaption>seed {b}</figcaption></figure><figure><img class=\"variety\" src=\"{}\" alt=\"cells that differ\"><figcaption>{:.2}% of cells differ</figcaption></figure></div>",
+                "<div class=\"row pair\"><figure><img class=\"variety\" src=\"{}\" alt=\"seed {a}\"><figcaption>seed {a}</figcaption></figure><figure><img class=\"variety\" src=\"{}\" alt=\"seed {b}\"><figcaption>seed {b}</figcaption></figure><figure><img class=\"variety\" src=\"{}\" alt=\"cells that differ\"><figcaption>{}</figcaption></figure></div>",
                 png_uri(&x),
                 png_uri(&y),
                 frame_uri(&difference(&x, &y)),
-                pair.distance * 100.0
+                super::variety::pair_difference(pair.distance)
             );
         }
     }
