@@ -2,7 +2,9 @@
 //! messages for an unknown API name (`script/suggest.rs`) or starting
 //! script (`dunlua new --from cave`).
 
-/// The one name of `candidates` closest to `name` by [`edit_distance`], at
+/// The one name of `candidates` closest to `name` by edit distance
+/// (optimal string alignment: insertions, deletions, substitutions and
+/// swaps of two neighbours, `conenct`, each cost 1), at
 /// most a third of `name`'s length away (at least 1); `None` when `name`
 /// is itself a candidate, when none is that close, or when two different
 /// names are equally close (a guess between them would mislead).
@@ -13,19 +15,26 @@ pub(crate) fn closest<'a>(
     if name.is_empty() || name.len() > 64 {
         return None;
     }
-    let limit = (name.chars().count() / 3).max(1);
+    let name_chars: Vec<char> = name.chars().collect();
+    let limit = (name_chars.len() / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
     let mut tied = false;
+    let mut work = Workspace::default();
     for candidate in candidates {
         if candidate == name {
             return None;
         }
         // Lengths further apart than the limit are too far already (and a
-        // long candidate is not compared byte by byte).
-        if candidate.len().abs_diff(name.len()) > 4 * limit {
+        // long candidate is not compared byte by byte). An empty name is
+        // never what was meant.
+        if candidate.is_empty() || candidate.len().abs_diff(name.len()) > 4 * limit {
             continue;
         }
-        let d = edit_distance(name, candidate);
+        let mut chars = std::mem::take(&mut work.candidate);
+        chars.clear();
+        chars.extend(candidate.chars());
+        let d = work.distance(&name_chars, &chars);
+        work.candidate = chars;
         if d > limit {
             continue;
         }
@@ -44,36 +53,65 @@ pub(crate) fn closest<'a>(
     }
 }
 
-/// Optimal string alignment distance: insertions, deletions, substitutions
-/// and swaps of two neighbours (`conenct`) each cost 1.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+/// The edit distance [`closest`] uses, for tests.
+#[cfg(test)]
+fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in rows[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (rows[i - 1][j] + 1)
-                .min(rows[i][j - 1] + 1)
-                .min(rows[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(rows[i - 2][j - 2] + 1);
-            }
-            rows[i][j] = d;
+    Workspace::default().distance(&a, &b)
+}
+
+/// Buffers the edit distance reuses across the candidates of one
+/// [`closest`]: a caller comparing a name with a thousand candidates
+/// (a script's parameters, on every read of an undeclared one) made three
+/// allocations a row before.
+#[derive(Default)]
+struct Workspace {
+    /// The three rows the distance needs: two before and the current one.
+    rows: Vec<usize>,
+    candidate: Vec<char>,
+}
+
+impl Workspace {
+    fn distance(&mut self, a: &[char], b: &[char]) -> usize {
+        let width = b.len() + 1;
+        self.rows.clear();
+        self.rows.resize(3 * width, 0);
+        // Row i lives at (i % 3) * width.
+        for (j, cell) in self.rows[..width].iter_mut().enumerate() {
+            *cell = j;
         }
+        for i in 1..=a.len() {
+            let (now, before, twice) = (
+                (i % 3) * width,
+                ((i - 1) % 3) * width,
+                ((i + 1) % 3) * width,
+            );
+            self.rows[now] = i;
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut d = (self.rows[before + j] + 1)
+                    .min(self.rows[now + j - 1] + 1)
+                    .min(self.rows[before + j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    d = d.min(self.rows[twice + j - 2] + 1);
+                }
+                self.rows[now + j] = d;
+            }
+        }
+        self.rows[(a.len() % 3) * width + b.len()]
     }
-    rows[a.len()][b.len()]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_name_is_never_suggested() {
+        assert_eq!(closest("x", [""]), None);
+        assert_eq!(closest("x", ["", "y"]), Some("y"));
+    }
 
     #[test]
     fn distances() {

@@ -994,4 +994,42 @@ fn a_mistyped_parameter_name_is_an_error_naming_the_declared_one() {
         ok.provenance.params.get("steps"),
         Some(&dunlua::params::ParamValue::Integer(4))
     );
+    // Changing the protected metatable is refused at the script's line
+    // (the sandbox's setmetatable took `false` for no metatable, and Lua's
+    // own error named the sandbox's line).
+    let err = scratch
+        .run("x.lua", &script("setmetatable(p, nil)"))
+        .expect_err("the metatable is protected");
+    assert!(
+        err.message
+            .contains("x.lua:3: cannot change a protected metatable"),
+        "{}",
+        err.message
+    );
+    // A name that is not an identifier is shown as a script writes it, and
+    // an empty name is never the one meant.
+    let odd = "return { params = { [''] = 1, ['max size'] = 3 },\n  generate = function(map, rng, p)\n  local x = p.x\n  local y = p['max siz']\nend }\n";
+    let err = scratch
+        .run("x.lua", odd)
+        .expect_err("a typo of an odd name");
+    assert!(
+        err.message.contains(
+            "x.lua:4: params[\"max siz\"] is not a declared parameter; did you mean params[\"max size\"]? (declared: \"\", \"max size\";"
+        ),
+        "{}",
+        err.message
+    );
+    // Names that are not UTF-8 are refused: read lossily, two of them
+    // became one name that neither could be read or set under.
+    let err = scratch
+        .run(
+            "x.lua",
+            "return { params = { ['\\xff'] = 2, ['\\xfe'] = 3 }, generate = function(map) end }\n",
+        )
+        .expect_err("not UTF-8");
+    assert!(
+        err.message.contains("params keys must be UTF-8 names"),
+        "{}",
+        err.message
+    );
 }

@@ -627,8 +627,11 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
           if mt ~= nil and type(mt) ~= "table" then
             error("bad argument #2 to 'setmetatable' (nil or table expected)", 2)
           end
+          -- getmetatable gives a protected metatable's __metatable field:
+          -- anything but a table (the host's params table gives false) is
+          -- one, as is a metatable holding the field.
           local old = raw_getmetatable(t)
-          if type(old) == "table" and rawget(old, "__metatable") ~= nil then
+          if old ~= nil and (type(old) ~= "table" or rawget(old, "__metatable") ~= nil) then
             error("cannot change a protected metatable", 2)
           end
           if type(mt) == "table" and rawget(mt, "__gc") ~= nil then

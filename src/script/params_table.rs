@@ -13,11 +13,35 @@ use super::cost;
 use super::error::located;
 use super::run_state::HostState;
 
+/// Units per declared name compared with an undeclared one read, besides
+/// the distance table's cells.
+const COMPARE_UNITS: u64 = 8;
+
+/// How a script writes the read of parameter `name`: `params.steps`, or
+/// `params["max size"]` when the name is not a Lua identifier.
+fn field(name: &str) -> String {
+    if is_identifier(name) {
+        format!("params.{name}")
+    } else {
+        format!("params[{name:?}]")
+    }
+}
+
+fn is_identifier(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// The metatable every run's `params` table gets: `__index` as above, and
 /// protected (`getmetatable(p)` is `false`, `setmetatable(p, ...)` an
 /// error) so no run can change what the next run's table does.
 pub(crate) fn metatable(lua: &Lua) -> mlua::Result<Table> {
     let index = lua.create_function(|lua, (_, key): (Value, Value)| {
+        // Every read that misses comes here, whatever its key: the call
+        // is paid for before anything else.
+        budget::charge(lua, "reading an undeclared parameter", cost::CALL_UNITS)?;
         let Value::String(key) = key else {
             return Ok(Value::Nil);
         };
@@ -30,25 +54,38 @@ pub(crate) fn metatable(lua: &Lua) -> mlua::Result<Table> {
             return Ok(Value::Nil);
         };
         // Comparing with every declared name is work the script pays for,
-        // as a loop reading an undeclared name may do it millions of times.
-        let compared: usize = declared.iter().map(|(name, _)| name.len()).sum();
-        budget::charge(
-            lua,
-            "reading an undeclared parameter",
-            cost::CALL_UNITS + cost::text((compared * key.len().min(64)) as u64),
-        )?;
+        // as a loop reading an undeclared name may do it millions of times:
+        // a few nanoseconds a cell of each distance table, and a little
+        // per name.
+        let key_len = key.chars().count().min(64) as u64;
+        let compared: u64 = declared
+            .iter()
+            .map(|(name, _)| COMPARE_UNITS + key_len * name.len() as u64 / 2)
+            .sum();
+        budget::charge(lua, "reading an undeclared parameter", compared)?;
         match crate::closest::closest(&key, declared.iter().map(|(name, _)| name)) {
             Some(meant) => {
                 const LISTED: usize = 10;
-                let mut names: Vec<&str> =
-                    declared.iter().map(|(name, _)| name).take(LISTED).collect();
+                let mut names: Vec<String> = declared
+                    .iter()
+                    .take(LISTED)
+                    .map(|(name, _)| {
+                        if is_identifier(name) {
+                            name.to_string()
+                        } else {
+                            format!("{name:?}")
+                        }
+                    })
+                    .collect();
                 if declared.len() > LISTED {
-                    names.push("...");
+                    names.push("...".to_string());
                 }
                 Err(located(
                     lua,
                     format!(
-                        "params.{key} is not a declared parameter; did you mean params.{meant}? (declared: {}; a parameter is declared in the script's params table)",
+                        "{} is not a declared parameter; did you mean {}? (declared: {}; a parameter is declared in the script's params table)",
+                        field(&key),
+                        field(meant),
                         names.join(", ")
                     ),
                 ))

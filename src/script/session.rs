@@ -363,6 +363,14 @@ fn read_params(lua: &mlua::Lua, table: &Table, shown: &str) -> Result<Params, St
                 args::show(&key)
             ));
         };
+        // Read lossily, two names that are not UTF-8 became the same name
+        // and neither could be read or set under its own.
+        if key.to_str().is_err() {
+            return Err(format!(
+                "{shown}: params keys must be UTF-8 names, got {}",
+                args::show(&Value::String(key))
+            ));
+        }
         let key = args::bounded_text(&key, args::MAX_NAME, "params key")
             .map_err(|e| format!("{shown}: {e}"))?;
         let value = match value {

@@ -52,5 +52,9 @@ void dunlua_reserve (lua_State *L, size_t bytes);
   do { if (luaL_bufflen(b) > (1u << 20)) dunlua_reserve(L, luaL_bufflen(b)); } while (0)
 /* Units per format item (snprintf of a float can take microseconds). */
 #define DUNLUA_UNITS_PER_FORMAT 256
+/* Units per byte of a float formatted with %e, %f or %g, besides the item:
+   snprintf's cost grows with the digits it writes (about 20 ns a byte for
+   "%.99f" of 1e300). */
+#define DUNLUA_UNITS_PER_FLOAT_BYTE 4
 
 #endif
