@@ -994,6 +994,15 @@ fn a_mistyped_parameter_name_is_an_error_naming_the_declared_one() {
         ok.provenance.params.get("steps"),
         Some(&dunlua::params::ParamValue::Integer(4))
     );
+    // A library or host function handed the table looks up keys of its
+    // own: a miss there reads as nil, as in plain Lua, not as the script's
+    // typo (gsub looks "step" up in p).
+    scratch
+        .run(
+            "x.lua",
+            &script("assert(string.gsub('step', '%a+', p) == 'step')"),
+        )
+        .expect("a library's own lookups are not checked");
     // Changing the protected metatable is refused at the script's line
     // (the sandbox's setmetatable took `false` for no metatable, and Lua's
     // own error named the sandbox's line).

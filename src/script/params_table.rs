@@ -3,8 +3,9 @@
 //! `p.step` when the script declared `steps` gave `nil`, and the run failed
 //! lines later with "attempt to perform arithmetic on a nil value", or not
 //! at all (`p.step or 3`). A read of an undeclared name close to a declared
-//! one is an error naming both; any other undeclared name still reads as
-//! `nil`, so `p.optional or default` keeps working as in plain Lua.
+//! one, written in the script, is an error naming both; any other
+//! undeclared name still reads as `nil`, so `p.optional or default` keeps
+//! working as in plain Lua.
 
 use mlua::{Lua, Table, Value};
 
@@ -48,6 +49,14 @@ pub(crate) fn metatable(lua: &Lua) -> mlua::Result<Table> {
         let Ok(key) = key.to_str() else {
             return Ok(Value::Nil);
         };
+        // Only a read the script wrote is checked: a library or host
+        // function handed the table (`string.gsub(s, pat, p)`, an options
+        // table) looks up keys of its own, and a miss there reads as nil,
+        // as in plain Lua (and is not the script's typo).
+        let from_c = lua.inspect_stack(1, |d| d.source().what == "C");
+        if from_c != Some(false) {
+            return Ok(Value::Nil);
+        }
         let state = lua.app_data_ref::<HostState>();
         let declared = state.as_ref().and_then(|s| s.params.as_ref());
         let Some(declared) = declared else {
