@@ -20,6 +20,7 @@ pub(crate) fn closest<'a>(
     let mut best: Option<(usize, &str)> = None;
     let mut tied = false;
     let mut work = Workspace::default();
+    let mut chars: Vec<char> = Vec::new();
     for candidate in candidates {
         if candidate == name {
             return None;
@@ -30,11 +31,9 @@ pub(crate) fn closest<'a>(
         if candidate.is_empty() || candidate.len().abs_diff(name.len()) > 4 * limit {
             continue;
         }
-        let mut chars = std::mem::take(&mut work.candidate);
         chars.clear();
         chars.extend(candidate.chars());
         let d = work.distance(&name_chars, &chars);
-        work.candidate = chars;
         if d > limit {
             continue;
         }
@@ -61,15 +60,14 @@ fn edit_distance(a: &str, b: &str) -> usize {
     Workspace::default().distance(&a, &b)
 }
 
-/// Buffers the edit distance reuses across the candidates of one
+/// The rows the edit distance reuses across the candidates of one
 /// [`closest`]: a caller comparing a name with a thousand candidates
-/// (a script's parameters, on every read of an undeclared one) made three
-/// allocations a row before.
+/// (a script's parameters, on every read of an undeclared one) made an
+/// allocation a row before.
 #[derive(Default)]
 struct Workspace {
     /// The three rows the distance needs: two before and the current one.
     rows: Vec<usize>,
-    candidate: Vec<char>,
 }
 
 impl Workspace {

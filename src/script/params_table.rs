@@ -24,7 +24,17 @@ fn field(name: &str) -> String {
     if is_identifier(name) {
         format!("params.{name}")
     } else {
-        format!("params[{name:?}]")
+        format!("params[{}]", listed(name))
+    }
+}
+
+/// `name` as the list of declared names shows it: bare, or quoted when it
+/// is not a Lua identifier (`""`, `"max size"`).
+fn listed(name: &str) -> String {
+    if is_identifier(name) {
+        name.to_string()
+    } else {
+        format!("{name:?}")
     }
 }
 
@@ -78,13 +88,7 @@ pub(crate) fn metatable(lua: &Lua) -> mlua::Result<Table> {
                 let mut names: Vec<String> = declared
                     .iter()
                     .take(LISTED)
-                    .map(|(name, _)| {
-                        if is_identifier(name) {
-                            name.to_string()
-                        } else {
-                            format!("{name:?}")
-                        }
-                    })
+                    .map(|(name, _)| listed(name))
                     .collect();
                 if declared.len() > LISTED {
                     names.push("...".to_string());
