@@ -1042,3 +1042,30 @@ fn a_mistyped_parameter_name_is_an_error_naming_the_declared_one() {
         err.message
     );
 }
+
+#[test]
+fn a_scripts_own_protected_metatable_is_refused_at_its_line() {
+    let scratch = Scratch::new();
+    // A script's own __metatable that is itself a table cannot be told
+    // from a real metatable by the sandbox's checks: Lua refuses, at the
+    // script's line (it said the sandbox's), and a table without one is
+    // still set (its metatable replaced).
+    let err = scratch
+        .run(
+            "x.lua",
+            &script_with("local t = setmetatable({}, { __metatable = {} })\n  setmetatable(t, {})"),
+        )
+        .expect_err("a table-valued __metatable protects too");
+    assert!(
+        err.message
+            .contains("x.lua:3: cannot change a protected metatable"),
+        "{}",
+        err.message
+    );
+    scratch
+        .run(
+            "x.lua",
+            &script_with("local a, b = {}, {}\n  local t = setmetatable({}, a)\n  assert(setmetatable(t, b) == t and getmetatable(t) == b)\n  map:fill('floor') map:set_start(1, 1)"),
+        )
+        .expect("an unprotected metatable is replaced");
+}

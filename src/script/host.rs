@@ -618,7 +618,7 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
         -- Finalizers run with hooks off (lgc.c's GCTM), outside any budget:
         -- a table may not get one.
         local raw_setmetatable, rawget, type, error = setmetatable, rawget, type, error
-        local raw_getmetatable = getmetatable
+        local raw_getmetatable, raw_pcall = getmetatable, pcall
         setmetatable = function(t, mt)
           -- Lua's own checks, said at the caller's line.
           if type(t) ~= "table" then
@@ -627,15 +627,23 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
           if mt ~= nil and type(mt) ~= "table" then
             error("bad argument #2 to 'setmetatable' (nil or table expected)", 2)
           end
-          -- getmetatable gives a protected metatable's __metatable field:
-          -- anything but a table (the host's params table gives false) is
-          -- one, as is a metatable holding the field.
-          local old = raw_getmetatable(t)
-          if old ~= nil and (type(old) ~= "table" or rawget(old, "__metatable") ~= nil) then
-            error("cannot change a protected metatable", 2)
-          end
           if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
             error("setmetatable: __gc finalizers are not allowed in dunlua scripts (they would run outside the instruction budget)", 2)
+          end
+          local old = raw_getmetatable(t)
+          if old ~= nil then
+            -- getmetatable gives a protected metatable's __metatable field:
+            -- anything but a table (the host's params table gives false)
+            -- is one, as is a metatable holding the field.
+            if type(old) ~= "table" or rawget(old, "__metatable") ~= nil then
+              error("cannot change a protected metatable", 2)
+            end
+            -- A script's own __metatable may itself be a table, which
+            -- cannot be told from a real metatable here: Lua refuses, and
+            -- the refusal is said at the caller's line, not this one.
+            local ok, refused = raw_pcall(raw_setmetatable, t, mt)
+            if not ok then error(refused, 2) end
+            return t
           end
           return raw_setmetatable(t, mt)
         end
@@ -672,7 +680,6 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
           if type(e) == "userdata" then e = error_text(e) end
           return false, e
         end
-        local raw_pcall = pcall
         pcall = function(f, ...) return settle(raw_pcall(f, ...)) end
         local raw_resume = coroutine.resume
         coroutine.resume = function(co, ...) return settle(raw_resume(co, ...)) end
