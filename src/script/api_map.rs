@@ -597,7 +597,11 @@ pub(super) fn rooms_list(
     name: &'static str,
     rooms: Vec<crate::geom::Rect>,
 ) -> mlua::Result<Table> {
-    budget::charge(lua, name, rooms.len() as u64)?;
+    budget::charge(
+        lua,
+        name,
+        (rooms.len() as u64).saturating_mul(cost::UNITS_PER_VALUE_MADE),
+    )?;
     let list = lua.create_table_with_capacity(rooms.len(), 0)?;
     for (i, r) in rooms.into_iter().enumerate() {
         list.raw_set(i + 1, rect_value(lua, r)?)?;
@@ -607,7 +611,11 @@ pub(super) fn rooms_list(
 
 /// `map:markers()`'s list of `{x, y, name, props}` (also the level view's).
 pub(super) fn markers_list(lua: &Lua, name: &'static str, map: &Map) -> mlua::Result<Table> {
-    budget::charge(lua, name, map.markers().len() as u64)?;
+    budget::charge(
+        lua,
+        name,
+        (map.markers().len() as u64).saturating_mul(cost::UNITS_PER_VALUE_MADE),
+    )?;
     let list = lua.create_table()?;
     for (i, m) in map.markers().iter().enumerate() {
         let t = lua.create_table()?;
@@ -914,6 +922,8 @@ impl UserData for LuaMap {
                     Some(kinds) => ops::regions_of_kinds(&map, &kinds),
                 }
             };
+            // Each region is a table and a selection made for the script.
+            a.charge((regions.len() as u64).saturating_mul(3 * cost::UNITS_PER_VALUE_MADE))?;
             let list = lua.create_table()?;
             for (i, region) in regions.into_iter().enumerate() {
                 let t = lua.create_table()?;
@@ -1141,6 +1151,8 @@ impl UserData for LuaMap {
         });
         methods.add_method("place_prefab", |lua, this, values: Six| {
             let a = this.args(lua, "map:place_prefab", values)?;
+            // Its rows, legend and options are tables read key by key.
+            a.charge(cost::CALL_UNITS)?;
             let rng = a.rng(2)?;
             let (placed, added) = {
                 let mut guard = this.map_mut(lua)?;

@@ -13,10 +13,27 @@ pub const CELLS_PER_UNIT_WRITTEN: u64 = 16;
 /// distances, cellular steps, neighbour counts): a few loads and a branch.
 pub const UNITS_PER_CELL_VISITED: u64 = 1;
 
-/// Units for one call through mlua's ordinary bindings (about half a µs:
-/// argument conversion, a checked borrow), so a loop of slow calls is paid
-/// for by its time, not by its few Lua instructions.
+/// Units a binding charges for the work of reading its arguments (about
+/// half a µs: conversion, a checked borrow), on top of what the VM charges
+/// every call into the host (`DUNLUA_HOST_CALL_UNITS` in
+/// `src/script/raw/lua/ldo.c`, also 100): the bindings that read tables of
+/// options or many arguments charge it, so a loop of them is paid for by
+/// its time, not by its few Lua instructions.
 pub const CALL_UNITS: u64 = 100;
+/// Units for each table or userdata a call makes and hands back in a list
+/// (`map:rooms()`'s rects, `map:markers()`'s tables): about 150 ns each.
+pub const UNITS_PER_VALUE_MADE: u64 = 48;
+/// Units for a line `print` writes: a write to stderr (a system call, a
+/// few microseconds to a file), besides its bytes and values.
+pub const PRINT_LINE_UNITS: u64 = 1000;
+/// Units for a value `print` turns into text.
+pub const PRINT_VALUE_UNITS: u64 = 16;
+/// Units for a host function's error that the script catches (`pcall`,
+/// `xpcall`, `coroutine.resume`): mlua makes a traceback of the stack for
+/// it (naming each frame's function by a search of the loaded libraries)
+/// and the host writes its message, about 20 µs, while the instructions
+/// around it count a few hundred units.
+pub const CAUGHT_HOST_ERROR_UNITS: u64 = 6000;
 /// Units for one swap of two list entries from Rust (four table accesses).
 pub const SWAP_UNITS: u64 = 30;
 

@@ -711,7 +711,9 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
             if opt == "count" then return run_kbytes() end
             return 0
           end
-          charge_heap(false)
+          -- A step may finish a cycle, and a change of mode collects in
+          -- full: charged as a collection.
+          charge_heap(opt == "step" or opt == "incremental" or opt == "generational")
           return raw_collect(opt, ...)
         end
         -- A yield with no coroutine of the script's own to return to: say
@@ -747,7 +749,17 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
             Ok(Guard::of(lua).map_or(0, |g| g.run_bytes()) as f64 / 1024.0)
         })?,
         lua.create_function(|lua, value: Value| match value {
-            Value::Error(err) => Ok(Value::String(lua.create_string(error_text(&err))?)),
+            Value::Error(err) => {
+                // A host error the script caught: what making it cost (mlua's
+                // traceback, the message) is paid here, so a pcall loop of
+                // them stops at the budget like any loop.
+                super::budget::charge(
+                    lua,
+                    "catching a host function's error",
+                    super::cost::CAUGHT_HOST_ERROR_UNITS,
+                )?;
+                Ok(Value::String(lua.create_string(error_text(&err))?))
+            }
             other => Ok(other),
         })?,
     ))?;
@@ -770,7 +782,13 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
                 });
                 parts.push(part);
             }
-            super::budget::charge(lua, "print", len as u64)?;
+            super::budget::charge(
+                lua,
+                "print",
+                (len as u64)
+                    .saturating_add(super::cost::PRINT_LINE_UNITS)
+                    .saturating_add(parts.len() as u64 * super::cost::PRINT_VALUE_UNITS),
+            )?;
             // A run prints at most MAX_PRINTED bytes: a print loop must not
             // fill a disk with its log before the budget stops it.
             let before = lua.app_data_mut::<HostState>().map_or(0, |mut s| {

@@ -1,6 +1,6 @@
 -- args: --max-instructions 20000000 --max-memory 64
 -- expect: instruction budget
--- line: 9
+-- line: 6
 -- A million protected calls: each is charged what the instructions it
 -- stands for would cost, so the budget is spent before the loop ends.
 local f = function() end

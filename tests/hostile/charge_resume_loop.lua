@@ -1,6 +1,6 @@
 -- args: --max-instructions 25000000 --max-memory 64
 -- expect: instruction budget
--- line: 5
+-- line: 9
 -- A million switches into a coroutine and back: each resume is charged.
 local co = coroutine.wrap(function() while true do coroutine.yield() end end)
 return { width = 20, height = 20, generate = function(map, rng)

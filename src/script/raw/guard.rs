@@ -263,11 +263,17 @@ impl Guard {
             raw_metatables: Default::default(),
         });
         lua.set_app_data(KeepAlive(guard.clone()));
+        // Every function the host makes is a C closure of one trampoline
+        // (mlua's); Lua charges a call of it as a call into the host
+        // (`dunlua_chargecall` in ldo.c).
+        let probe = lua.create_function(|_, ()| Ok(()))?;
         let ptr = Rc::as_ptr(&guard);
         // SAFETY: the guard outlives the state (KeepAlive); the closure
         // leaves the stack as it found it.
         unsafe {
-            lua.exec_raw::<()>((), |state| {
+            lua.exec_raw::<()>(probe, |state| {
+                dunlua_sethostcall(state, ffi::lua_tocfunction(state, -1));
+                ffi::lua_pop(state, 1);
                 let main = main_thread(state);
                 let mut inner_ud = std::ptr::null_mut();
                 let inner = ffi::lua_getallocf(main, &mut inner_ud);
@@ -324,6 +330,12 @@ impl Guard {
         }
         self.used.set(0);
         self.native.set(0);
+        // SAFETY: reads and clears a counter of this thread's (ltable.c)
+        // and one of the state's (ldo.c); the main thread is alive.
+        unsafe {
+            dunlua_take_chain_hops();
+            dunlua_take_call_units(main);
+        }
         self.limit.set(limit);
         self.clear_stop();
         *self.cancel.borrow_mut() = cancel;
@@ -750,6 +762,15 @@ extern "C-unwind" {
     /// Whether the block Lua is resizing now is left out of the counts
     /// (`src/script/raw/lua/lstate.c`).
     fn dunlua_resizing_unaccounted(state: *mut lua_State) -> c_int;
+    /// Sets the C function of every call into the host, which Lua charges
+    /// as such (`src/script/raw/lua/ldo.c`, `dunlua_chargecall`).
+    fn dunlua_sethostcall(state: *mut lua_State, f: Option<ffi::lua_CFunction>);
+    /// The hops through chains of colliding keys Lua's lookups made on this
+    /// thread since the last call (`src/script/raw/lua/ltable.c`).
+    fn dunlua_take_chain_hops() -> usize;
+    /// The call charges Lua took off the count hook's count since the last
+    /// call (`src/script/raw/lua/ldo.c`).
+    fn dunlua_take_call_units(state: *mut lua_State) -> usize;
 }
 
 /// [`script_line`] for a stop the allocator sets, unless Lua is in the
@@ -840,7 +861,20 @@ pub(crate) unsafe extern "C-unwind" fn hook(state: *mut lua_State, ar: *mut lua_
     let Some(guard) = guard_of(state) else {
         return;
     };
-    match guard.check(HOOK_EVERY as u64) {
+    // The instructions since the last hook, and the hops through chains
+    // of colliding keys that lookups made meanwhile (ltable.c).
+    let hops = dunlua_take_chain_hops() as u64;
+    // Calls charged off the hook's count are in its interval already, but
+    // are native work, not instructions.
+    let calls = dunlua_take_call_units(state) as u64;
+    guard.native.set(
+        guard
+            .native
+            .get()
+            .saturating_add(hops)
+            .saturating_add(calls),
+    );
+    match guard.check(HOOK_EVERY as u64 + hops) {
         None => {
             if guard.lua_bytes.get() > INCREMENTAL_FROM && !guard.gc_touched.get() {
                 // A big heap: its major collections would be one long pause

@@ -57,4 +57,16 @@ void dunlua_reserve (lua_State *L, size_t bytes);
    "%.99f" of 1e300). */
 #define DUNLUA_UNITS_PER_FLOAT_BYTE 4
 
+/* Results pushed per unit (string.byte of a long string: the stack grows
+   for them and every one is moved). */
+#define DUNLUA_VALUES(n) ((size_t)(n) / 4 + 1)
+/* Units per control byte %q writes (an snprintf each). */
+#define DUNLUA_UNITS_PER_CONTROL 8
+/* Units per character utf8.char makes (a lua_pushfstring each). */
+#define DUNLUA_UNITS_PER_UTF8_CHAR 16
+/* Units per option of string.pack, packsize and unpack (read from the
+   format, checked, converted; an unpacked one is a result): a loop of
+   string.unpack of 200 items ran 200 times as long as its instructions. */
+#define DUNLUA_UNITS_PER_PACK_ITEM 6
+
 #endif

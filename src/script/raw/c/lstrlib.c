@@ -218,6 +218,7 @@ static int str_byte (lua_State *L) {
   if (l_unlikely(pose - posi >= (size_t)INT_MAX))  /* arithmetic overflow? */
     return luaL_error(L, "string slice too long");
   n = (int)(pose -  posi) + 1;
+  dunlua_charge(L, DUNLUA_VALUES(n));  /* dunlua: every byte a result */
   luaL_checkstack(L, n, "string slice too long");
   for (i=0; i<n; i++)
     lua_pushinteger(L, uchar(s[posi+i-1]));
@@ -743,13 +744,17 @@ static const char *lmemfind (lua_State *L, const char *s1, size_t l1,
         dunlua_charge(L, DUNLUA_BYTES(work));
         work = 0;
       }
-      if (memcmp(init, s2+1, l2) == 0)
+      if (memcmp(init, s2+1, l2) == 0) {
+        dunlua_charge(L, DUNLUA_BYTES(work));  /* dunlua: the rest */
         return init-1;
+      }
       else {  /* correct 'l1' and 's1' to try again */
         l1 -= init-s1;
         s1 = init;
       }
     }
+    /* dunlua: the rest, and the last scan, which found no first byte */
+    dunlua_charge(L, DUNLUA_BYTES(work + l1));
     return NULL;  /* not found */
   }
 }
@@ -1186,17 +1191,24 @@ static int lua_number2strx (lua_State *L, char *buff, int sz,
 
 
 static void addquoted (luaL_Buffer *b, const char *s, size_t len) {
+  size_t controls = 0;  /* dunlua: control bytes written, not yet charged */
   /* dunlua: quoting goes byte by byte and may take four bytes for one */
   dunlua_charge(b->L, DUNLUA_MAPPED(len));
   dunlua_reserve(b->L, luaL_bufflen(b) + (len < ((size_t)-1) / 4 ? len * 4 : len));
   luaL_addchar(b, '"');
   while (len--) {
+    /* dunlua: a control byte is written by snprintf (about 30 ns) */
+    if (l_unlikely(controls == DUNLUA_STEP_BATCH)) {
+      dunlua_charge(b->L, controls * DUNLUA_UNITS_PER_CONTROL);
+      controls = 0;
+    }
     if (*s == '"' || *s == '\\' || *s == '\n') {
       luaL_addchar(b, '\\');
       luaL_addchar(b, *s);
     }
     else if (iscntrl(uchar(*s))) {
       char buff[10];
+      controls++;  /* dunlua */
       if (!isdigit(uchar(*(s+1))))
         l_sprintf(buff, sizeof(buff), "\\%d", (int)uchar(*s));
       else
@@ -1207,6 +1219,7 @@ static void addquoted (luaL_Buffer *b, const char *s, size_t len) {
       luaL_addchar(b, *s);
     s++;
   }
+  dunlua_charge(b->L, controls * DUNLUA_UNITS_PER_CONTROL);  /* dunlua */
   luaL_addchar(b, '"');
 }
 
@@ -1702,7 +1715,9 @@ static int str_pack (lua_State *L) {
   luaL_buffinit(L, &b);
   while (*fmt != '\0') {
     int size, ntoalign;
-    KOption opt = getdetails(&h, totalsize, &fmt, &size, &ntoalign);
+    KOption opt;
+    dunlua_charge(L, DUNLUA_UNITS_PER_PACK_ITEM);  /* dunlua */
+    opt = getdetails(&h, totalsize, &fmt, &size, &ntoalign);
     totalsize += ntoalign + size;
     DUNLUA_ROOM(L, &b);  /* dunlua */
     while (ntoalign-- > 0)
@@ -1799,7 +1814,9 @@ static int str_packsize (lua_State *L) {
   initheader(L, &h);
   while (*fmt != '\0') {
     int size, ntoalign;
-    KOption opt = getdetails(&h, totalsize, &fmt, &size, &ntoalign);
+    KOption opt;
+    dunlua_charge(L, DUNLUA_UNITS_PER_PACK_ITEM);  /* dunlua */
+    opt = getdetails(&h, totalsize, &fmt, &size, &ntoalign);
     luaL_argcheck(L, opt != Kstring && opt != Kzstr, 1,
                      "variable-length format");
     size += ntoalign;  /* total space used by option */
@@ -1857,7 +1874,9 @@ static int str_unpack (lua_State *L) {
   initheader(L, &h);
   while (*fmt != '\0') {
     int size, ntoalign;
-    KOption opt = getdetails(&h, pos, &fmt, &size, &ntoalign);
+    KOption opt;
+    dunlua_charge(L, DUNLUA_UNITS_PER_PACK_ITEM);  /* dunlua */
+    opt = getdetails(&h, pos, &fmt, &size, &ntoalign);
     luaL_argcheck(L, (size_t)ntoalign + size <= ld - pos, 2,
                     "data string too short");
     pos += ntoalign;  /* skip alignment */

@@ -171,6 +171,8 @@ static void pushutfchar (lua_State *L, int arg) {
 */
 static int utfchar (lua_State *L) {
   int n = lua_gettop(L);  /* number of arguments */
+  /* dunlua: each character is made by lua_pushfstring's "%U" */
+  dunlua_charge(L, (size_t)n * DUNLUA_UNITS_PER_UTF8_CHAR);
   if (n == 1)  /* optimize common case of single char */
     pushutfchar(L, 1);
   else {

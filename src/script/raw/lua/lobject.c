@@ -350,12 +350,15 @@ int luaO_utf8esc (char *buff, unsigned long x) {
 
 
 /*
-** dunlua: charges writing a float as text (see DUNLUA_FLOAT_TEXT in lvm.h):
-** a fixed part, and a unit per 8 binary orders of magnitude, as glibc's
-** "%.14g" works in big integers as long as the exponent.
+** dunlua: charges writing a number as text (see DUNLUA_FLOAT_TEXT and
+** DUNLUA_INTEGER_TEXT in lvm.h): for a float, a fixed part and a unit per
+** 8 binary orders of magnitude, as glibc's "%.14g" works in big integers
+** as long as the exponent.
 */
-static void dunlua_chargefloattext (lua_State *L, const TValue *obj) {
-  if (ttisfloat(obj)) {
+static void dunlua_chargetext (lua_State *L, const TValue *obj) {
+  if (ttisinteger(obj))
+    dunlua_note_work(L, DUNLUA_INTEGER_TEXT);
+  else if (ttisfloat(obj)) {
     int exp = 0;
     lua_Number x = fltvalue(obj);
     if (x == x && x - x == 0)  /* finite: 'frexp' of inf or nan is not */
@@ -390,7 +393,7 @@ static int tostringbuff (TValue *obj, char *buff) {
 void luaO_tostring (lua_State *L, TValue *obj) {
   char buff[MAXNUMBER2STR];
   int len;
-  dunlua_chargefloattext(L, obj);  /* dunlua */
+  dunlua_chargetext(L, obj);  /* dunlua */
   len = tostringbuff(obj, buff);
   setsvalue(L, obj, luaS_newlstr(L, buff, len));
 }
@@ -486,7 +489,7 @@ static void addstr2buff (BuffFS *buff, const char *str, size_t slen) {
 */
 static void addnum2buff (BuffFS *buff, TValue *num) {
   char *numbuff = getbuff(buff, MAXNUMBER2STR);
-  dunlua_chargefloattext(buff->L, num);  /* dunlua: 'tostring' comes here */
+  dunlua_chargetext(buff->L, num);  /* dunlua: 'tostring' comes here */
   int len = tostringbuff(num, numbuff);  /* format number into 'numbuff' */
   addsize(buff, len);
 }

@@ -429,6 +429,8 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->dunlua_throws = 0;  /* dunlua */
   g->dunlua_host_thread = NULL;  /* dunlua */
   g->dunlua_unaccounted = 0;  /* dunlua */
+  g->dunlua_host_call = NULL;  /* dunlua */
+  g->dunlua_call_units = 0;  /* dunlua */
   g->gcstp = GCSTPGC;  /* no GC while building state */
   g->strt.size = g->strt.nuse = 0;
   g->strt.hash = NULL;

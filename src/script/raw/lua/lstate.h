@@ -261,6 +261,12 @@ typedef struct global_State {
      what the script did (the string table, the host thread's stack): the
      collector's debt and the host's count of Lua's bytes leave it out */
   lu_byte dunlua_unaccounted;
+  /* dunlua: the C function every call into the host goes through (mlua's
+     trampoline into Rust), charged as such (ldo.c, 'dunlua_chargecall') */
+  lua_CFunction dunlua_host_call;
+  /* dunlua: call charges taken off the count hook's count, not yet told
+     to the host as native work (ldo.c, 'dunlua_take_call_units') */
+  size_t dunlua_call_units;
   lua_Alloc frealloc;  /* function to reallocate memory */
   void *ud;         /* auxiliary data to 'frealloc' */
   l_mem totalbytes;  /* number of bytes currently allocated - GCdebt */

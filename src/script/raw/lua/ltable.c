@@ -132,6 +132,46 @@ static Node *hashint (const Table *t, lua_Integer i) {
 
 
 /*
+** dunlua: a lookup is one VM instruction however long the chain of
+** colliding keys it walks. Keys can be chosen to collide (integers that
+** are multiples of the hash part's size less one all land in one node):
+** a loop looking up a missing key in 16,384 such keys ran thousands of
+** times as long as the budget counted. Each hop past DUNLUA_FREE_HOPS of
+** a lookup is counted here, and the budget's hook charges the count
+** (DUNLUA_HOPS_PER_UNIT a unit) when it next fires, at the same
+** instruction in every run (the host clears the count when a run
+** starts). Chains are short in tables of ordinary keys: free. A float
+** key's hash ('frexp' and two conversions) is counted as
+** DUNLUA_FLOAT_HASH_HOPS hops: a loop filling a table with float keys
+** ran 10 times as long as its instructions.
+*/
+#define DUNLUA_FLOAT_HASH_HOPS 4
+/* dunlua: a new key in a table's hash part pays for its share of the
+   table's growth: each growth counts every slot and moves every key (a
+   loop of tables filled with a thousand keys each ran 4 to 10 times as
+   long as its instructions). Counted per key, not per growth, so a table
+   emptied and refilled (sized once, in a VM's first run) costs every run
+   the same. */
+#define DUNLUA_NEWKEY_HOPS 4
+#define DUNLUA_FREE_HOPS 8
+static _Thread_local size_t dunlua_chain_hops = 0;
+/* (Out of line, so a lookup that finds its key at once never touches the
+   thread's counter: the compiler loaded it up front in every lookup.) */
+__attribute__((noinline, cold)) static void dunlua_count_hop (void) {
+  dunlua_chain_hops++;
+}
+#define dunlua_hop(hops) \
+  { if (l_unlikely(++(hops) > DUNLUA_FREE_HOPS)) dunlua_count_hop(); }
+
+/* dunlua: the hops counted since the last call, and none from now. */
+LUA_API size_t dunlua_take_chain_hops (void) {
+  size_t hops = dunlua_chain_hops;
+  dunlua_chain_hops = 0;
+  return hops;
+}
+
+
+/*
 ** Hash for floating-point numbers.
 ** The main computation should be just
 **     n = frexp(n, &i); return (n * INT_MAX) + i
@@ -148,6 +188,7 @@ static Node *hashint (const Table *t, lua_Integer i) {
 static int l_hashfloat (lua_Number n) {
   int i;
   lua_Integer ni;
+  dunlua_chain_hops += DUNLUA_FLOAT_HASH_HOPS;  /* dunlua */
   n = l_mathop(frexp)(n, &i) * -cast_num(INT_MIN);
   if (!lua_numbertointeger(n, &ni)) {  /* is 'n' inf/-inf/NaN? */
     lua_assert(luai_numisnan(n) || l_mathop(fabs)(n) == cast_num(HUGE_VAL));
@@ -326,6 +367,7 @@ static unsigned int setlimittosize (Table *t) {
 */
 static const TValue *getgeneric (Table *t, const TValue *key, int deadok) {
   Node *n = mainpositionTV(t, key);
+  unsigned int hops = 0;  /* dunlua */
   for (;;) {  /* check whether 'key' is somewhere in the chain */
     if (equalkey(key, n, deadok))
       return gval(n);  /* that's it */
@@ -334,6 +376,7 @@ static const TValue *getgeneric (Table *t, const TValue *key, int deadok) {
       if (nx == 0)
         return &absentkey;  /* not found */
       n += nx;
+      dunlua_hop(hops);
     }
   }
 }
@@ -661,6 +704,7 @@ static void rehash (lua_State *L, Table *t, const TValue *ek) {
   unsigned int na;  /* number of keys in the array part */
   unsigned int nums[MAXABITS + 1];
   int i;
+
   int totaluse;
   for (i = 0; i <= MAXABITS; i++) nums[i] = 0;  /* reset counts */
   setlimittosize(t);
@@ -769,6 +813,11 @@ static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
   }
   if (ttisnil(value))
     return;  /* do not insert nil values */
+  /* dunlua: a new key's share of the table's growth (counted with the
+     hops, see DUNLUA_NEWKEY_HOPS), when a Lua function stores it (the
+     host's own tables grow as it caches, not as the script runs) */
+  if (isLua(L->ci))
+    dunlua_chain_hops += DUNLUA_NEWKEY_HOPS;
   mp = mainpositionTV(t, key);
   if (!isempty(gval(mp)) || isdummy(t)) {  /* main position is taken? */
     Node *othern;
@@ -842,6 +891,7 @@ const TValue *luaH_getint (Table *t, lua_Integer key) {
   }
   else {  /* key is not in the array part; check the hash */
     Node *n = hashint(t, key);
+    unsigned int hops = 0;  /* dunlua */
     for (;;) {  /* check whether 'key' is somewhere in the chain */
       if (keyisinteger(n) && keyival(n) == key)
         return gval(n);  /* that's it */
@@ -849,6 +899,7 @@ const TValue *luaH_getint (Table *t, lua_Integer key) {
         int nx = gnext(n);
         if (nx == 0) break;
         n += nx;
+        dunlua_hop(hops);
       }
     }
     return &absentkey;
@@ -861,6 +912,7 @@ const TValue *luaH_getint (Table *t, lua_Integer key) {
 */
 const TValue *luaH_getshortstr (Table *t, TString *key) {
   Node *n = hashstr(t, key);
+  unsigned int hops = 0;  /* dunlua */
   lua_assert(key->tt == LUA_VSHRSTR);
   for (;;) {  /* check whether 'key' is somewhere in the chain */
     if (keyisshrstr(n) && eqshrstr(keystrval(n), key))
@@ -870,6 +922,7 @@ const TValue *luaH_getshortstr (Table *t, TString *key) {
       if (nx == 0)
         return &absentkey;  /* not found */
       n += nx;
+      dunlua_hop(hops);
     }
   }
 }

@@ -123,6 +123,13 @@ extern void dunlua_note_work (lua_State *L, size_t units);
 ** 188 for 1e300.
 */
 #define DUNLUA_FLOAT_TEXT 64
+/*
+** dunlua: an integer's text is snprintf's "%lld" too, and the string it
+** makes is new more often than not ('"a" .. n' in a loop): such a loop ran
+** 11 times as long as its instructions. An integer written as text is
+** charged DUNLUA_INTEGER_TEXT units.
+*/
+#define DUNLUA_INTEGER_TEXT 24
 #define dunlua_chargenumbertext(L,len) \
   (l_unlikely((len) > DUNLUA_NUMBER_TEXT) \
     ? dunlua_note_work(L, (len) / 2) : (void)0)
