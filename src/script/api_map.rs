@@ -592,6 +592,9 @@ fn busy(lua: &Lua) -> mlua::Error {
 }
 
 /// `map:rooms()`'s list of Rects (also the level view's).
+/// Units `map:place_prefab` charges each try besides the prefab's cells.
+const PREFAB_TRY_UNITS: u64 = 16;
+
 pub(super) fn rooms_list(
     lua: &Lua,
     name: &'static str,
@@ -1205,7 +1208,13 @@ impl UserData for LuaMap {
                     };
                 }
                 let cells: usize = rows.iter().map(|r| r.len()).sum();
-                a.charge(cost::visited(cells as u64).saturating_mul(how.tries as u64 + 1))?;
+                // Each try draws a spot (and a turn) and checks the prefab's
+                // cells there: a small prefab that fits nowhere took about
+                // 16 units of time a try beyond its cells.
+                a.charge(
+                    cost::visited(cells as u64 + PREFAB_TRY_UNITS)
+                        .saturating_mul(how.tries as u64 + 1),
+                )?;
                 // The turned copy, and the copy of the map the size of the
                 // prefab that checks its rows and legend.
                 let probe = rows.len() * rows.iter().map(|r| r.len()).max().unwrap_or(0);
