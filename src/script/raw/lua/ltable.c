@@ -138,7 +138,7 @@ static Node *hashint (const Table *t, lua_Integer i) {
 ** a loop looking up a missing key in 16,384 such keys ran thousands of
 ** times as long as the budget counted. Each hop past DUNLUA_FREE_HOPS of
 ** a lookup is counted here, and the budget's hook charges the count
-** (DUNLUA_HOPS_PER_UNIT a unit) when it next fires, at the same
+** (a unit a hop) when it next fires, at the same
 ** instruction in every run (the host clears the count when a run
 ** starts). Chains are short in tables of ordinary keys: free. A float
 ** key's hash ('frexp' and two conversions) is counted as
