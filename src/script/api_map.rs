@@ -592,9 +592,6 @@ fn busy(lua: &Lua) -> mlua::Error {
 }
 
 /// `map:rooms()`'s list of Rects (also the level view's).
-/// Units `map:place_prefab` charges each try besides the prefab's cells.
-const PREFAB_TRY_UNITS: u64 = 16;
-
 pub(super) fn rooms_list(
     lua: &Lua,
     name: &'static str,
@@ -1212,7 +1209,7 @@ impl UserData for LuaMap {
                 // cells there: a small prefab that fits nowhere took about
                 // 16 units of time a try beyond its cells.
                 a.charge(
-                    cost::visited(cells as u64 + PREFAB_TRY_UNITS)
+                    cost::visited(cells as u64 + cost::PREFAB_TRY_UNITS)
                         .saturating_mul(how.tries as u64 + 1),
                 )?;
                 // The turned copy, and the copy of the map the size of the

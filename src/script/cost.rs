@@ -23,6 +23,9 @@ pub const CALL_UNITS: u64 = 100;
 /// Units for each table or userdata a call makes and hands back in a list
 /// (`map:rooms()`'s rects, `map:markers()`'s tables): about 150 ns each.
 pub const UNITS_PER_VALUE_MADE: u64 = 48;
+/// Units `map:place_prefab` charges each try besides the prefab's cells
+/// (a spot drawn, maybe a turn, the checks).
+pub const PREFAB_TRY_UNITS: u64 = 16;
 /// Units for a line `print` writes: a write to stderr (a system call, a
 /// few microseconds to a file), besides its bytes and values.
 pub const PRINT_LINE_UNITS: u64 = 1000;
