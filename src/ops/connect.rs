@@ -9,6 +9,10 @@ use crate::rng::Rng;
 /// The multi-source search `connect_regions` keeps across tunnels.
 struct Search {
     dist: Vec<u32>,
+    /// The cell each cell was last reached from. Read only on the way back
+    /// from a reached cell, which stops at a source (distance 0), so
+    /// sources and unreached cells never need one: the table starts zeroed
+    /// and a big map's pages are only touched where the search steps.
     parent: Vec<u32>,
     /// A bucket queue: `buckets[d]` holds the cells pushed at distance `d`,
     /// in push order, and `heads[d]` how many of them were popped. Popping
@@ -25,7 +29,7 @@ impl Search {
     fn new(n: usize) -> Search {
         Search {
             dist: vec![u32::MAX; n],
-            parent: vec![u32::MAX; n],
+            parent: vec![0; n],
             buckets: Vec::new(),
             heads: Vec::new(),
             lowest: 0,
@@ -58,10 +62,9 @@ impl Search {
         None
     }
 
-    /// Makes a cell a source: distance 0, its own parent.
+    /// Makes a cell a source: distance 0.
     fn source(&mut self, i: usize) {
         self.dist[i] = 0;
-        self.parent[i] = i as u32;
         self.push(0, i);
     }
 
@@ -72,7 +75,6 @@ impl Search {
     fn sources(&mut self, cells: &[u32], columns: &Columns, w: usize, h: usize) {
         for &i in cells {
             self.dist[i as usize] = 0;
-            self.parent[i as usize] = i;
         }
         for &i in cells {
             let (x, y) = (columns.column(i) as usize, columns.row(i) as usize);
