@@ -13,6 +13,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 use super::analysis::Columns;
 use crate::map::{Map, MapError, Tile};
@@ -22,9 +23,28 @@ use crate::map::{Map, MapError, Tile};
 pub struct PathCosts {
     pub per_kind: Vec<Option<f64>>,
     pub diagonal: bool,
-    /// What entering each cell costs on top of its kind's cost, row by row
-    /// (`y * width + x`): finite and not negative.
-    pub extra: Option<Vec<f64>>,
+    /// What entering each cell costs on top of its kind's cost.
+    pub field: Option<Field>,
+}
+
+/// Per-cell extra costs: a noise field's values times a weight, read where
+/// the field keeps them (a copy of a 2000x2000 field's extras was 32 MB of
+/// fresh pages).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    values: Arc<Vec<f64>>,
+    weight: f64,
+    /// The largest extra.
+    dearest: f64,
+}
+
+impl Field {
+    /// What entering `cell` costs on top of its kind's cost: finite and
+    /// not negative (`add_field` checked every cell).
+    #[inline]
+    pub fn extra(&self, cell: usize) -> f64 {
+        (self.values[cell] * self.weight).max(0.0)
+    }
 }
 
 impl PathCosts {
@@ -37,13 +57,18 @@ impl PathCosts {
                 .map(|(_, k)| k.walkable.then_some(1.0))
                 .collect(),
             diagonal: false,
-            extra: None,
+            field: None,
         }
     }
 
-    /// Adds `weight * values[cell]` to entering each cell (a noise field's
-    /// values, row by row, for a map of `cells` cells).
-    pub fn add_field(&mut self, values: &[f64], weight: f64, cells: usize) -> Result<(), MapError> {
+    /// Adds `weight * values[cell]` (at least 0) to entering each cell (a
+    /// noise field's values, row by row, for a map of `cells` cells).
+    pub fn add_field(
+        &mut self,
+        values: Arc<Vec<f64>>,
+        weight: f64,
+        cells: usize,
+    ) -> Result<(), MapError> {
         if !(weight.is_finite() && weight >= 0.0) {
             return Err(MapError::Invalid(format!(
                 "a field's weight must be a finite number 0 or more, got {weight}"
@@ -55,13 +80,21 @@ impl PathCosts {
                 values.len()
             )));
         }
-        let extra: Vec<f64> = values.iter().map(|v| (v * weight).max(0.0)).collect();
-        if extra.iter().any(|e| !e.is_finite()) {
-            return Err(MapError::Invalid(
-                "a field's weighted values must be finite".into(),
-            ));
+        let mut field = Field {
+            values,
+            weight,
+            dearest: 0.0,
+        };
+        for cell in 0..cells {
+            let extra = field.extra(cell);
+            if !extra.is_finite() {
+                return Err(MapError::Invalid(
+                    "a field's weighted values must be finite".into(),
+                ));
+            }
+            field.dearest = field.dearest.max(extra);
         }
-        self.extra = Some(extra);
+        self.field = Some(field);
         Ok(())
     }
 
@@ -214,8 +247,18 @@ impl OpenSet {
     }
 }
 
-const ORTHOGONAL: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
-const DIAGONAL: [(i32, i32); 4] = [(1, -1), (1, 1), (-1, 1), (-1, -1)];
+/// The steps tried from a cell, in the specified order: N, E, S, W, then
+/// (with diagonal steps) NE, SE, SW, NW.
+const STEPS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
 
 /// The cheapest path from `a` to `b` (both included), or `None` when `b`
 /// cannot be reached. The start may be on an impassable cell; the goal may
@@ -228,25 +271,46 @@ pub fn path(
 ) -> Result<Option<Vec<(i32, i32)>>, MapError> {
     let start = map.index(a.0, a.1)?;
     let goal = map.index(b.0, b.1)?;
-    let (w, h) = (map.width(), map.height());
+    // Each kind's price, impassable as infinity: a step into an impassable
+    // cell then costs infinity, which is never below a cost so far, so it
+    // is never taken, and the search needs no branch to skip it. A price
+    // plus an extra is the sum the specification makes.
+    let mut price = [f64::INFINITY; 256];
+    for (slot, cost) in price.iter_mut().zip(&costs.per_kind) {
+        *slot = cost.unwrap_or(f64::INFINITY);
+    }
     let cells = map.cells();
-    let extra = costs.extra.as_deref();
-    let cost_of = |cell: usize| {
-        let kind = costs.per_kind[cells[cell].index()];
-        match extra {
-            Some(extra) => kind.map(|c| c + extra[cell]),
-            None => kind,
-        }
-    };
-    if cost_of(goal).is_none() && start != goal {
+    if price[cells[goal].index()] == f64::INFINITY && start != goal {
         return Ok(None);
     }
+    let price = &price;
+    Ok(match &costs.field {
+        Some(field) => search(map, start, goal, costs, |cell| {
+            price[cells[cell].0 as usize] + field.extra(cell)
+        }),
+        None => search(map, start, goal, costs, |cell| {
+            price[cells[cell].0 as usize]
+        }),
+    })
+}
+
+/// [`path`]'s A* from `start` to `goal`, `enter(cell)` what entering a
+/// cell costs (infinity: impassable). Made once for each way of pricing a
+/// cell, so the price is read in line.
+fn search(
+    map: &Map,
+    start: usize,
+    goal: usize,
+    costs: &PathCosts,
+    enter: impl Fn(usize) -> f64,
+) -> Option<Vec<(i32, i32)>> {
+    let (w, h) = (map.width(), map.height());
     let cheapest = costs
         .per_kind
         .iter()
         .flatten()
         .fold(f64::INFINITY, |m, &c| m.min(c));
-    let (gx, gy) = (b.0 as i32, b.1 as i32);
+    let (gx, gy) = (goal as i32 % w, goal as i32 / w);
     let heuristic = |x: i32, y: i32| {
         let (dx, dy) = ((x - gx).abs() as f64, (y - gy).abs() as f64);
         let steps = if costs.diagonal {
@@ -263,21 +327,21 @@ pub fn path(
         .iter()
         .flatten()
         .fold(0.0f64, |m, &c| m.max(c))
-        + extra.map_or(0.0, |e| e.iter().fold(0.0f64, |m, &c| m.max(c)));
+        + costs.field.as_ref().map_or(0.0, |f| f.dearest);
     let reach = if costs.diagonal {
         std::f64::consts::SQRT_2
     } else {
         1.0
     };
-    let h_start = heuristic(a.0 as i32, a.1 as i32);
+    let h_start = heuristic(start as i32 % w, start as i32 / w);
     let mut open = OpenSet::new(h_start, (dearest + cheapest) * reach);
     // Each cell's cost so far, stored as its bits XOR those of infinity:
     // zeroed memory is "not reached", so the map-sized table is never
     // written through, and a short search on a big map touches only the
     // pages it reaches. Apart, the step each cell was reached by (an index
     // into the steps tried), read only to walk the path back.
-    let mut g = vec![0u64; cells.len()];
-    let mut step_in = vec![0u8; cells.len()];
+    let mut g = vec![0u64; map.cells().len()];
+    let mut step_in = vec![0u8; map.cells().len()];
     g[start] = store(0.0);
     open.push(
         h_start,
@@ -287,7 +351,12 @@ pub fn path(
             cell: start as u32,
         },
     );
-    let diagonals: &[(i32, i32)] = if costs.diagonal { &DIAGONAL } else { &[] };
+    let steps: &[(i32, i32)] = if costs.diagonal { &STEPS } else { &STEPS[..4] };
+    // Each step as a change of cell index, in the order tried.
+    let offsets: Vec<isize> = steps
+        .iter()
+        .map(|&(dx, dy)| (dy * w + dx) as isize)
+        .collect();
     let columns = Columns::new(w as u32);
     while let Some(Key { f, h: h_cell, cell }) = open.pop() {
         let cell = cell as usize;
@@ -295,21 +364,16 @@ pub fn path(
             let mut found = vec![cell];
             let mut at = cell;
             while at != start {
-                let k = step_in[at] as usize;
-                let (dx, dy) = if k < 4 {
-                    ORTHOGONAL[k]
-                } else {
-                    DIAGONAL[k - 4]
-                };
-                at = (at as i32 - dy * w - dx) as usize;
+                at = (at as isize - offsets[step_in[at] as usize]) as usize;
                 found.push(at);
             }
             found.reverse();
-            let steps = found
-                .into_iter()
-                .map(|c| (c as i32 % w, c as i32 / w))
-                .collect();
-            return Ok(Some(steps));
+            return Some(
+                found
+                    .into_iter()
+                    .map(|c| (c as i32 % w, c as i32 / w))
+                    .collect(),
+            );
         }
         // A stale entry: the cell was reached more cheaply since (its h,
         // stored with it, is the cell's heuristic).
@@ -319,19 +383,18 @@ pub fn path(
         }
         let x = columns.column(cell as u32) as i32;
         let y = columns.row(cell as u32) as i32;
-        for (i, &(dx, dy)) in ORTHOGONAL.iter().chain(diagonals).enumerate() {
+        for (i, (&(dx, dy), &offset)) in steps.iter().zip(&offsets).enumerate() {
             let (nx, ny) = (x + dx, y + dy);
-            if nx < 0 || ny < 0 || nx >= w || ny >= h {
+            // Off the map (a coordinate of -1 is past the width as u32).
+            if nx as u32 >= w as u32 || ny as u32 >= h as u32 {
                 continue;
             }
-            let next = (ny * w + nx) as usize;
-            let Some(enter) = cost_of(next) else {
-                continue;
-            };
+            let next = (cell as isize + offset) as usize;
+            let price = enter(next);
             let step = if i >= 4 {
-                enter * std::f64::consts::SQRT_2
+                price * std::f64::consts::SQRT_2
             } else {
-                enter
+                price
             };
             let tentative = g_cell + step;
             if tentative < load(g[next]) {
@@ -350,7 +413,7 @@ pub fn path(
             }
         }
     }
-    Ok(None)
+    None
 }
 
 /// A cost so far as kept in [`path`]'s table: infinity is 0.
@@ -434,8 +497,8 @@ mod tests {
         let (w, h) = (map.width(), map.height());
         let cost_of = |cell: usize| {
             let kind = costs.per_kind[map.cells()[cell].index()];
-            match &costs.extra {
-                Some(extra) => kind.map(|c| c + extra[cell]),
+            match &costs.field {
+                Some(field) => kind.map(|c| c + field.extra(cell)),
                 None => kind,
             }
         };
@@ -488,8 +551,8 @@ mod tests {
                 continue;
             }
             let (x, y) = (cell as i32 % w, cell as i32 / w);
-            let diagonals: &[(i32, i32)] = if costs.diagonal { &DIAGONAL } else { &[] };
-            for (i, &(dx, dy)) in ORTHOGONAL.iter().chain(diagonals).enumerate() {
+            let steps: &[(i32, i32)] = if costs.diagonal { &STEPS } else { &STEPS[..4] };
+            for (i, &(dx, dy)) in steps.iter().enumerate() {
                 let (nx, ny) = (x + dx, y + dy);
                 if nx < 0 || ny < 0 || nx >= w || ny >= h {
                     continue;
@@ -598,7 +661,9 @@ mod tests {
                         .unwrap();
                     let weight = [0.5, 3.0, 100.0, 1e6, 1e300][rng.int(5) as usize];
                     let field: Vec<f64> = (0..w * h).map(|_| rng.float()).collect();
-                    costs.add_field(&field, weight, (w * h) as usize).unwrap();
+                    costs
+                        .add_field(Arc::new(field.clone()), weight, (w * h) as usize)
+                        .unwrap();
                 }
             }
             for _ in 0..5 {
@@ -713,14 +778,16 @@ mod tests {
         for y in 1..3 {
             field[y * 5 + 2] = 1.0;
         }
-        costs.add_field(&field, 10.0, 25).unwrap();
+        costs.add_field(Arc::new(field.clone()), 10.0, 25).unwrap();
         let p = path(&map, (1, 1), (3, 1), &costs).unwrap().unwrap();
         assert_eq!(draw(&map, &p), "#####\n#*.*#\n#*.*#\n#***#\n#####\n");
-        assert!(costs.add_field(&field, -1.0, 25).is_err());
-        assert!(costs.add_field(&field, f64::NAN, 25).is_err());
-        assert!(costs.add_field(&field, 1.0, 24).is_err());
+        assert!(costs.add_field(Arc::new(field.clone()), -1.0, 25).is_err());
+        assert!(costs
+            .add_field(Arc::new(field.clone()), f64::NAN, 25)
+            .is_err());
+        assert!(costs.add_field(Arc::new(field.clone()), 1.0, 24).is_err());
         let mut plain = PathCosts::walkable(&map);
-        plain.add_field(&field, 0.0, 25).unwrap();
+        plain.add_field(Arc::new(field.clone()), 0.0, 25).unwrap();
         assert_eq!(
             path(&map, (1, 1), (3, 1), &plain).unwrap().unwrap().len(),
             3,

@@ -235,9 +235,8 @@ fn path_costs(a: &Args, map: &Map, i: usize) -> mlua::Result<ops::PathCosts> {
                         return Err(a.fail(format!("weight must be a number, got {}", show(&other))))
                     }
                 };
-                let _extra = a.reserve(map.cells().len() * 8)?;
                 costs
-                    .add_field(noise.0.values(), weight, map.cells().len())
+                    .add_field(noise.0.shared_values(), weight, map.cells().len())
                     .map_err(|e| a.fail(format!("field: {e}")))?;
             }
             // Read with its field, above.
@@ -752,7 +751,7 @@ impl UserData for LuaMap {
                 Value::UserData(ud) if ud.is::<super::api_selection::LuaSelection>() => {
                     let sel = a.selection(0, "room")?;
                     a.charge(cost::visited(sel.count() as u64))?;
-                    (None, Some(sel))
+                    (None, Some(sel.0.clone()))
                 }
                 _ => (Some(a.rect(0, "room")?), None),
             };
@@ -857,7 +856,10 @@ impl UserData for LuaMap {
             a.charge(cost::visited(area(map)))?;
             // Two bitsets, and a stack of up to a u32 a cell.
             let _mask_memory = a.reserve(area(map) as usize * 4 + area(map) as usize / 4)?;
-            LuaSelection::held(&a, ops::flood_selection(map, x, y, avoid.as_ref()))
+            LuaSelection::held(
+                &a,
+                ops::flood_selection(map, x, y, avoid.as_deref().map(|s| &s.0)),
+            )
         });
         reader!(methods, "chokepoints", |map, a| {
             // The depth-first search visits each walkable cell and its four
@@ -1017,7 +1019,11 @@ impl UserData for LuaMap {
             };
             a.charge(cost::visited(area(map)).saturating_mul(8))?;
             let _search = a.reserve(area(map) as usize * 17)?;
-            let dug = map.connect_regions_avoiding(&mut rng.borrow_mut(), tile, avoid.as_ref());
+            let dug = map.connect_regions_avoiding(
+                &mut rng.borrow_mut(),
+                tile,
+                avoid.as_deref().map(|s| &s.0),
+            );
             Ok(dug)
         });
         writer!(methods, "add_loops", |map, a| {
@@ -1182,7 +1188,7 @@ impl UserData for LuaMap {
                         }
                         _ => a
                             .opt_selection(&opts, "on", (map.width(), map.height()))?
-                            .map(ops::PlaceOn::Cells),
+                            .map(|s| ops::PlaceOn::Cells(s.0.clone())),
                     };
                     how.within = match opts.get::<Value>("within")? {
                         Value::Nil => None,

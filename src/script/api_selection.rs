@@ -181,23 +181,35 @@ impl UserData for LuaNoise {
 /// Reading selections from a call's arguments; here, beside the type, so
 /// `args` knows no API object (no module cycle).
 pub(crate) trait SelectionArg {
-    /// A selection made by `map:select`, `map:flood`, ...
-    fn selection(&self, i: usize, what: &str) -> mlua::Result<Selection>;
+    /// A selection made by `map:select`, `map:flood`, ... (borrowed where
+    /// it is: a copy of a big one was a fresh block of up to 16 MB).
+    fn selection(&self, i: usize, what: &str) -> mlua::Result<SelectionRef>;
     /// A selection in an options table (`{avoid = sel}`), if given; it must
-    /// be of a map this size. Its copy is charged as cells visited.
+    /// be of a map this size. Reading it is charged as cells visited.
     fn opt_selection(
         &self,
         opts: &mlua::Table,
         key: &str,
         size: (i32, i32),
-    ) -> mlua::Result<Option<Selection>>;
+    ) -> mlua::Result<Option<SelectionRef>>;
+}
+
+/// A selection argument, borrowed from its userdata for the call.
+pub(crate) type SelectionRef = mlua::UserDataRef<LuaSelection>;
+
+impl std::ops::Deref for LuaSelection {
+    type Target = Selection;
+
+    fn deref(&self) -> &Selection {
+        &self.0
+    }
 }
 
 impl SelectionArg for Args<'_> {
-    fn selection(&self, i: usize, what: &str) -> mlua::Result<Selection> {
+    fn selection(&self, i: usize, what: &str) -> mlua::Result<SelectionRef> {
         if let mlua::Value::UserData(ud) = self.value(i) {
             if let Ok(s) = ud.borrow::<LuaSelection>() {
-                return Ok(s.0.clone());
+                return Ok(s);
             }
         }
         Err(self.bad(what, "a selection (from map:select)", i))
@@ -208,11 +220,11 @@ impl SelectionArg for Args<'_> {
         opts: &mlua::Table,
         key: &str,
         size: (i32, i32),
-    ) -> mlua::Result<Option<Selection>> {
+    ) -> mlua::Result<Option<SelectionRef>> {
         let value: mlua::Value = opts.get(key)?;
         let sel = match &value {
             mlua::Value::Nil => return Ok(None),
-            mlua::Value::UserData(ud) => ud.borrow::<LuaSelection>().ok().map(|s| s.0.clone()),
+            mlua::Value::UserData(ud) => ud.borrow::<LuaSelection>().ok(),
             _ => None,
         };
         let Some(sel) = sel else {

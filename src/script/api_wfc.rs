@@ -119,7 +119,7 @@ fn read_region(lua: &Lua, a: &Args, map: &Map) -> mlua::Result<Selection> {
         )));
     }
     a.charge(cost::visited(sel.count() as u64))?;
-    Ok(sel)
+    Ok(sel.0.clone())
 }
 
 /// `sample` (rows) and `legend` as tiles: each character is its legend
