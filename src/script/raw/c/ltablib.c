@@ -249,6 +249,25 @@ typedef unsigned int IdxT;
 ** of a partition. (If you don't want/need this "randomness", ~0 is a
 ** good choice.)
 */
+/*
+** dunlua: the pivot's "randomization" never reads the clock. With ties
+** (or a comparator that is not a strict order) the order a sort leaves
+** depends on its pivots, and the same script and seed must make the same
+** map on every run and machine; stock Lua mixed 'clock()' and 'time()'
+** here once a partition came out lopsided. The number is mixed from the
+** interval being sorted and the one before (the call site's 'lo', 'up'
+** and 'rnd'), so it still moves from one lopsided partition to the next;
+** whatever an input does to the sort's time is charged by the budget.
+*/
+static unsigned int dunlua_pivot (IdxT lo, IdxT up, unsigned int rnd) {
+  unsigned int h = rnd ^ (lo * 0x9E3779B1u) ^ (up * 0x85EBCA77u);
+  h ^= h >> 15;
+  h *= 0x2C1B3C6Du;
+  h ^= h >> 12;
+  return h;
+}
+#define l_randomizePivot()	dunlua_pivot(lo, up, rnd)
+
 #if !defined(l_randomizePivot)		/* { */
 
 #include <time.h>
