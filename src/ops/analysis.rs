@@ -19,21 +19,62 @@ pub struct Region {
 /// Connected walkable regions, largest first; equal sizes in the row-major
 /// order of their first cells, so the order never depends on anything else.
 pub fn regions(map: &Map) -> Vec<Region> {
-    let mut table = [false; 256];
-    for (tile, kind) in map.tiles().iter() {
-        table[tile.index()] = kind.walkable;
-    }
-    regions_of(map, &table)
+    let member = RegionKinds::walkable(map);
+    label_regions(map, &member).into_regions(map)
 }
 
-/// Connected regions (4-connected) of the cells whose kind is one of
-/// `kinds` (a lake's water, a forest's trees), ordered as [`regions`].
+/// Connected regions of the cells of `kinds` (any of them), largest first as
+/// [`regions`] (lakes: `&[Tile::WATER]`; what blocks: walls and water).
 pub fn regions_of_kinds(map: &Map, kinds: &[Tile]) -> Vec<Region> {
-    let mut table = [false; 256];
-    for t in kinds {
-        table[t.index()] = true;
+    let member = RegionKinds::of(kinds);
+    label_regions(map, &member).into_regions(map)
+}
+
+/// Which kinds make up regions, by kind index.
+pub struct RegionKinds([bool; 256]);
+
+impl RegionKinds {
+    /// The walkable kinds.
+    pub fn walkable(map: &Map) -> RegionKinds {
+        let mut table = [false; 256];
+        for (tile, kind) in map.tiles().iter() {
+            table[tile.index()] = kind.walkable;
+        }
+        RegionKinds(table)
     }
-    regions_of(map, &table)
+
+    /// The kinds listed.
+    pub fn of(kinds: &[Tile]) -> RegionKinds {
+        let mut table = [false; 256];
+        for t in kinds {
+            table[t.index()] = true;
+        }
+        RegionKinds(table)
+    }
+
+    fn has(&self, tile: Tile) -> bool {
+        self.0[tile.index()]
+    }
+}
+
+/// How many runs (a row's unbroken stretches of member cells) the map
+/// has: what labelling its regions holds, 20 bytes a run, known before it
+/// is made (a checkerboard has a run for every other cell).
+pub fn region_runs(map: &Map, member: &RegionKinds) -> usize {
+    let w = map.width() as usize;
+    map.cells()
+        .chunks(w.max(1))
+        .map(|row| {
+            let mut inside = false;
+            let mut runs = 0;
+            for &t in row {
+                let now = member.has(t);
+                runs += (now && !inside) as usize;
+                inside = now;
+            }
+            runs
+        })
+        .sum()
 }
 
 /// Finds the root of run `r`, halving the path on the way.
@@ -46,16 +87,29 @@ fn root(parent: &mut [u32], mut r: u32) -> u32 {
     r
 }
 
+/// The regions of a map found and numbered, before their cells are handed
+/// out: [`RegionLabels::len`] says how many regions
+/// [`RegionLabels::into_regions`] will make, so a caller can refuse a
+/// million one-cell regions before making them.
+pub struct RegionLabels {
+    /// Runs as (first cell, one past the last), row-major.
+    runs: Vec<(u32, u32)>,
+    /// Each run's region number.
+    run_region: Vec<u32>,
+    /// Each region's cell count and first cell, by number.
+    sizes: Vec<usize>,
+    firsts: Vec<u32>,
+}
+
 /// Connected regions of the cells whose kind `member` marks, row-major.
 /// Linear, and by runs rather than cells: each row's runs of member cells
 /// are joined (union-find) to the runs of the row above that they touch;
-/// then the runs, in row-major order, hand their cells to their region,
-/// numbered by first run, so each region's cells come out sorted and the
-/// regions in the order of their first cells, without a sort.
-fn regions_of(map: &Map, member: &[bool; 256]) -> Vec<Region> {
+/// then the regions are numbered in the order of their first runs, so
+/// [`RegionLabels::into_regions`] hands each region its cells sorted and
+/// finds the regions in the order of their first cells, without a sort.
+pub fn label_regions(map: &Map, member: &RegionKinds) -> RegionLabels {
     let w = map.width() as usize;
     let cells = map.cells();
-    // Runs as (first cell, one past the last), row by row.
     let mut runs: Vec<(u32, u32)> = Vec::new();
     let mut parent: Vec<u32> = Vec::new();
     let mut above = 0..0;
@@ -64,12 +118,12 @@ fn regions_of(map: &Map, member: &[bool; 256]) -> Vec<Region> {
         let first = runs.len();
         let mut x = 0;
         while x < row.len() {
-            if !member[row[x].index()] {
+            if !member.has(row[x]) {
                 x += 1;
                 continue;
             }
             let start = x;
-            while x < row.len() && member[row[x].index()] {
+            while x < row.len() && member.has(row[x]) {
                 x += 1;
             }
             let r = runs.len() as u32;
@@ -112,24 +166,48 @@ fn regions_of(map: &Map, member: &[bool; 256]) -> Vec<Region> {
         sizes[id as usize] += (end - start) as usize;
         run_region.push(id);
     }
-    let mut region_cells: Vec<Vec<u32>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
-    for (&(start, end), &id) in runs.iter().zip(&run_region) {
-        region_cells[id as usize].extend(start..end);
+    RegionLabels {
+        runs,
+        run_region,
+        sizes,
+        firsts,
     }
-    let (wi, hi) = (map.width(), map.height());
-    let mut out: Vec<Region> = region_cells
-        .into_iter()
-        .zip(firsts)
-        .map(|(cells, first)| Region {
-            size: cells.len(),
-            x: (first as usize % w) as i32,
-            y: (first as usize / w) as i32,
-            cells: Selection::from_sorted(wi, hi, cells),
-        })
-        .collect();
-    // A stable sort keeps equal sizes in first-cell order.
-    out.sort_by_key(|r| std::cmp::Reverse(r.size));
-    out
+}
+
+impl RegionLabels {
+    /// How many regions there are.
+    pub fn len(&self) -> usize {
+        self.sizes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sizes.is_empty()
+    }
+
+    /// The regions, largest first (ties in row-major order of their first
+    /// cell), each with its cells.
+    pub fn into_regions(self, map: &Map) -> Vec<Region> {
+        let w = map.width() as usize;
+        let mut region_cells: Vec<Vec<u32>> =
+            self.sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
+        for (&(start, end), &id) in self.runs.iter().zip(&self.run_region) {
+            region_cells[id as usize].extend(start..end);
+        }
+        let (wi, hi) = (map.width(), map.height());
+        let mut out: Vec<Region> = region_cells
+            .into_iter()
+            .zip(self.firsts)
+            .map(|(cells, first)| Region {
+                size: cells.len(),
+                x: (first as usize % w) as i32,
+                y: (first as usize / w) as i32,
+                cells: Selection::from_sorted(wi, hi, cells),
+            })
+            .collect();
+        // A stable sort keeps equal sizes in first-cell order.
+        out.sort_by_key(|r| std::cmp::Reverse(r.size));
+        out
+    }
 }
 
 /// Steps from the nearest source through walkable cells; `None` where no

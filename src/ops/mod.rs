@@ -20,7 +20,10 @@ mod shapes;
 mod stamp;
 pub mod wfc;
 
-pub use analysis::{dijkstra, regions, regions_of_kinds, DistanceMap, Region};
+pub use analysis::{
+    dijkstra, label_regions, region_runs, regions, regions_of_kinds, DistanceMap, Region,
+    RegionKinds, RegionLabels,
+};
 pub use cellular::CellularRule;
 pub use choke::{chokepoints, disconnects};
 pub use flood::{flood, flood_avoiding, flood_selection, unreachable_walkable};

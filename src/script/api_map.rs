@@ -180,6 +180,12 @@ fn read_point_list(a: &Args, i: usize, what: &str) -> mlua::Result<Vec<(i64, i64
     Ok(out)
 }
 
+/// What a region of `map:regions` holds besides its cells, at most: its
+/// entry in the native list (a region and its cell list, about 100 bytes
+/// with the allocator's share), and in Lua its table of four fields and its
+/// selection's userdata.
+const REGION_BYTES: usize = 512;
+
 /// `map:path`'s options: `cost = {tile = number|false}`, `diagonal`, and
 /// `field` (a noise field) with its `weight`, per-cell extra costs.
 fn path_costs(a: &Args, map: &Map, i: usize) -> mlua::Result<ops::PathCosts> {
@@ -917,15 +923,23 @@ impl UserData for LuaMap {
                     }
                 };
                 a.charge(cost::visited(area(&map)))?;
-                // The labels while searching; the regions' cells after.
-                let _labels = a.reserve(area(&map) as usize * 4)?;
-                match kinds {
-                    None => ops::regions(&map),
-                    Some(kinds) => ops::regions_of_kinds(&map, &kinds),
-                }
+                let member = match kinds {
+                    None => ops::RegionKinds::walkable(&map),
+                    Some(kinds) => ops::RegionKinds::of(&kinds),
+                };
+                // The runs being joined (counted first: a checkerboard has
+                // a run every other cell), and the regions' cells after.
+                let runs = ops::region_runs(&map, &member);
+                let _labels = a.reserve(runs * 20 + area(&map) as usize * 4)?;
+                let labels = ops::label_regions(&map, &member);
+                // Each region is a table and a selection made for the
+                // script: charged, and its own memory reserved, before any
+                // is made (a million one-cell regions are refused, not
+                // built past the limit).
+                a.charge((labels.len() as u64).saturating_mul(3 * cost::UNITS_PER_VALUE_MADE))?;
+                let _each = a.reserve(labels.len() * REGION_BYTES)?;
+                labels.into_regions(&map)
             };
-            // Each region is a table and a selection made for the script.
-            a.charge((regions.len() as u64).saturating_mul(3 * cost::UNITS_PER_VALUE_MADE))?;
             let list = lua.create_table()?;
             for (i, region) in regions.into_iter().enumerate() {
                 let t = lua.create_table()?;
