@@ -298,3 +298,29 @@ fn tostring_names_objects_by_number_not_address() {
     };
     assert_eq!(digest("1"), digest("2"));
 }
+
+/// A script's own `__tostring` text is shown as it returned it, even when
+/// it ends like an address (`color: ff`, `id: 0x1f`, behind a protected
+/// metatable too); objects with only a `__name` still get a number.
+#[test]
+fn a_scripts_own_tostring_text_is_never_renamed() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "own.lua",
+        "return { width = 10, height = 5, generate = function(map)\n\
+           map:fill('floor'); map:set_start(0, 0)\n\
+           local a = setmetatable({}, {__tostring = function() return 'color: ff' end})\n\
+           local b = setmetatable({}, {__tostring = function() return 'id: 0x1f' end, __metatable = 'no'})\n\
+           local c = setmetatable({}, {__name = 'Thing'})\n\
+           print(tostring(a), string.format('%s', b), tostring(c), string.format('%s', a))\n\
+         end }\n",
+    );
+    let run = dunlua_in(scratch.path(), &["own.lua", "--seed", "1", "--hash"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.lines().next().unwrap(),
+        "color: ff\tid: 0x1f\tThing: #1\tcolor: ff",
+        "{}",
+        run.stderr
+    );
+}

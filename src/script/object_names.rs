@@ -46,6 +46,11 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
     // Where the name ends and the object's number, when `shown` ends in
     // an address; nothing otherwise.
     let name_of = lua.create_function(|lua, (value, shown): (Value, LuaString)| {
+        // What a script's own `__tostring` returned is its text, whatever
+        // it looks like ("color: ff" is not an address).
+        if has_own_tostring(&value)? {
+            return Ok((None, None));
+        }
         let bytes = shown.as_bytes();
         let Some(prefix) = without_address(&bytes) else {
             return Ok((None, None));
@@ -57,6 +62,21 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
     lua.set_named_registry_value(REGISTRY_KEY, tostring)?;
     let number = lua.create_function(|lua, value: Value| number_of(lua, value))?;
     lua.set_named_registry_value(NUMBER_KEY, number)
+}
+
+/// Whether `value`'s metatable has a `__tostring` (read raw, as Lua's own
+/// `tostring` reads it), so what `tostring` showed came from it.
+fn has_own_tostring(value: &Value) -> mlua::Result<bool> {
+    Ok(match value {
+        Value::Table(t) => match t.metatable() {
+            Some(mt) => !mt.raw_get::<Value>("__tostring")?.is_nil(),
+            None => false,
+        },
+        Value::UserData(ud) => ud
+            .metatable()
+            .is_ok_and(|mt| mt.contains("__tostring").unwrap_or(false)),
+        _ => false,
+    })
 }
 
 /// The object's number in this run, given on first use.
