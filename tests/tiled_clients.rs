@@ -616,3 +616,46 @@ fn names_a_script_chooses_survive_every_format() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("n.tmj")).unwrap()).unwrap();
     assert_eq!(tmj["layers"][1]["objects"][1]["name"], name);
 }
+
+/// Text XML 1.0 cannot hold (control characters, the non-characters
+/// U+FFFE and U+FFFF) in a marker's name, its data or a parameter is
+/// written as U+FFFD: the .tmx stays well-formed for a strict parser
+/// (Python's expat, as pytmx and pytiled-parser read it) and for the
+/// `tiled` crate.
+#[test]
+fn text_xml_cannot_hold_is_replaced_in_tmx() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "odd.lua",
+        "return { width = 6, height = 4, params = { label = 'p\\u{FFFF}' }, generate = function(map, rng, p)\n\
+           map:carve_room(Rect.new(0, 0, 5, 3)) map:set_start(1, 1)\n\
+           map:mark(2, 2, 'gem\\u{FFFF}\\1', { note = 'x\\u{FFFE}' .. p.label })\n\
+         end }\n",
+    );
+    let run = crate::util::dunlua_in(
+        scratch.path(),
+        &["odd.lua", "--seed", "1", "--out", "o.tmx"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let tmx = scratch.path().join("o.tmx");
+    let map = tiled::Loader::new().load_tmx_map(&tmx).unwrap();
+    let objects = map.get_layer(1).unwrap().as_object_layer().unwrap();
+    let marker = objects.objects().find(|o| o.user_type == "marker").unwrap();
+    assert_eq!(marker.name, "gem\u{FFFD}\u{FFFD}");
+    let strict = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1]); print('ok')",
+        ])
+        .arg(&tmx)
+        .output();
+    match strict {
+        Ok(out) => assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "ok",
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(e) => assert!(std::env::var_os("CI").is_none(), "python3 is missing: {e}"),
+    }
+}

@@ -20,8 +20,9 @@ pub fn escape(text: &str) -> String {
             '\n' => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),
             '\t' => out.push_str("&#9;"),
-            // XML 1.0 cannot hold other control characters at all.
-            c if (c as u32) < 0x20 => out.push('\u{fffd}'),
+            // XML 1.0 cannot hold other control characters at all, nor
+            // the two non-characters U+FFFE and U+FFFF.
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
             c => out.push(c),
         }
     }
