@@ -848,7 +848,19 @@ pub fn parse_seeds(text: &str) -> Result<Range<u64>, String> {
     let bad = || format!("expected seeds as A..B, A..=B or N, got '{text}'");
     let number = |s: &str| s.trim().parse::<u64>().map_err(|_| bad());
     let range = if let Some((a, b)) = text.split_once("..=") {
-        number(a)?..number(b)?.checked_add(1).ok_or_else(bad)?
+        // Ranges are kept with their end excluded (in reports, catalogs and
+        // shard files), so the very last seed cannot end one.
+        let end = number(b)?.checked_add(1).ok_or_else(|| {
+            format!(
+                "the seed range '{text}' includes seed {}, the last one, which a range \
+                 cannot end with: check up to {} and run that seed alone \
+                 (dunlua SCRIPT --seed {})",
+                u64::MAX,
+                u64::MAX - 1,
+                u64::MAX
+            )
+        })?;
+        number(a)?..end
     } else if let Some((a, b)) = text.split_once("..") {
         number(a)?..number(b)?
     } else {
@@ -877,6 +889,16 @@ mod tests {
         assert!(parse_seeds("9..3").is_err());
         assert!(parse_seeds("a..b").is_err());
         assert!(parse_seeds("0..1000000000").is_err());
+        assert_eq!(
+            parse_seeds("18446744073709551610..=18446744073709551614"),
+            Ok(u64::MAX - 5..u64::MAX)
+        );
+        let last = parse_seeds("18446744073709551614..=18446744073709551615").unwrap_err();
+        assert!(
+            last.contains("includes seed 18446744073709551615, the last one")
+                && last.contains("--seed 18446744073709551615"),
+            "{last}"
+        );
     }
 
     #[test]
