@@ -1069,3 +1069,30 @@ fn a_scripts_own_protected_metatable_is_refused_at_its_line() {
         )
         .expect("an unprotected metatable is replaced");
 }
+
+/// An error Lua raises with no line of its own (a precompiled chunk, which
+/// the text-only loader refuses before anything runs; `coroutine.yield`
+/// outside a coroutine, tail-called, so its caller's frame is gone) still
+/// names the script it came from.
+#[test]
+fn errors_without_a_line_still_name_the_script() {
+    let scratch = Scratch::new();
+    let err = scratch
+        .run("binary.lua", "\x1bLua")
+        .expect_err("a binary chunk is refused");
+    assert!(
+        err.message
+            .ends_with("binary.lua: attempt to load a binary chunk (mode is 't')"),
+        "{}",
+        err.message
+    );
+    let err = scratch
+        .run("yield.lua", "return coroutine.yield()\n")
+        .expect_err("nothing to yield to");
+    assert!(
+        err.message
+            .contains("yield.lua: coroutine.yield: not inside a coroutine"),
+        "{}",
+        err.message
+    );
+}

@@ -234,7 +234,7 @@ fn error_object(raw: &str) -> String {
 }
 
 /// Whether a message starts with `file:line: `.
-fn has_location(message: &str) -> bool {
+pub(crate) fn has_location(message: &str) -> bool {
     let Some((head, _)) = message.split_once(": ") else {
         return false;
     };

@@ -500,12 +500,22 @@ impl Vm {
     /// Turns an mlua error into what the user sees: the guard's stop, if
     /// the run was stopped, else the error itself.
     pub fn failure(&self, err: mlua::Error) -> ScriptError {
-        let failure = ScriptError::from_lua(&err);
+        let mut failure = ScriptError::from_lua(&err);
         let stop = match self.guard.stopped() {
             Some(stop) => stop,
             // Lua's own "not enough memory" with no stop recorded.
             None if failure.kind == FailureKind::Limit => Stop::Memory,
-            None => return failure,
+            None => {
+                // No line to name (Lua refused the chunk before running
+                // it, or the raising frame was a tail call's): the script
+                // is named, so the message still says whose error it is.
+                if !super::error::has_location(&failure.message)
+                    && !failure.message.starts_with(&format!("{}:", self.script))
+                {
+                    failure.message = format!("{}: {}", self.script, failure.message);
+                }
+                return failure;
+            }
         };
         // A stop the allocator saw has no line of its own: the error that
         // ended the run (or its innermost script frame) has one.
