@@ -1096,3 +1096,33 @@ fn errors_without_a_line_still_name_the_script() {
         err.message
     );
 }
+
+/// Files load as Lua's own `lua` loads them: a UTF-8 byte-order mark (as
+/// some Windows editors save) and a `#!` first line are skipped, in the
+/// script and in its modules, and the lines keep their numbers.
+#[test]
+fn a_byte_order_mark_and_a_shebang_line_are_skipped() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "marked.lua",
+        "\u{feff}#!/usr/bin/env lua\nreturn { size = 3 }\n",
+    );
+    let g = scratch
+        .run(
+            "bom.lua",
+            "\u{feff}local m = require('marked')\nreturn { width = 10, height = 5, generate = function(map)\n  map:fill('floor') map:set_start(m.size, 1)\nend }\n",
+        )
+        .expect("a byte-order mark is no syntax error");
+    assert_eq!(g.map.start(), Some((3, 1)));
+    let err = scratch
+        .run(
+            "shebang.lua",
+            "#!/usr/bin/env dunlua\nreturn { generate = function(map)\n  error('here')\nend }\n",
+        )
+        .expect_err("the script fails on purpose");
+    assert!(
+        err.message.contains("shebang.lua:3: here"),
+        "{}",
+        err.message
+    );
+}

@@ -342,6 +342,7 @@ impl Vm {
     /// them alive past the run), and whatever a script assigns to `_ENV`
     /// lives only as long as its run.
     pub fn compile(&self, source: String, name: String) -> mlua::Result<Function> {
+        let source = super::require::as_file_chunk(source);
         let deadline = self.limits.timeout.map(|t| std::time::Instant::now() + t);
         self.guard.set_deadline(deadline, self.cancel.clone());
         let compile = |text: &str| {

@@ -18,6 +18,24 @@ use super::raw::guard::Guard;
 use super::run_state::HostState;
 use super::Modules;
 
+/// A file's text as Lua's own `lua` loads a file (`luaL_loadfilex`): a
+/// UTF-8 byte-order mark (which some editors write) is skipped, and a
+/// first line starting with `#` (`#!/usr/bin/env lua`) is read as an empty
+/// one, so every later line keeps its number.
+pub(crate) fn as_file_chunk(source: String) -> String {
+    let text = source.strip_prefix('\u{feff}').unwrap_or(&source);
+    if text.starts_with('#') {
+        return text
+            .find('\n')
+            .map_or_else(String::new, |at| text[at..].to_string());
+    }
+    if text.len() == source.len() {
+        source
+    } else {
+        text.to_string()
+    }
+}
+
 /// The folder `require` searches: the script's own.
 fn script_folder(script: &Path) -> PathBuf {
     match script.parent() {
@@ -101,6 +119,7 @@ impl Compiler {
     /// The bytecode of `source` (with its line information), named `name`
     /// (`@lib/doors.lua`); compiled under `vm`'s deadline and cancel flag.
     fn compile(&self, vm: &Guard, source: String, name: String) -> mlua::Result<Vec<u8>> {
+        let source = as_file_chunk(source);
         // A compile stopped by its deadline (preloading's is short) left
         // its stop in this state's guard, which no run resets: every later
         // compile failed at once, with "memory limit exceeded" (Lua gives
