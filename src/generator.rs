@@ -184,9 +184,11 @@ impl GeneratorBuilder {
         self
     }
 
-    /// How many attempts a script that rejects its maps gets (default 20).
+    /// How many attempts a script that rejects its maps gets (default 20,
+    /// 1..=[`MAX_ATTEMPTS`](crate::script::MAX_ATTEMPTS); `build` refuses
+    /// others).
     pub fn max_attempts(mut self, attempts: u32) -> Self {
-        self.request.max_attempts = attempts.max(1);
+        self.request.max_attempts = attempts;
         self
     }
 
@@ -240,6 +242,13 @@ impl GeneratorBuilder {
                     crate::script::MAX_LEVELS
                 )));
             }
+        }
+        let attempts = self.request.max_attempts;
+        if !(1..=crate::script::MAX_ATTEMPTS).contains(&attempts) {
+            return Err(ScriptError::usage(format!(
+                "max_attempts {attempts}: expected 1..={}",
+                crate::script::MAX_ATTEMPTS
+            )));
         }
         map::check_size(size.0, size.1).map_err(|e| {
             let which = if self.request.size.is_some() {

@@ -386,7 +386,14 @@ static void set_something(void) {
         s = dunlua_generator_set_limits(g, 1 + below(BUDGET), chance(50) ? below(2000) : next(),
                                         wild_double());
         break;
-    case 6: s = dunlua_generator_set_max_attempts(g, (uint32_t)next()); break;
+    case 6: {
+        uint32_t attempts = chance(50) ? (uint32_t)below(12000) : (uint32_t)next();
+        s = dunlua_generator_set_max_attempts(g, attempts);
+        if (h.kind == K_GENERATOR && (attempts == 0 || attempts > 10000)) {
+            CHECK(s != DUNLUA_STATUS_OK, "attempts out of 1..10000 are refused");
+        }
+        break;
+    }
     default: {
         uint32_t levels = chance(70) ? (uint32_t)below(5) : (uint32_t)next();
         if (chance(3)) levels = 32;

@@ -285,7 +285,9 @@ DunluaStatus dunlua_generator_set_limits(DunluaGenerator *g,
                                          uint64_t max_memory_mb,
                                          double timeout_seconds);
 
-// Sets how many attempts a script that rejects its maps gets (default 20).
+// Sets how many attempts a script that rejects its maps gets (default 20;
+// 1..=10000 as the CLI's `--max-attempts`, others refused with
+// `DUNLUA_STATUS_USAGE`).
 DunluaStatus dunlua_generator_set_max_attempts(DunluaGenerator *g, uint32_t attempts);
 
 // The status of the generator's last call (its creation, a setter or a

@@ -927,7 +927,9 @@ pub extern "C" fn dunlua_generator_set_limits(
     })
 }
 
-/// Sets how many attempts a script that rejects its maps gets (default 20).
+/// Sets how many attempts a script that rejects its maps gets (default 20;
+/// 1..=10000 as the CLI's `--max-attempts`, others refused with
+/// `DUNLUA_STATUS_USAGE`).
 #[no_mangle]
 pub extern "C" fn dunlua_generator_set_max_attempts(
     g: *mut DunluaGenerator,

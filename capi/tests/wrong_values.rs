@@ -281,3 +281,31 @@ fn set_bool_takes_any_integer() {
     );
     dunlua_generator_free(g);
 }
+
+/// Attempts outside 1..=10000 (what the CLI's --max-attempts takes) are
+/// refused with a usage status and a message, and the generator keeps
+/// what it had; 0 was taken as 1 and four billion was taken as it was.
+#[test]
+fn max_attempts_outside_the_clis_range_are_refused() {
+    let g = source("a.lua", LEVELS);
+    for wrong in [0, 10_001, 4_000_000_000] {
+        assert_eq!(
+            dunlua_generator_set_max_attempts(g, wrong),
+            DunluaStatus::Usage,
+            "{wrong}"
+        );
+        assert_eq!(
+            text(dunlua_generator_error(g)),
+            format!("max_attempts {wrong}: expected 1..=10000")
+        );
+    }
+    assert_eq!(
+        dunlua_generator_set_max_attempts(g, 10_000),
+        DunluaStatus::Ok
+    );
+    assert_eq!(dunlua_generator_set_max_attempts(g, 1), DunluaStatus::Ok);
+    let mut out = canary();
+    assert_eq!(unsafe { dunlua_generate(g, 1, &mut out) }, DunluaStatus::Ok);
+    dunlua_map_free(out);
+    dunlua_generator_free(g);
+}

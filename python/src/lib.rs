@@ -489,11 +489,6 @@ fn build(py: Python<'_>, mut builder: GeneratorBuilder, o: Options<'_>) -> PyRes
     }
     if let Some(attempts) = &o.max_attempts {
         let attempts = small_count(attempts, "max_attempts")?;
-        if !(1..=10_000).contains(&attempts) {
-            return Err(PyValueError::new_err(format!(
-                "max_attempts {attempts}: expected 1..=10000"
-            )));
-        }
         builder = builder.max_attempts(attempts);
     }
     let cancel = Arc::new(AtomicBool::new(false));

@@ -250,7 +250,7 @@ pub struct ScriptArgs {
 
     /// Attempts a script that rejects its map (reject() or validate) gets.
     #[arg(long, value_name = "N", default_value_t = script::DEFAULT_MAX_ATTEMPTS,
-          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+          value_parser = clap::value_parser!(u32).range(1..=script::MAX_ATTEMPTS as i64))]
     pub max_attempts: u32,
 
     /// How many linked levels to make, overriding the script's `levels`.

@@ -86,6 +86,9 @@ pub struct Request {
 /// The default of `--max-attempts`.
 pub const DEFAULT_MAX_ATTEMPTS: u32 = 20;
 
+/// The most attempts a script that rejects its maps may be given.
+pub const MAX_ATTEMPTS: u32 = 10_000;
+
 /// The seed of attempt `k`: the request's own for attempt 0, then
 /// `rng:fork("attempt-" .. k)` of it, so attempts never share a stream.
 pub fn attempt_seed(seed: u64, attempt: u32) -> u64 {
