@@ -1126,3 +1126,23 @@ fn a_byte_order_mark_and_a_shebang_line_are_skipped() {
         err.message
     );
 }
+
+/// An error raised inside the host's own Lua (here the `tostring`
+/// wrapper, overflowing the C stack because a `__tostring` calls
+/// `tostring` on itself) is reported at the script's line that led there,
+/// not at an internal chunk's ("tostring:6:").
+#[test]
+fn an_error_inside_the_sandboxs_lua_names_the_scripts_line() {
+    let scratch = Scratch::new();
+    let err = scratch
+        .run(
+            "loop.lua",
+            "return { generate = function(map)\n  local e = setmetatable({}, {__tostring = function(self) return 'E' .. tostring(self) end})\n  error(e)\nend }\n",
+        )
+        .expect_err("the __tostring never ends");
+    assert!(
+        err.message.ends_with("loop.lua:2: C stack overflow"),
+        "{}",
+        err.message
+    );
+}

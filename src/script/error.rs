@@ -186,6 +186,16 @@ impl ScriptError {
             message = format!("{}... ({} bytes in all)", &message[..end], message.len());
         }
         let mut message = one_line(&message).into_owned();
+        // Located in the host's own Lua (a `__tostring` that calls
+        // `tostring` on itself overflows inside the sandbox's wrapper): the
+        // script's frame below is the place to name.
+        if let Some(rest) = message.strip_prefix("sandbox:") {
+            if let Some((line, text)) = rest.split_once(": ") {
+                if !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) {
+                    message = text.to_string();
+                }
+            }
+        }
         if !has_location(&message) {
             // error("...", 0), error(nil), error({}) and friends: point at
             // the frame that raised it, so every script error names a line.

@@ -57,7 +57,7 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
         };
         Ok((Some(prefix.len()), Some(number_of(lua, value)?)))
     })?;
-    let tostring: Function = lua.load(WRAPPER).set_name("=tostring").call(name_of)?;
+    let tostring: Function = lua.load(WRAPPER).set_name("=sandbox").call(name_of)?;
     lua.globals().set("tostring", tostring.clone())?;
     lua.set_named_registry_value(REGISTRY_KEY, tostring)?;
     let number = lua.create_function(|lua, value: Value| number_of(lua, value))?;
