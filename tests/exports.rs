@@ -471,3 +471,44 @@ fn exports_store_the_script_relative_to_the_output() {
     .unwrap();
     assert_eq!(json["script"], "s.lua");
 }
+
+/// An export's memory is bounded: 100,000 markers (within the script's
+/// memory limit) would take about 570 MB as an LDtk project, which builds
+/// every entity in memory, so that output is refused before anything is
+/// written, naming the format and what fits; the same map as .json (about
+/// 700 bytes a marker) is written. A million markers took 5.8 GB as .ldtk.
+#[test]
+fn an_export_too_big_to_make_in_memory_is_refused_before_writing() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "many.lua",
+        "return { width = 1000, height = 100, generate = function(map)\n\
+           map:fill('floor')\n\
+           local rows = {}\n\
+           for i = 1, 100 do rows[i] = string.rep('M', 1000) end\n\
+           map:stamp(0, 0, rows, { M = { tile = 'floor', mark = 'm' } })\n\
+           map:set_start(0, 0)\n\
+         end }\n",
+    );
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "many.lua", "--seed", "1", "--out", "m.json", "--out", "m.ldtk",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.trim(),
+        "dunlua: --out m.ldtk: 100000 markers, rooms and marker properties would take about 572 MB to write as .ldtk, more than the 512 MB an export may take; write .json (about 700 bytes each) or make fewer"
+    );
+    assert_eq!(files_in(scratch.path()), ["many.lua"], "all or nothing");
+    let run = dunlua_in(
+        scratch.path(),
+        &["many.lua", "--seed", "1", "--out", "m.json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(scratch.path().join("m.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["markers"].as_array().unwrap().len(), 100_000);
+}

@@ -268,6 +268,67 @@ impl Inputs {
     }
 }
 
+/// The most memory writing one output may take, about: a script may make a
+/// million markers within its memory limit, and an export that makes an
+/// object of each in memory would take gigabytes (DESIGN.md: "exports
+/// have size bounds").
+pub const MAX_EXPORT_BYTES: u64 = 512 << 20;
+
+/// About what writing one marker, room or property takes in memory at
+/// its peak in each format (measured with 100,000 and 1,000,000 markers,
+/// the larger share kept: the LDtk and Tiled JSON exports build a JSON
+/// tree of every object before writing it, the others a text that grows
+/// by doubling).
+fn bytes_per_object(format: Format) -> u64 {
+    match format {
+        Format::Text | Format::Png => 0,
+        Format::Json => 700,
+        Format::TiledXml | Format::TiledLua => 2_700,
+        Format::Tiled => 4_000,
+        Format::Ldtk => 6_000,
+    }
+}
+
+/// An error when the markers, rooms and marker properties of `levels`
+/// would make the output `out` take more than [`MAX_EXPORT_BYTES`] to
+/// write, checked before anything is written.
+pub fn check_export_size<'a>(
+    out: &Path,
+    levels: impl IntoIterator<Item = &'a Generated>,
+) -> anyhow::Result<()> {
+    let format = Format::for_path(out)?;
+    let per = bytes_per_object(format);
+    if per == 0 {
+        return Ok(());
+    }
+    let objects: u64 = levels
+        .into_iter()
+        .map(|g| {
+            let map = &g.map;
+            let props: usize = map.markers().iter().map(|m| m.props.len()).sum();
+            (map.markers().len() + map.rooms().len() + props) as u64
+        })
+        .sum();
+    let need = objects.saturating_mul(per);
+    if need > MAX_EXPORT_BYTES {
+        let instead = match format {
+            Format::Json => String::new(),
+            _ => format!(
+                "write .json (about {} bytes each) or ",
+                bytes_per_object(Format::Json)
+            ),
+        };
+        bail!(
+            "--out {}: {objects} markers, rooms and marker properties would take about {} MB to write as {}, more than the {} MB an export may take; {instead}make fewer",
+            out.display(),
+            need >> 20,
+            out.extension().map_or(String::new(), |e| format!(".{}", e.to_string_lossy())),
+            MAX_EXPORT_BYTES >> 20,
+        );
+    }
+    Ok(())
+}
+
 /// The cell size a PNG of `map` gets: the chosen one if the image stays
 /// under [`MAX_PNG_PIXELS`] (an error naming the largest that fits if not),
 /// or the default shrunk until it does (with a note saying so).
@@ -434,6 +495,7 @@ fn render_to(
     staging: &mut Staging,
 ) -> anyhow::Result<Vec<String>> {
     let format = Format::for_path(path)?;
+    check_export_size(out, [generated])?;
     let mut notes = Vec::new();
     let target = path.to_path_buf();
     match format {
@@ -634,11 +696,13 @@ pub fn write_levels(
     for path in paths {
         match Format::for_path(path)? {
             Format::Json => {
+                check_export_size(path, levels)?;
                 let text = levels_json_text(path, levels);
                 staging.bytes(path, path.clone(), text.as_bytes())?;
                 continue;
             }
             Format::Ldtk => {
+                check_export_size(path, levels)?;
                 render_ldtk(path, levels, options, &mut staging)?;
                 continue;
             }
