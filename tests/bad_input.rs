@@ -1146,3 +1146,36 @@ fn an_error_inside_the_sandboxs_lua_names_the_scripts_line() {
         err.message
     );
 }
+
+/// Arguments a primitive would take and then quietly fail on are refused,
+/// at the script's line: a tunnel of a kind nobody can walk (it joined
+/// nothing and said it had), and path costs whose sum over the map would
+/// overflow (the path came back nil on an open map).
+#[test]
+fn tunnels_nobody_can_walk_and_overflowing_costs_are_refused() {
+    let scratch = Scratch::new();
+    let err = scratch
+        .run(
+            "tunnel.lua",
+            "return { width = 30, height = 12, generate = function(map, rng)\n  map:fill('wall')\n  map:carve_room(Rect.new(1, 1, 5, 5)) map:carve_room(Rect.new(20, 1, 5, 5))\n  map:connect_regions(rng, { tile = 'water' })\nend }\n",
+        )
+        .expect_err("water joins nothing");
+    assert!(
+        err.message.contains(
+            "tunnel.lua:4: map:connect_regions: tile \"water\" is not walkable: its tunnels would join nothing"
+        ),
+        "{}",
+        err.message
+    );
+    let err = scratch
+        .run(
+            "dear.lua",
+            "return { width = 30, height = 12, generate = function(map, rng)\n  map:fill('floor')\n  local p = map:path(0, 0, 29, 11, { cost = { floor = 1e308 } })\nend }\n",
+        )
+        .expect_err("1e308 a step overflows");
+    assert!(
+        err.message.contains("dear.lua:3: map:path: costs up to 1e308 a step over 360 cells could add up past the largest number"),
+        "{}",
+        err.message
+    );
+}

@@ -280,6 +280,21 @@ pub fn path(
         *slot = cost.unwrap_or(f64::INFINITY);
     }
     let cells = map.cells();
+    // A path's cost is at most the dearest step over every cell: it must
+    // stay a number, or a path whose cost overflowed to infinity would
+    // look like no path at all.
+    let dearest_step = costs
+        .per_kind
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, &c| m.max(c))
+        + costs.field.as_ref().map_or(0.0, |f| f.dearest);
+    if !(dearest_step * std::f64::consts::SQRT_2 * cells.len() as f64).is_finite() {
+        return Err(MapError::Invalid(format!(
+            "costs up to {dearest_step:e} a step over {} cells could add up past the largest number; use smaller costs or a smaller weight",
+            cells.len()
+        )));
+    }
     if price[cells[goal].index()] == f64::INFINITY && start != goal {
         return Ok(None);
     }
@@ -743,6 +758,17 @@ mod tests {
         assert_eq!(p.len(), 5, "floor only now");
         assert!(costs.set(Tile::FLOOR, Some(0.0)).is_err());
         assert!(costs.set(Tile::FLOOR, Some(f64::NAN)).is_err());
+        // A cost whose sum over the map could overflow is refused, not
+        // taken for "no path" (1e308 a step gave nil on an open map).
+        costs.set(Tile::FLOOR, Some(1e308)).unwrap();
+        let err = path(&map, (1, 1), (5, 1), &costs).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("could add up past the largest number"),
+            "{err}"
+        );
+        costs.set(Tile::FLOOR, Some(1e300)).unwrap();
+        assert!(path(&map, (1, 1), (5, 1), &costs).unwrap().is_some());
     }
 
     #[test]

@@ -1031,6 +1031,12 @@ impl UserData for LuaMap {
                 }
                 None => (Tile::FLOOR, None),
             };
+            if !map.tiles().kind(tile).walkable {
+                return Err(a.fail(format!(
+                    "tile \"{}\" is not walkable: its tunnels would join nothing",
+                    map.tiles().kind(tile).name
+                )));
+            }
             a.charge(cost::visited(area(map)).saturating_mul(8))?;
             let _search = a.reserve(area(map) as usize * 17)?;
             let dug = map.connect_regions_avoiding(
