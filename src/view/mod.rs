@@ -292,7 +292,14 @@ pub fn run(
                 grid_work = Some(GridWork::start(&config.request, grid, level));
             }
         }
-        if let Some((why, result, done_at)) = generator.poll() {
+        // A reload that finished after its files changed again read a
+        // version already replaced (an editor's save may even have been
+        // caught between emptying the file and writing it): the reload
+        // waiting to settle takes its place, so it is not shown.
+        let finished = generator
+            .poll()
+            .filter(|(why, ..)| !(matches!(why, Why::Reload) && pending_reload.is_some()));
+        if let Some((why, result, done_at)) = finished {
             let shown = config.request.script.display().to_string();
             match result {
                 Ok((generated, inspections, took)) => {
