@@ -480,3 +480,61 @@ fn shards_carry_what_the_variety_pass_needs() {
         "--merge n2.json: variety false differs from true in t1.json",
     );
 }
+
+/// Values no check could have measured are a damaged shard too: a passing
+/// seed with more (or fewer) metrics rows than its dungeons have levels, a
+/// metric that is not a count (NaN, 1e300, 2.5 rooms) or a ratio above 1,
+/// a time of 1e308 ms. Each merged with exit 0 and printed the nonsense.
+#[test]
+fn shards_with_values_no_check_measures_are_refused() {
+    let scratch = scratch();
+    let dir = scratch.path();
+    for i in 1..=2 {
+        shard(dir, "0..20", &format!("{i}/2"), &format!("s{i}.json"), &[]);
+    }
+    let text = std::fs::read_to_string(dir.join("s1.json")).unwrap();
+    let damaged = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let results = json["results"].as_array_mut().unwrap();
+        let passing = results
+            .iter_mut()
+            .find(|r| r.get("metrics").is_some())
+            .expect("a passing seed");
+        edit(passing);
+        scratch.write(name, &json.to_string());
+        merge(dir, &[name, "s2.json"], &[])
+    };
+    refused(
+        damaged("rows.json", &|r| {
+            let row = r["metrics"][0].clone();
+            r["metrics"] = serde_json::json!([row.clone(), row]);
+        }),
+        "metrics rows, where its dungeons have 1 levels",
+    );
+    refused(
+        damaged("none.json", &|r| r["metrics"] = serde_json::json!([])),
+        "0 metrics rows, where a seed makes 1 to 32 levels",
+    );
+    for (name, value) in [
+        ("nan.json", serde_json::json!("NaN")),
+        ("huge.json", serde_json::json!(1e300)),
+        ("half.json", serde_json::json!("2.5")),
+    ] {
+        refused(
+            damaged(name, &|r| r["metrics"][0][1] = value.clone()),
+            "a metrics row is not 6 measures",
+        );
+    }
+    refused(
+        damaged("ratio.json", &|r| {
+            r["metrics"][0][2] = serde_json::json!("1.5")
+        }),
+        "a metrics row is not 6 measures",
+    );
+    refused(
+        damaged("time.json", &|r| r["time_ms"] = serde_json::json!(1e308)),
+        "a time that is not a number of milliseconds",
+    );
+    let ok = merge(dir, &["s1.json", "s2.json"], &[]);
+    assert!(ok.code == 0 || ok.code == 1, "{}", ok.stderr);
+}

@@ -317,11 +317,24 @@ fn sketch_of(text: &str) -> Option<Sketch> {
     Some(s)
 }
 
-/// [`Metrics`] from a row in [`COLUMNS`] order.
+/// The largest count a metric may hold (a count of cells, rooms or
+/// attempts is far below it; JSON numbers are exact up to here).
+const MAX_COUNT: f64 = 9_007_199_254_740_992.0;
+
+/// [`Metrics`] from a row in [`COLUMNS`] order, if each is a value the
+/// check could have measured: whole counts from 0, a ratio from 0 to 1.
 fn metrics_of(row: &[Exact]) -> Option<Metrics> {
     let [attempts, rooms, floor_ratio, regions, longest_path, dead_ends] = row else {
         return None;
     };
+    let count = |v: &Exact| v.0.fract() == 0.0 && (0.0..MAX_COUNT).contains(&v.0);
+    if ![attempts, rooms, regions, longest_path, dead_ends]
+        .into_iter()
+        .all(count)
+        || !(0.0..=1.0).contains(&floor_ratio.0)
+    {
+        return None;
+    }
     Some(Metrics {
         attempts: attempts.0,
         rooms: rooms.0,
@@ -346,7 +359,12 @@ fn from_entry(e: &ShardSeed) -> Result<SeedResult, String> {
             .iter()
             .map(|row| metrics_of(row))
             .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| format!("seed {}: a metrics row is not 6 numbers", e.seed))?),
+            .ok_or_else(|| {
+                format!(
+                    "seed {}: a metrics row is not 6 measures (whole counts from 0, a floor ratio from 0 to 1)",
+                    e.seed
+                )
+            })?),
         (None, Some(problem)) => Err((problem, e.message.clone().unwrap_or_default())),
         _ => {
             return Err(format!(
@@ -355,6 +373,23 @@ fn from_entry(e: &ShardSeed) -> Result<SeedResult, String> {
             ))
         }
     };
+    if let Ok(rows) = &outcome {
+        if !(1..=crate::script::MAX_LEVELS as usize).contains(&rows.len()) {
+            return Err(format!(
+                "seed {}: {} metrics rows, where a seed makes 1 to {} levels",
+                e.seed,
+                rows.len(),
+                crate::script::MAX_LEVELS
+            ));
+        }
+    }
+    let times = std::iter::once(&e.time_ms).chain(&e.proof_ms);
+    if !times.into_iter().all(|t| (0.0..1e12).contains(&t.0)) {
+        return Err(format!(
+            "seed {}: a time that is not a number of milliseconds",
+            e.seed
+        ));
+    }
     Ok(SeedResult {
         seed: e.seed,
         hash,
@@ -662,6 +697,33 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
             })?);
         }
         modules.extend(file.modules.clone());
+    }
+    // Every seed of a script makes the same number of levels (its own or
+    // --levels): a row count that differs is a damaged file.
+    // (The count most seeds have, when --levels did not say: a damaged
+    // seed is the odd one out.)
+    let levels = |r: &SeedResult| r.outcome.as_ref().ok().map(Vec::len);
+    let mut seen: BTreeMap<usize, usize> = BTreeMap::new();
+    for n in results.iter().filter_map(levels) {
+        *seen.entry(n).or_default() += 1;
+    }
+    let most = seen.iter().max_by_key(|&(&n, &times)| (times, std::cmp::Reverse(n)));
+    let want = head
+        .limits
+        .levels
+        .map(|n| n as usize)
+        .or(most.map(|(&n, _)| n));
+    if let Some(bad) = results
+        .iter()
+        .find(|r| levels(r).is_some_and(|n| Some(n) != want))
+    {
+        return Err(Refused(format!(
+            "--merge: a damaged check shard: seed {} has {} metrics rows, where its dungeons have {} levels",
+            bad.seed,
+            levels(bad).unwrap_or(0),
+            want.unwrap_or(0)
+        ))
+        .into());
     }
     // The page pictures maps, --save-failures writes them and the variety
     // pass verifies near-duplicate candidates: all make maps again from
