@@ -1179,3 +1179,44 @@ fn tunnels_nobody_can_walk_and_overflowing_costs_are_refused() {
         err.message
     );
 }
+
+/// "Wherever an integer is needed, a float with a whole value (`3.0`) is
+/// accepted" (the API guide) holds for options read from tables and the
+/// script's own fields too: rotations, tries, steps, octaves, neighbour
+/// counts, a loop distance, the size and the levels. Each of these was
+/// refused ("rotate must be 0, 90, 180 or 270, got 90.0"); the map is the
+/// one the integers make.
+#[test]
+fn whole_floats_are_integers_in_options_and_fields_too() {
+    let script = |n: &str| {
+        format!(
+            "return {{ width = 30{n}, height = 20{n}, levels = 1{n}, generate = function(map, rng)\n\
+               map:fill('wall')\n\
+               map:carve_room(Rect.new(1, 1, 10, 8))\n\
+               map:stamp(12, 2, {{'#.', '..'}}, {{['#'] = 'wall', ['.'] = 'floor'}}, {{rotate = 90{n}}})\n\
+               local f = map:noise(rng, {{octaves = 2{n}}})\n\
+               map:cellular{{birth = {{5{n}, 6}}, survive = {{4{n}, 5, 6, 7, 8}}, steps = 1{n}}}\n\
+               map:add_loops{{min_distance = 5{n}}}\n\
+               map:place_prefab({{'..', '..'}}, {{['.'] = 'floor'}}, rng, {{tries = 5{n}, rotate = 180{n}}})\n\
+               local w, h = prefab.size({{'...'}}, {{rotate = 90{n}}})\n\
+               map:carve_room(Rect.new(1, 1, w, h))\n\
+               map:set(1, 1, 'floor') map:set_start(1, 1)\n\
+             end }}\n"
+        )
+    };
+    let scratch = Scratch::new();
+    let floats = scratch
+        .run("floats.lua", &script(".0"))
+        .expect("whole floats are integers");
+    let integers = scratch.run("integers.lua", &script("")).unwrap();
+    assert_eq!(floats.map.hash64(), integers.map.hash64());
+    assert_eq!((floats.map.width(), floats.map.height()), (30, 20));
+    let err = scratch
+        .run("half.lua", &script(".5"))
+        .expect_err("30.5 is no size");
+    assert!(
+        err.message.contains("width must be an integer, got 30.5"),
+        "{}",
+        err.message
+    );
+}

@@ -707,7 +707,9 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
     for n in results.iter().filter_map(levels) {
         *seen.entry(n).or_default() += 1;
     }
-    let most = seen.iter().max_by_key(|&(&n, &times)| (times, std::cmp::Reverse(n)));
+    let most = seen
+        .iter()
+        .max_by_key(|&(&n, &times)| (times, std::cmp::Reverse(n)));
     let want = head
         .limits
         .levels

@@ -8,7 +8,7 @@ use std::cell::{Cell, Ref, RefCell, RefMut};
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::api_selection::{LuaDistance, LuaNoise, LuaSelection};
-use super::args::{show, tile_named, whole_integer, Args, Six, MAX_NAME, MAX_TEXT};
+use super::args::{as_whole, show, tile_named, whole_integer, Args, Six, MAX_NAME, MAX_TEXT};
 use super::budget::{self, Reservation};
 use super::cost::{self, area, rect_cells, span};
 use super::error::located;
@@ -122,7 +122,7 @@ fn covered_rect(x: i32, y: i32, rows: &[String]) -> Rect {
 /// `rotate` of a stamp's options: 0, 90, 180, 270, or `"any"` where
 /// `any_ok` (None: drawn per try).
 fn read_rotate(a: &Args, opts: &Table, any_ok: bool) -> mlua::Result<Option<u32>> {
-    match opts.get::<Value>("rotate")? {
+    match as_whole(opts.get::<Value>("rotate")?) {
         Value::Nil => Ok(Some(0)),
         Value::Integer(r @ (0 | 90 | 180 | 270)) => Ok(Some(r as u32)),
         Value::String(s) if any_ok && is(&s, "any") => Ok(None),
@@ -969,7 +969,7 @@ impl UserData for LuaMap {
                 match opts.get::<Value>(key)? {
                     Value::Table(t) => t
                         .sequence_values::<Value>()
-                        .map(|v| match v? {
+                        .map(|v| match as_whole(v?) {
                             Value::Integer(n) => Ok(n),
                             other => Err(a.fail(format!(
                                 "{key} must list whole neighbour counts, got {}",
@@ -997,7 +997,7 @@ impl UserData for LuaMap {
                     )))
                 }
             };
-            let steps = match opts.get::<Value>("steps")? {
+            let steps = match as_whole(opts.get::<Value>("steps")?) {
                 Value::Nil => 1,
                 Value::Integer(n) if (0..=10_000).contains(&n) => n as usize,
                 other => {
@@ -1050,7 +1050,7 @@ impl UserData for LuaMap {
             let (mut min_distance, mut tile, mut rng) = (20i64, Tile::DOOR, None);
             if let Some(opts) = a.options(0)? {
                 a.only_options(&opts, &["min_distance", "tile", "rng"])?;
-                match opts.get::<Value>("min_distance")? {
+                match as_whole(opts.get::<Value>("min_distance")?) {
                     Value::Nil => {}
                     Value::Integer(d) if (1..=10_000).contains(&d) => min_distance = d,
                     other => {
@@ -1219,7 +1219,7 @@ impl UserData for LuaMap {
                             ))
                         })?),
                     };
-                    how.tries = match opts.get::<Value>("tries")? {
+                    how.tries = match as_whole(opts.get::<Value>("tries")?) {
                         Value::Nil => 100,
                         Value::Integer(t) if (1..=100_000).contains(&t) => t as u32,
                         other => {
@@ -1391,7 +1391,7 @@ impl UserData for LuaMap {
                         return Err(a.fail(format!("scale must be a number, got {}", show(&other))))
                     }
                 }
-                match opts.get::<Value>("octaves")? {
+                match as_whole(opts.get::<Value>("octaves")?) {
                     Value::Nil => {}
                     Value::Integer(i) => octaves = i,
                     other => {

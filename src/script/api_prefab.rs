@@ -74,7 +74,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                             )))
                         }
                     }
-                    match opts.get::<Value>("rotate")? {
+                    match super::args::as_whole(opts.get::<Value>("rotate")?) {
                         Value::Nil => 0,
                         Value::Integer(r @ (0 | 90 | 180 | 270)) => r,
                         other => {

@@ -369,6 +369,16 @@ impl<'lua> Args<'lua> {
     }
 }
 
+/// `v` with a whole float (`90.0`) made the integer it holds, as
+/// [`whole_integer`] reads it; any other value as it is. Options matched
+/// on `Value::Integer` read it first, so they take `90.0` as `90`.
+pub(crate) fn as_whole(v: Value) -> Value {
+    match whole_integer(&v) {
+        Some(i) => Value::Integer(i),
+        None => v,
+    }
+}
+
 /// The integer a value holds: a Lua integer, or a float only when it is
 /// whole and exactly representable (as Lua 5.4's own library reads one),
 /// never rounded. Options read from tables use it as arguments do.

@@ -285,7 +285,7 @@ fn read_info(lua: &mlua::Lua, declared: [Value; 9], path: &Path) -> Result<Scrip
         }
     };
     let dimension = |key: &str, value: Value, default: i64| -> Result<i64, String> {
-        match value {
+        match args::as_whole(value) {
             Value::Nil => Ok(default),
             Value::Integer(v) => Ok(v),
             other => Err(format!(
@@ -296,7 +296,7 @@ fn read_info(lua: &mlua::Lua, declared: [Value; 9], path: &Path) -> Result<Scrip
     };
     let width = dimension("width", width, DEFAULT_SIZE.0)?;
     let height = dimension("height", height, DEFAULT_SIZE.1)?;
-    let levels = match levels {
+    let levels = match args::as_whole(levels) {
         Value::Nil => 1,
         Value::Integer(n) if (1..=MAX_LEVELS).contains(&n) => n as u32,
         other => {
