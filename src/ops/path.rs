@@ -98,6 +98,16 @@ impl PathCosts {
         Ok(())
     }
 
+    /// What the dearest step costs at most (diagonals aside): the dearest
+    /// kind plus the largest extra.
+    fn dearest(&self) -> f64 {
+        self.per_kind
+            .iter()
+            .flatten()
+            .fold(0.0f64, |m, &c| m.max(c))
+            + self.field.as_ref().map_or(0.0, |f| f.dearest)
+    }
+
     /// Sets what entering `tile` costs (`None`: impassable). A cost must be
     /// finite and positive. A tile past the map's kinds (a latent kind such
     /// as `secret_door` that nothing has written yet: see
@@ -283,12 +293,7 @@ pub fn path(
     // A path's cost is at most the dearest step over every cell: it must
     // stay a number, or a path whose cost overflowed to infinity would
     // look like no path at all.
-    let dearest_step = costs
-        .per_kind
-        .iter()
-        .flatten()
-        .fold(0.0f64, |m, &c| m.max(c))
-        + costs.field.as_ref().map_or(0.0, |f| f.dearest);
+    let dearest_step = costs.dearest();
     if !(dearest_step * std::f64::consts::SQRT_2 * cells.len() as f64).is_finite() {
         return Err(MapError::Invalid(format!(
             "costs up to {dearest_step:e} a step over {} cells could add up past the largest number; use smaller costs or a smaller weight",
@@ -337,12 +342,7 @@ fn search(
     };
     // How far above the lowest f the open keys reach: a step's dearest
     // cost, plus what the heuristic can drop in one step.
-    let dearest = costs
-        .per_kind
-        .iter()
-        .flatten()
-        .fold(0.0f64, |m, &c| m.max(c))
-        + costs.field.as_ref().map_or(0.0, |f| f.dearest);
+    let dearest = costs.dearest();
     let reach = if costs.diagonal {
         std::f64::consts::SQRT_2
     } else {
