@@ -370,3 +370,103 @@ fn a_fuzzing_c_program_breaks_no_promise_under_valgrind() {
     eprintln!("under valgrind: {printed}");
     std::fs::remove_dir_all(&scratch).unwrap();
 }
+
+/// What a script nesting C calls as deep as Lua allows must get on a small
+/// thread: each way of nesting (a `gsub` callback, an `__index` function, a
+/// coroutine in a coroutine, a chain of 300 `require`s through the host)
+/// ends in "C stack overflow", which the script catches.
+const DEEP_SCRIPT: &str = r#"
+local function deep_gsub(n) return (("x"):gsub("x", function() return deep_gsub(n + 1) end)) end
+local function deep_index(n)
+  return setmetatable({}, { __index = function(_, k) return deep_index(n + 1)[k] end })
+end
+local function deep_coroutine(n)
+  return coroutine.wrap(function() return deep_coroutine(n + 1) end)()
+end
+local caught = {
+  select(2, pcall(deep_gsub, 1)),
+  select(2, pcall(function() return deep_index(1).x end)),
+  select(2, pcall(deep_coroutine, 1)),
+  select(2, pcall(require, "m1")),
+}
+for i, err in ipairs(caught) do
+  assert(tostring(err):find("stack overflow"), "nesting " .. i .. ": " .. tostring(err))
+end
+assert(#caught == 4)
+return { width = 20, height = 10, generate = function(map)
+  map:fill("floor")
+  map:set_start(1, 1)
+end }
+"#;
+
+/// A game's worker thread with a small stack: 200 nested C calls took more
+/// than 512 KiB (a thread's default on macOS) and crashed the game. Lua
+/// now stops them at a floor the host sets on the thread that runs
+/// (`src/script/raw/cstack.rs`), with the error Lua's count gives.
+#[test]
+fn deep_c_calls_on_a_small_thread_are_an_error_not_a_crash() {
+    if !available("cc", "every caller") {
+        return;
+    }
+    let scratch = std::env::temp_dir().join(format!("dunlua-capi-stack-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    std::fs::write(scratch.join("deep.lua"), DEEP_SCRIPT).unwrap();
+    for i in 1..=300 {
+        let next = format!("return require('m{}')\n", i + 1);
+        std::fs::write(scratch.join(format!("m{i}.lua")), next).unwrap();
+    }
+    std::fs::write(scratch.join("m301.lua"), "return 1\n").unwrap();
+    build_libraries();
+    let program = scratch.join("small_stack");
+    let dir = built_dir();
+    let output = Command::new("cc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
+        .arg(capi_dir().join("callers/small_stack.c"))
+        .arg(format!("-I{}", capi_dir().join("include").display()))
+        .arg(format!("-L{}", dir.display()))
+        .args(["-ldunlua_capi", "-lpthread"])
+        .arg(format!("-Wl,-rpath,{}", dir.display()))
+        .arg("-o")
+        .arg(&program)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let script = scratch.join("deep.lua");
+    for kib in ["512", "1024", "8192"] {
+        let output = Command::new(&program)
+            .arg(&script)
+            .arg(kib)
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{kib} KiB: the caller died ({}):\n{printed}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let lines: Vec<&str> = printed.lines().collect();
+        assert_eq!(lines.len(), 3, "{kib} KiB:\n{printed}");
+        assert_eq!(lines[0].trim_end(), "build 0", "{kib} KiB:\n{printed}");
+        assert_eq!(lines[1].trim_end(), "generate 0", "{kib} KiB:\n{printed}");
+        assert_ne!(lines[2], "hash 0000000000000000", "{kib} KiB:\n{printed}");
+    }
+    // A thread too small to run anything fails the script, saying so.
+    let output = Command::new(&program)
+        .arg(&script)
+        .arg("128")
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "128 KiB: the caller died ({})",
+        output.status
+    );
+    assert!(printed.contains("C stack overflow"), "128 KiB:\n{printed}");
+    std::fs::remove_dir_all(&scratch).unwrap();
+}

@@ -327,6 +327,8 @@ impl Guard {
         unsafe {
             self.alarm.disarm();
             ffi::lua_sethook(main, Some(hook), ffi::LUA_MASKCOUNT, HOOK_EVERY);
+            // The run may be on another thread than the last one.
+            super::cstack::set_floor(main);
         }
         self.used.set(0);
         self.native.set(0);
@@ -511,7 +513,11 @@ impl Guard {
     /// script's compilation, before its first run. `None` ends it.
     pub(crate) fn set_deadline(&self, deadline: Option<Instant>, cancel: Option<Arc<AtomicBool>>) {
         // SAFETY: the main thread is alive while the guard is installed.
-        unsafe { self.alarm.arm(self.main.get(), deadline) };
+        unsafe {
+            self.alarm.arm(self.main.get(), deadline);
+            // Parsing nests C calls too.
+            super::cstack::set_floor(self.main.get());
+        }
         self.deadline.set(deadline);
         *self.cancel.borrow_mut() = cancel;
     }

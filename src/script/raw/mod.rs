@@ -21,12 +21,13 @@
 //!   shared, as atomics (the watchdog sets the hook of an armed state under
 //!   the alarm's lock, which Lua allows from another thread).
 //!
-//! Modules: [`fast`] (fast paths for the hottest map and rng methods),
+//! Modules: [`cstack`] (how deep a run's C calls may go), [`fast`] (fast paths for the hottest map and rng methods),
 //! [`fields`] (the fields every run reads and writes, a group per call),
 //! [`rect`] (rect and index userdata), [`reset`] (a run's fresh copy of the
 //! globals), [`watchdog`] (the deadline thread), [`libs`] (the charged C
 //! libraries) and the budget guard.
 
+pub(crate) mod cstack;
 pub(crate) mod fast;
 pub(crate) mod fields;
 pub(crate) mod guard;

@@ -818,9 +818,10 @@ CallInfo *luaD_precall (lua_State *L, StkId func, int nresults) {
 l_sinline void ccall (lua_State *L, StkId func, int nResults, l_uint32 inc) {
   CallInfo *ci;
   L->nCcalls += inc;
-  if (l_unlikely(getCcalls(L) >= LUAI_MAXCCALLS)) {
+  /* dunlua: the C stack's floor too (lstate.h, dunlua_cstack_low) */
+  if (l_unlikely(getCcalls(L) >= LUAI_MAXCCALLS || dunlua_cstack_low(L))) {
     checkstackp(L, 0, func);  /* free any use of EXTRA_STACK */
-    luaE_checkcstack(L);
+    dunlua_checkcstack(L);
   }
   if ((ci = luaD_precall(L, func, nResults)) != NULL) {  /* Lua function? */
     ci->callstatus = CIST_FRESH;  /* mark that it is a "fresh" execute */
@@ -1035,7 +1036,7 @@ LUA_API int lua_resume (lua_State *L, lua_State *from, int nargs,
   else if (L->status != LUA_YIELD)  /* ended with errors? */
     return resume_error(L, "cannot resume dead coroutine", nargs);
   L->nCcalls = (from) ? getCcalls(from) : 0;
-  if (getCcalls(L) >= LUAI_MAXCCALLS)
+  if (getCcalls(L) >= LUAI_MAXCCALLS || dunlua_cstack_low(L))  /* dunlua */
     return resume_error(L, "C stack overflow", nargs);
   L->nCcalls++;
   luai_userstateresume(L, nargs);

@@ -212,8 +212,54 @@ void luaE_checkcstack (lua_State *L) {
 
 LUAI_FUNC void luaE_incCstack (lua_State *L) {
   L->nCcalls++;
-  if (l_unlikely(getCcalls(L) >= LUAI_MAXCCALLS))
-    luaE_checkcstack(L);
+  if (l_unlikely(getCcalls(L) >= LUAI_MAXCCALLS || dunlua_cstack_low(L)))
+    dunlua_checkcstack(L);  /* dunlua: was luaE_checkcstack */
+}
+
+
+/*
+** dunlua: an address in the caller's frame (not inlined, so it is the
+** frame of whoever checks), passed as an integer: a compiler may return
+** a null pointer for the address of a local.
+*/
+#if defined(__GNUC__)
+__attribute__((noinline))
+#elif defined(_MSC_VER)
+__declspec(noinline)
+#endif
+LUAI_FUNC void *dunlua_stack_here (void) {
+  volatile char here = 0;
+  volatile size_t at = (size_t)&here;
+  return (void *)at;
+}
+
+
+/*
+** dunlua: called when the C call count reached LUAI_MAXCCALLS or the C
+** stack is below the host's floor. Below the floor the count is taken to
+** its limit, so the overflow is raised, and its message handler runs, as
+** the count's own is (luaE_checkcstack: handlers get a few more calls,
+** and the count is restored as the error unwinds); an error handled so
+** deep that it reaches DUNLUA_STACK_SLACK under the floor is an error in
+** error handling.
+*/
+void dunlua_checkcstack (lua_State *L) {
+  if (dunlua_cstack_low(L)) {
+    if (dunlua_stack_top() < G(L)->dunlua_stack_floor - DUNLUA_STACK_SLACK)
+      luaD_errerr(L);
+    if (getCcalls(L) < LUAI_MAXCCALLS)
+      L->nCcalls += LUAI_MAXCCALLS - getCcalls(L);
+  }
+  luaE_checkcstack(L);
+}
+
+
+/*
+** dunlua: sets the lowest address the C stack may reach (NULL: no check),
+** for the thread about to run.
+*/
+LUA_API void dunlua_set_stack_floor (lua_State *L, void *floor) {
+  G(L)->dunlua_stack_floor = (char *)floor;
 }
 
 
@@ -431,6 +477,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->dunlua_unaccounted = 0;  /* dunlua */
   g->dunlua_host_call = NULL;  /* dunlua */
   g->dunlua_call_units = 0;  /* dunlua */
+  g->dunlua_stack_floor = NULL;  /* dunlua */
   g->gcstp = GCSTPGC;  /* no GC while building state */
   g->strt.size = g->strt.nuse = 0;
   g->strt.hash = NULL;

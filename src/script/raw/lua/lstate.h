@@ -267,6 +267,10 @@ typedef struct global_State {
   /* dunlua: call charges taken off the count hook's count, not yet told
      to the host as native work (ldo.c, 'dunlua_take_call_units') */
   size_t dunlua_call_units;
+  /* dunlua: the lowest address the C stack may reach while Lua calls C or
+     nests parsers and coroutines (0: unchecked), set by the host before
+     a run on the thread that runs it; see 'dunlua_cstack_low' */
+  char *dunlua_stack_floor;
   lua_Alloc frealloc;  /* function to reallocate memory */
   void *ud;         /* auxiliary data to 'frealloc' */
   l_mem totalbytes;  /* number of bytes currently allocated - GCdebt */
@@ -425,6 +429,27 @@ LUAI_FUNC void luaE_settleCI (lua_State *L);  /* dunlua */
 #define DUNLUA_KEPT_STACK	64
 LUAI_FUNC void luaE_checkcstack (lua_State *L);
 LUAI_FUNC void luaE_incCstack (lua_State *L);
+
+/*
+** dunlua: LUAI_MAXCCALLS counts nested C calls, not bytes, and 200 of
+** them (a chain of requires, each through the host's Rust) can take more
+** than a game's worker thread has: a crash, not an error. Below the floor
+** the host set, a C call raises "C stack overflow" as the count does
+** (dunlua_checkcstack in lstate.c); the DUNLUA_STACK_SLACK bytes under the
+** floor are for handling that error, and below them it is an error in
+** error handling (luaD_errerr).
+*/
+#define DUNLUA_STACK_SLACK	(64 * 1024)
+#if defined(__GNUC__)
+#define dunlua_stack_top()	((char *)__builtin_frame_address(0))
+#else
+#define dunlua_stack_top()	((char *)dunlua_stack_here())
+#endif
+#define dunlua_cstack_low(L) \
+	(G(L)->dunlua_stack_floor != NULL && \
+	 dunlua_stack_top() < G(L)->dunlua_stack_floor)
+LUAI_FUNC void *dunlua_stack_here (void);
+LUAI_FUNC void dunlua_checkcstack (lua_State *L);
 LUAI_FUNC void luaE_warning (lua_State *L, const char *msg, int tocont);
 LUAI_FUNC void luaE_warnerror (lua_State *L, const char *where);
 LUAI_FUNC int luaE_resetthread (lua_State *L, int status);

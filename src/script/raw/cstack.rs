@@ -1,0 +1,48 @@
+//! The C stack a run may use. Lua counts nested C calls (`LUAI_MAXCCALLS`,
+//! 200), not bytes, and a level can take kilobytes: a `require` that
+//! requires goes through the host's Rust each time, a `gsub` callback or a
+//! metamethod through Lua's C. Two hundred of them overflowed a game's
+//! worker thread (2 MiB in Rust, 512 KiB for a thread on macOS), which
+//! crashes the game instead of failing the script. So before a run, on the
+//! thread that runs it, the host tells Lua how low the stack may go (a
+//! patched `lstate.c`, `dunlua_cstack_low`): a C call below that floor
+//! raises "C stack overflow" at the script's line, as the count does.
+
+use std::ffi::c_void;
+
+use mlua::ffi::lua_State;
+
+/// Room kept below the floor: Lua's slack for handling the overflow
+/// (`DUNLUA_STACK_SLACK`, 64 KiB) and, under it, what a native call made
+/// between two checks may use (a primitive, the host's callbacks, Lua's
+/// parser in a debug build).
+const RESERVED: usize = 256 << 10;
+
+/// Sets the floor of `state`'s C stack for the current thread: `RESERVED`
+/// bytes above the end of its stack, or no check where the end is unknown.
+///
+/// SAFETY: `state` is a live Lua state built from `src/script/raw/lua`.
+pub(crate) unsafe fn set_floor(state: *mut lua_State) {
+    let floor = stacker::remaining_stack().map_or(std::ptr::null_mut(), |remaining| {
+        let here = stacker_here();
+        // A thread with less than that left fails its first C call with
+        // "C stack overflow" (a floor above Lua's slack would make it an
+        // "error in error handling").
+        here.saturating_sub(remaining)
+            .saturating_add(RESERVED)
+            .min(here) as *mut c_void
+    });
+    dunlua_set_stack_floor(state, floor);
+}
+
+/// Where the stack is now (the address of a local in this frame).
+#[inline(never)]
+fn stacker_here() -> usize {
+    let here = 0u8;
+    std::hint::black_box(&here) as *const u8 as usize
+}
+
+extern "C-unwind" {
+    /// The lowest address the C stack may reach (`lstate.c`); null: none.
+    fn dunlua_set_stack_floor(state: *mut lua_State, floor: *mut c_void);
+}
