@@ -93,6 +93,8 @@ const char *dunlua_last_error(void);
 DunluaGenerator *dunlua_generator_from_file(const char *path);
 DunluaGenerator *dunlua_generator_from_source(const char *name, const char *source,
                                               DunluaModuleLoader loader, void *user_data);
+DunluaGenerator *dunlua_generator_from_text(const char *name, const char *text, size_t length,
+                                            DunluaModuleLoader loader, void *user_data);
 int32_t dunlua_module_set_source(DunluaModule *module, const char *text, size_t length);
 int32_t dunlua_generator_set_int(DunluaGenerator *g, const char *name, int64_t value);
 int32_t dunlua_generator_set_number(DunluaGenerator *g, const char *name, double value);
@@ -112,6 +114,7 @@ int32_t dunlua_generate_levels(DunluaGenerator *g, uint64_t seed, DunluaMap **ou
                                size_t capacity, size_t *count);
 uint32_t dunlua_map_level(const DunluaMap *m);
 void dunlua_generator_free(DunluaGenerator *g);
+int32_t dunlua_generator_cancel(DunluaGenerator *g);
 int32_t dunlua_map_width(const DunluaMap *m);
 int32_t dunlua_map_height(const DunluaMap *m);
 const uint8_t *dunlua_map_tiles(const DunluaMap *m);
@@ -431,7 +434,8 @@ local function make_handle(script, options)
   next_loader_id = next_loader_id + 1
   local id = next_loader_id
   loaders[id] = lookup
-  local g = lib.dunlua_generator_from_source(name, text, module_loader(),
+  -- With its length: a script may hold NUL bytes, as its file may.
+  local g = lib.dunlua_generator_from_text(name, text, #text, module_loader(),
     ffi.cast("void *", ffi.cast("intptr_t", id)))
   return g, id
 end
@@ -471,7 +475,24 @@ local function build(script, options)
       loaders[id] = nil
     end
   end)
-  generator_check(g, lib.dunlua_generator_status(g))
+  -- The limits first: the generator is built (its top level run) by its
+  -- first setter or by the status, and the game's limits hold for that
+  -- run too.
+  local budget = check_count(options, "budget", 0, 2 ^ 53)
+  local memory = check_count(options, "memory", 0, 2 ^ 53)
+  local timeout = options.timeout
+  if timeout ~= nil and not (type(timeout) == "number" and timeout >= 0 and timeout < math.huge) then
+    fail("option timeout: expected seconds (a number >= 0), got " .. tostring(timeout))
+  end
+  if budget or memory or timeout then
+    -- The C call takes all three; one not given keeps the command line's
+    -- default (0 is the default for budget and memory, but no deadline
+    -- for timeout, so the default deadline is passed as it is).
+    generator_check(g, lib.dunlua_generator_set_limits(g, budget or 0, memory or 0,
+      timeout or DEFAULT_TIMEOUT))
+  else
+    generator_check(g, lib.dunlua_generator_status(g))
+  end
 
   local params = options.params
   if params ~= nil then
@@ -498,19 +519,6 @@ local function build(script, options)
       fail("option size: expected {width, height} in cells, got " .. tostring(size))
     end
     generator_check(g, lib.dunlua_generator_set_size(g, w, h))
-  end
-  local budget = check_count(options, "budget", 0, 2 ^ 53)
-  local memory = check_count(options, "memory", 0, 2 ^ 53)
-  local timeout = options.timeout
-  if timeout ~= nil and not (type(timeout) == "number" and timeout >= 0 and timeout < math.huge) then
-    fail("option timeout: expected seconds (a number >= 0), got " .. tostring(timeout))
-  end
-  if budget or memory or timeout then
-    -- The C call takes all three; one not given keeps the command line's
-    -- default (0 is the default for budget and memory, but no deadline
-    -- for timeout, so the default deadline is passed as it is).
-    generator_check(g, lib.dunlua_generator_set_limits(g, budget or 0, memory or 0,
-      timeout or DEFAULT_TIMEOUT))
   end
   local levels = check_count(options, "levels", 1, MAX_LEVELS)
   if levels then

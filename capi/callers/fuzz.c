@@ -320,7 +320,21 @@ static void loader(void *user_data, const char *path, DunluaModule *module) {
 static void new_generator(void) {
     DunluaGenerator *g;
     int kind = (int)below(10);
-    if (kind < 7) {
+    if (kind == 6) {
+        /* The script as a byte range: its length, up to a NUL, or none. */
+        const char *source = chance(5) ? NULL : SCRIPTS[below(N_SCRIPTS)];
+        size_t length = source == NULL || chance(30) ? (size_t)-1 : strlen(source);
+        calls++;
+        g = dunlua_generator_from_text("fuzz.lua", source, length,
+                                       chance(80) ? loader : NULL, &loader_calls);
+        CHECK(g != NULL, "a generator handle");
+        calls++;
+        DunluaStatus s = dunlua_generator_status(g);
+        CHECK(known(s), "a known status");
+        if (source == NULL) {
+            CHECK(s == DUNLUA_STATUS_NULL_ARGUMENT, dunlua_generator_error(g));
+        }
+    } else if (kind < 6) {
         static const char *names[] = {"fuzz.lua", "mods/deep/x.lua", "", NULL, "\xc3\x28.lua"};
         const char *name = names[chance(50) ? 0 : below(5)];
         const char *source =
@@ -676,6 +690,14 @@ static void read_map_parts(void) {
 
 static void free_something(void) {
     Handle h = pick();
+    if (chance(20)) {
+        /* Nothing is under way on another thread: cancelling does nothing. */
+        calls++;
+        DunluaStatus s = dunlua_generator_cancel(h.h);
+        CHECK(known(s), "a known status");
+        CHECK((s == DUNLUA_STATUS_OK) == (h.kind == K_GENERATOR), dunlua_last_error());
+        return;
+    }
     int as_map = (int)below(2);
     calls++;
     if (as_map) {

@@ -224,16 +224,34 @@ DunluaGenerator *dunlua_generator_from_file(const char *path);
 // its modules are found relative to its folder, through `loader` (NULL:
 // the script has no modules; `user_data` is passed to it as is). Returns
 // a handle even when the script does not compile, like
-// `dunlua_generator_from_file`.
+// `dunlua_generator_from_file`. `source` ends at its first NUL byte: a
+// script that holds one (Lua allows it in a long string) comes through
+// `dunlua_generator_from_text`.
 //
 // # Safety
 // `name` and `source` are NULL or NUL-terminated strings; `loader` is NULL
 // or a function that may be called with `user_data` until the generator
-// is freed.
+// is freed (never after `dunlua_generator_free` returns).
 DunluaGenerator *dunlua_generator_from_source(const char *name,
                                               const char *source,
                                               DunluaModuleLoader loader,
                                               void *user_data);
+
+// `dunlua_generator_from_source` for a script of `length` bytes of UTF-8
+// at `text` (`length` may be `(size_t)-1` for a NUL-terminated string),
+// which may hold NUL bytes, as a file may: the same map as the file would
+// give. The text is copied before it returns; a text that is not UTF-8
+// gives a handle holding `DUNLUA_STATUS_INVALID_TEXT`.
+//
+// # Safety
+// `name` is NULL or a NUL-terminated string; `text` is NULL or points to
+// `length` readable bytes (or, with `length` `(size_t)-1`, to a
+// NUL-terminated string); `loader` as for `dunlua_generator_from_source`.
+DunluaGenerator *dunlua_generator_from_text(const char *name,
+                                            const char *text,
+                                            size_t length,
+                                            DunluaModuleLoader loader,
+                                            void *user_data);
 
 // Supplies a module's source from inside a module loader: `length` bytes
 // of UTF-8 at `text` (`length` may be `(size_t)-1` for a NUL-terminated
@@ -358,8 +376,21 @@ DunluaStatus dunlua_generate_levels(DunluaGenerator *g,
 uint32_t dunlua_map_level(const DunluaMap *m);
 
 // Frees a generator. NULL, a handle already freed, or a handle that is no
-// generator, does nothing.
+// generator, does nothing. A call under way on it on another thread is
+// cancelled (it returns `DUNLUA_STATUS_CANCELLED`) and waited for, so
+// when this returns the module loader will not be called again and its
+// user data may be freed. (Called from inside the generator's own module
+// loader, it cannot wait for the call it is in: that call is cancelled
+// and requires nothing more.)
 void dunlua_generator_free(DunluaGenerator *g);
+
+// Cancels the call under way on generator `g` on another thread (a
+// generate, or a setter's build), which then returns
+// `DUNLUA_STATUS_CANCELLED` within about a second; the generator stays
+// usable and the next call runs as usual. With no call under way it does
+// nothing. Unlike every other call, it does not wait for the generator's
+// lock (that is the point).
+DunluaStatus dunlua_generator_cancel(DunluaGenerator *g);
 
 // The map's width in cells (0 for a bad handle).
 int32_t dunlua_map_width(const DunluaMap *m);

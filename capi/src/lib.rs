@@ -35,6 +35,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
@@ -168,11 +169,41 @@ pub struct DunluaProperty {
 
 // ---------------------------------------------------------------- objects
 
+/// A generator handle: its state behind a lock (calls on it take turns)
+/// and, outside the lock, what another thread may do to the call under way:
+/// cancel it, or free the generator.
+struct GeneratorHandle {
+    state: Mutex<GeneratorState>,
+    /// The library's cancel flag (every build and run of this generator
+    /// watches it): set by `dunlua_generator_cancel` or `_free` while a
+    /// call runs, cleared when the next call starts.
+    cancel: Arc<AtomicBool>,
+    /// Whether a call that runs the script is under way.
+    busy: AtomicBool,
+    /// Set by `dunlua_generator_free`: the module loader is not called
+    /// again (its user data may be gone).
+    freed: Arc<AtomicBool>,
+}
+
+impl GeneratorHandle {
+    /// Cancels the call under way, if any.
+    fn cancel(&self) {
+        if self.busy.load(Ordering::SeqCst) {
+            self.cancel.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
 /// A generator handle's state: what it is built from, the generator (when
 /// the last build worked) and the last call's outcome.
 struct GeneratorState {
     builder: GeneratorBuilder,
     generator: Option<Generator>,
+    /// Not built yet: made by `from_file`/`from_source` and given no setter
+    /// since, so its first build runs with the limits a setter gives first
+    /// (`dunlua_generator_set_limits` before anything else), not the
+    /// defaults.
+    pending: bool,
     status: DunluaStatus,
     error: CString,
     traceback: CString,
@@ -197,7 +228,7 @@ type ModuleSlot = Mutex<Option<Result<String, String>>>;
 
 #[derive(Clone)]
 enum Object {
-    Generator(Arc<Mutex<GeneratorState>>),
+    Generator(Arc<GeneratorHandle>),
     Map(Arc<MapState>),
     Module(Arc<ModuleSlot>),
     Proof(Arc<ProofState>),
@@ -294,7 +325,7 @@ fn object_of(handle: usize, what: &str) -> Result<Object, Failure> {
     }
 }
 
-fn generator_of(g: *const DunluaGenerator) -> Result<Arc<Mutex<GeneratorState>>, Failure> {
+fn generator_of(g: *const DunluaGenerator) -> Result<Arc<GeneratorHandle>, Failure> {
     match object_of(g as usize, "generator")? {
         Object::Generator(state) => Ok(state),
         _ => unreachable!("object_of checked the kind"),
@@ -348,7 +379,7 @@ fn with_state<R>(
     g: *const DunluaGenerator,
     body: impl FnOnce(&mut GeneratorState) -> R,
 ) -> Result<R, Failure> {
-    let state = generator_of(g)?;
+    let generator = generator_of(g)?;
     let handle = g as usize;
     if INSIDE.with(|inside| inside.borrow().contains(&handle)) {
         return Err(Failure::new(
@@ -357,11 +388,16 @@ fn with_state<R>(
              a loader may only call dunlua_module_set_source",
         ));
     }
-    let mut guard = state
+    let mut guard = generator
+        .state
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     INSIDE.with(|inside| inside.borrow_mut().push(handle));
+    // A cancel meant for an earlier call does not reach this one.
+    generator.cancel.store(false, Ordering::SeqCst);
+    generator.busy.store(true, Ordering::SeqCst);
     let result = catch_unwind(AssertUnwindSafe(|| body(&mut guard)));
+    generator.busy.store(false, Ordering::SeqCst);
     INSIDE.with(|inside| inside.borrow_mut().retain(|&h| h != handle));
     drop(guard);
     result.map_err(|panic| panicked(&panic))
@@ -605,30 +641,38 @@ pub extern "C" fn dunlua_last_error() -> *const c_char {
     LAST_ERROR.with(|last| last.borrow().as_ptr())
 }
 
-/// Makes a generator handle for `builder`, built at once; a failed build
-/// still gives a handle, holding the error. NULL only when no handle can be
-/// made (see `register`).
-fn new_generator(builder: Result<GeneratorBuilder, Failure>) -> *mut DunluaGenerator {
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let builder = builder?;
-        let generator = builder.clone().build();
-        Ok::<_, Failure>((builder, generator))
-    }))
-    .unwrap_or_else(|panic| Err(panicked(&panic)));
-    let state = match outcome {
-        Ok((builder, Ok(generator))) => GeneratorState {
-            builder,
-            generator: Some(generator),
+/// Makes a generator handle for `builder` (given the handle's cancel flag).
+/// It is built on first need (a setter, `status`, `error`, `generate`),
+/// so a game's `dunlua_generator_set_limits` made first holds for the
+/// script's first run too: its top level runs when it is built. A builder
+/// that could not be made (a NULL or non-UTF-8 argument) still gives a
+/// handle, holding the error. NULL only when no handle can be made (see
+/// `register`).
+fn new_generator(
+    builder: Result<GeneratorBuilder, Failure>,
+    freed: Arc<AtomicBool>,
+) -> *mut DunluaGenerator {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let state = match builder {
+        Ok(builder) => GeneratorState {
+            builder: builder.cancel(cancel.clone()),
+            generator: None,
+            pending: true,
             status: DunluaStatus::Ok,
             error: CString::default(),
             traceback: CString::default(),
         },
-        Ok((builder, Err(err))) => failed_state(builder, err.into()),
         Err(failure) => failed_state(Generator::source("", ""), failure),
     };
     let failed = (state.status != DunluaStatus::Ok)
         .then(|| Failure::new(state.status, state.error.to_string_lossy()));
-    match register(Object::Generator(Arc::new(Mutex::new(state)))) {
+    let handle = GeneratorHandle {
+        state: Mutex::new(state),
+        cancel,
+        busy: AtomicBool::new(false),
+        freed,
+    };
+    match register(Object::Generator(Arc::new(handle))) {
         Ok(handle) => {
             if let Some(failure) = failed {
                 remember(&failure);
@@ -642,10 +686,36 @@ fn new_generator(builder: Result<GeneratorBuilder, Failure>) -> *mut DunluaGener
     }
 }
 
+/// Builds a generator made by `from_file`/`from_source` and not built
+/// since, keeping the outcome as its last call's.
+fn settle(state: &mut GeneratorState) {
+    if !state.pending {
+        return;
+    }
+    // A setter that failed (its change not kept) left the generator
+    // unbuilt: its status is the answer until a generate builds it.
+    if state.status != DunluaStatus::Ok {
+        return;
+    }
+    state.pending = false;
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        state.builder.clone().build().map_err(Failure::from)
+    }))
+    .unwrap_or_else(|panic| Err(panicked(&panic)));
+    match outcome {
+        Ok(generator) => {
+            state.generator = Some(generator);
+            record(state, &Ok(()));
+        }
+        Err(failure) => record(state, &Err(failure)),
+    }
+}
+
 fn failed_state(builder: GeneratorBuilder, failure: Failure) -> GeneratorState {
     GeneratorState {
         builder,
         generator: None,
+        pending: false,
         status: failure.status,
         error: c_text(&failure.message),
         traceback: c_text(&failure.traceback),
@@ -665,13 +735,16 @@ fn failed_state(builder: GeneratorBuilder, failure: Failure) -> GeneratorState {
 pub unsafe extern "C" fn dunlua_generator_from_file(path: *const c_char) -> *mut DunluaGenerator {
     // SAFETY: the caller's contract on `path`.
     let builder = unsafe { text_arg(path, "path") }.map(Generator::file);
-    new_generator(builder)
+    new_generator(builder, Arc::new(AtomicBool::new(false)))
 }
 
 /// Calls a C module loader, collecting what it supplies.
 struct CLoader {
     load: unsafe extern "C" fn(*mut c_void, *const c_char, *mut DunluaModule),
     user_data: *mut c_void,
+    /// The generator's: once it is freed, the loader is not called (a run
+    /// under way on another thread could still require a module).
+    freed: Arc<AtomicBool>,
 }
 
 // SAFETY: the loader and its user data are the caller's; dunlua.h documents
@@ -684,6 +757,9 @@ impl CLoader {
     /// Calls the loader with a module handle that is live for that call
     /// only, and takes what it supplied.
     fn call(&self, relative_path: &str) -> Result<Option<String>, String> {
+        if self.freed.load(Ordering::SeqCst) {
+            return Err("refused: the generator was freed".to_string());
+        }
         let path = c_text(relative_path);
         let slot = Arc::new(ModuleSlot::default());
         let handle = register(Object::Module(slot.clone())).map_err(|f| f.message)?;
@@ -704,12 +780,14 @@ impl CLoader {
 /// its modules are found relative to its folder, through `loader` (NULL:
 /// the script has no modules; `user_data` is passed to it as is). Returns
 /// a handle even when the script does not compile, like
-/// `dunlua_generator_from_file`.
+/// `dunlua_generator_from_file`. `source` ends at its first NUL byte: a
+/// script that holds one (Lua allows it in a long string) comes through
+/// `dunlua_generator_from_text`.
 ///
 /// # Safety
 /// `name` and `source` are NULL or NUL-terminated strings; `loader` is NULL
 /// or a function that may be called with `user_data` until the generator
-/// is freed.
+/// is freed (never after `dunlua_generator_free` returns).
 #[no_mangle]
 pub unsafe extern "C" fn dunlua_generator_from_source(
     name: *const c_char,
@@ -717,20 +795,102 @@ pub unsafe extern "C" fn dunlua_generator_from_source(
     loader: DunluaModuleLoader,
     user_data: *mut c_void,
 ) -> *mut DunluaGenerator {
-    // SAFETY: the caller's contract on `name` and `source`.
+    // SAFETY: the caller's contract on `source`.
+    let source = unsafe { text_arg(source, "source") }.map(str::to_string);
+    // SAFETY: the caller's contract on `name`.
+    unsafe { source_generator(name, source, loader, user_data) }
+}
+
+/// `dunlua_generator_from_source` for a script of `length` bytes of UTF-8
+/// at `text` (`length` may be `(size_t)-1` for a NUL-terminated string),
+/// which may hold NUL bytes, as a file may: the same map as the file would
+/// give. The text is copied before it returns; a text that is not UTF-8
+/// gives a handle holding `DUNLUA_STATUS_INVALID_TEXT`.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string; `text` is NULL or points to
+/// `length` readable bytes (or, with `length` `(size_t)-1`, to a
+/// NUL-terminated string); `loader` as for `dunlua_generator_from_source`.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_generator_from_text(
+    name: *const c_char,
+    text: *const c_char,
+    length: usize,
+    loader: DunluaModuleLoader,
+    user_data: *mut c_void,
+) -> *mut DunluaGenerator {
+    // SAFETY: the caller's contract on `text` and `length`.
+    let source = unsafe { text_range(text, length, "the script text") };
+    // SAFETY: the caller's contract on `name`.
+    unsafe { source_generator(name, source, loader, user_data) }
+}
+
+/// A generator for the script `source` named `name`, its modules from
+/// `loader`.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string; `loader` is NULL or a
+/// function that may be called with `user_data` until the generator is
+/// freed.
+unsafe fn source_generator(
+    name: *const c_char,
+    source: Result<String, Failure>,
+    loader: DunluaModuleLoader,
+    user_data: *mut c_void,
+) -> *mut DunluaGenerator {
+    let freed = Arc::new(AtomicBool::new(false));
+    // SAFETY: the caller's contract on `name`.
     let builder = unsafe { text_arg(name, "name") }.and_then(|name| {
-        // SAFETY: as above.
-        let source = unsafe { text_arg(source, "source") }?;
-        let builder = Generator::source(name, source);
+        let builder = Generator::source(name, source?);
         Ok(match loader {
             Some(load) => {
-                let c_loader = CLoader { load, user_data };
+                let c_loader = CLoader {
+                    load,
+                    user_data,
+                    freed: freed.clone(),
+                };
                 builder.loader(move |path| c_loader.call(path))
             }
             None => builder,
         })
     });
-    new_generator(builder)
+    new_generator(builder, freed)
+}
+
+/// `length` bytes of UTF-8 at `text` (`length` `(size_t)-1`: up to a NUL),
+/// copied; NULL, a `length` above `PTRDIFF_MAX` other than `(size_t)-1`,
+/// or bytes that are not UTF-8 are errors naming `what`.
+///
+/// # Safety
+/// `text` is NULL or points to `length` readable bytes (or, with `length`
+/// `(size_t)-1`, to a NUL-terminated string).
+unsafe fn text_range(text: *const c_char, length: usize, what: &str) -> Result<String, Failure> {
+    if length == usize::MAX {
+        // SAFETY: the caller's contract on `text`.
+        return unsafe { text_arg(text, what) }.map(str::to_string);
+    }
+    if text.is_null() {
+        return Err(Failure::new(
+            DunluaStatus::NullArgument,
+            format!("{what} is NULL"),
+        ));
+    }
+    if isize::try_from(length).is_err() {
+        // No buffer is that long: a slice of it would be undefined.
+        return Err(Failure::new(
+            DunluaStatus::Usage,
+            format!("length {length} is longer than any buffer"),
+        ));
+    }
+    // SAFETY: not NULL, `length` readable bytes by the caller's contract,
+    // and at most isize::MAX.
+    let bytes = unsafe { std::slice::from_raw_parts(text as *const u8, length) };
+    std::str::from_utf8(bytes).map(str::to_string).map_err(|e| {
+        Failure::new(
+            DunluaStatus::InvalidText,
+            format!("{what} is not UTF-8 (byte {})", e.valid_up_to()),
+        )
+    })
 }
 
 /// Supplies a module's source from inside a module loader: `length` bytes
@@ -754,28 +914,8 @@ pub unsafe extern "C" fn dunlua_module_set_source(
 ) -> DunluaStatus {
     guarded(|| {
         let slot = module_of(module)?;
-        let source = if length == usize::MAX {
-            // SAFETY: the caller's contract on `text`.
-            unsafe { text_arg(text, "text") }.map(str::to_string)
-        } else if text.is_null() {
-            Err(Failure::new(DunluaStatus::NullArgument, "text is NULL"))
-        } else if isize::try_from(length).is_err() {
-            // No buffer is that long: a slice of it would be undefined.
-            Err(Failure::new(
-                DunluaStatus::Usage,
-                format!("length {length} is longer than any buffer"),
-            ))
-        } else {
-            // SAFETY: not NULL, `length` readable bytes by the caller's
-            // contract, and at most isize::MAX.
-            let bytes = unsafe { std::slice::from_raw_parts(text as *const u8, length) };
-            std::str::from_utf8(bytes).map(str::to_string).map_err(|e| {
-                Failure::new(
-                    DunluaStatus::InvalidText,
-                    format!("the module text is not UTF-8 (byte {})", e.valid_up_to()),
-                )
-            })
-        };
+        // SAFETY: the caller's contract on `text` and `length`.
+        let source = unsafe { text_range(text, length, "the module text") };
         // The script's require reports a refused text too, not "not found".
         let kept = match &source {
             Ok(text) => Ok(text.clone()),
@@ -798,6 +938,7 @@ fn reconfigure(
         let generator = builder.clone().build()?;
         state.builder = builder;
         state.generator = Some(generator);
+        state.pending = false;
         Ok(())
     })
 }
@@ -946,7 +1087,12 @@ pub extern "C" fn dunlua_generator_set_max_attempts(
 pub extern "C" fn dunlua_generator_status(g: *const DunluaGenerator) -> DunluaStatus {
     // A failure to read the status is itself the answer (and its message
     // stays in `dunlua_last_error`).
-    let read = catch_unwind(|| with_state(g, |state| state.status));
+    let read = catch_unwind(|| {
+        with_state(g, |state| {
+            settle(state);
+            state.status
+        })
+    });
     match read.unwrap_or_else(|panic| Err(panicked(&panic))) {
         Ok(status) => status,
         Err(failure) => {
@@ -964,7 +1110,13 @@ pub extern "C" fn dunlua_generator_status(g: *const DunluaGenerator) -> DunluaSt
 pub extern "C" fn dunlua_generator_error(g: *const DunluaGenerator) -> *const c_char {
     // The pointer stays valid after the lock is released: the registry
     // keeps the state, and only the next call on this generator replaces it.
-    match catch_unwind(|| with_state(g, |state| state.error.as_ptr())) {
+    let read = catch_unwind(|| {
+        with_state(g, |state| {
+            settle(state);
+            state.error.as_ptr()
+        })
+    });
+    match read {
         Ok(Ok(message)) => message,
         Ok(Err(failure)) => {
             remember(&failure);
@@ -980,15 +1132,25 @@ pub extern "C" fn dunlua_generator_error(g: *const DunluaGenerator) -> *const c_
 /// generator; "" for a bad handle.
 #[no_mangle]
 pub extern "C" fn dunlua_generator_traceback(g: *const DunluaGenerator) -> *const c_char {
-    match catch_unwind(|| with_state(g, |state| state.traceback.as_ptr())) {
+    let read = catch_unwind(|| {
+        with_state(g, |state| {
+            settle(state);
+            state.traceback.as_ptr()
+        })
+    });
+    match read {
         Ok(Ok(frames)) => frames,
         _ => c"".as_ptr(),
     }
 }
 
-/// The generator to generate with: a generator that never built fails
-/// the same way again.
-fn built(state: &GeneratorState) -> Result<&Generator, Failure> {
+/// The generator to generate with (built now if it was not yet): a
+/// generator that never built fails the same way again.
+fn built(state: &mut GeneratorState) -> Result<&Generator, Failure> {
+    if state.pending {
+        state.status = DunluaStatus::Ok;
+        settle(state);
+    }
     state.generator.as_ref().ok_or_else(|| Failure {
         status: state.status,
         message: state.error.to_string_lossy().into_owned(),
@@ -1053,6 +1215,7 @@ pub unsafe extern "C" fn dunlua_generate(
 pub extern "C" fn dunlua_generator_levels(g: *const DunluaGenerator) -> u32 {
     getter(0, || {
         with_state(g, |state| {
+            settle(state);
             state
                 .generator
                 .as_ref()
@@ -1156,12 +1319,42 @@ pub extern "C" fn dunlua_map_level(m: *const DunluaMap) -> u32 {
 }
 
 /// Frees a generator. NULL, a handle already freed, or a handle that is no
-/// generator, does nothing.
+/// generator, does nothing. A call under way on it on another thread is
+/// cancelled (it returns `DUNLUA_STATUS_CANCELLED`) and waited for, so
+/// when this returns the module loader will not be called again and its
+/// user data may be freed. (Called from inside the generator's own module
+/// loader, it cannot wait for the call it is in: that call is cancelled
+/// and requires nothing more.)
 #[no_mangle]
 pub extern "C" fn dunlua_generator_free(g: *mut DunluaGenerator) {
     // The object drops after the registry's lock is released, inside
     // catch_unwind.
-    let _ = catch_unwind(|| drop(unregister(g as usize, "generator")));
+    let _ = catch_unwind(|| {
+        let Some(Object::Generator(generator)) = unregister(g as usize, "generator") else {
+            return;
+        };
+        generator.freed.store(true, Ordering::SeqCst);
+        generator.cancel();
+        let inside = INSIDE.with(|inside| inside.borrow().contains(&(g as usize)));
+        if !inside {
+            // Waits for the call under way, if any.
+            drop(generator.state.lock());
+        }
+    });
+}
+
+/// Cancels the call under way on generator `g` on another thread (a
+/// generate, or a setter's build), which then returns
+/// `DUNLUA_STATUS_CANCELLED` within about a second; the generator stays
+/// usable and the next call runs as usual. With no call under way it does
+/// nothing. Unlike every other call, it does not wait for the generator's
+/// lock (that is the point).
+#[no_mangle]
+pub extern "C" fn dunlua_generator_cancel(g: *mut DunluaGenerator) -> DunluaStatus {
+    guarded(|| {
+        generator_of(g)?.cancel();
+        Ok(())
+    })
 }
 
 // ------------------------------------------------------------------- maps

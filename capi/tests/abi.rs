@@ -476,3 +476,178 @@ fn marker_properties_and_room_names_are_the_generated_maps() {
         "{seen_props} properties, {seen_names} named rooms"
     );
 }
+
+/// A loader counting its calls in the `AtomicUsize` its user data points
+/// to; it supplies an empty module.
+unsafe extern "C" fn counts_calls(
+    user_data: *mut c_void,
+    _: *const c_char,
+    module: *mut DunluaModule,
+) {
+    let calls = unsafe { &*(user_data as *const std::sync::atomic::AtomicUsize) };
+    calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    unsafe { dunlua_module_set_source(module, c"return {}".as_ptr(), usize::MAX) };
+}
+
+/// The script's top level runs when the generator is built. Built at once
+/// by `from_source`, it ran under the default limits before the game could
+/// set its own (a top level spinning for the default budget, or eating the
+/// default 512 MiB). Now the first setter or status builds it.
+#[test]
+fn the_limits_set_first_hold_for_the_scripts_top_level() {
+    let calls = Box::new(std::sync::atomic::AtomicUsize::new(0));
+    let name = CString::new("mods/top.lua").unwrap();
+    let source = CString::new(
+        "local lib = require('lib.top')\n\
+         local n = 0\n\
+         for i = 1, 2000000 do n = n + 1 end\n\
+         return { width = 8, height = 8, generate = function(map) map:fill('floor') map:set_start(1, 1) end }",
+    )
+    .unwrap();
+    let g = unsafe {
+        dunlua_generator_from_source(
+            name.as_ptr(),
+            source.as_ptr(),
+            Some(counts_calls),
+            &*calls as *const _ as *mut c_void,
+        )
+    };
+    assert_eq!(
+        calls.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "nothing ran yet"
+    );
+    assert_eq!(
+        dunlua_generator_set_limits(g, 1_000_000, 16, 5.0),
+        DunluaStatus::Limit
+    );
+    let message = text(dunlua_generator_error(g));
+    assert!(
+        message.starts_with("mods/top.lua:3: instruction budget of 1000000 exceeded"),
+        "{message}"
+    );
+    assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1);
+    // With room for it, the same generator builds and generates.
+    assert_eq!(dunlua_generator_set_limits(g, 0, 0, 5.0), DunluaStatus::Ok);
+    generate_hash(g, 1).unwrap();
+    dunlua_generator_free(g);
+    // Without a setter, the status builds it, as before.
+    let g = unsafe { dunlua_generator_from_file(rooms().as_ptr()) };
+    assert_eq!(dunlua_generator_status(g), DunluaStatus::Ok);
+    assert_eq!(dunlua_generator_levels(g), 1);
+    dunlua_generator_free(g);
+}
+
+/// A script whose seed 1 requires module after module until stopped (the
+/// deadline is 30 s).
+fn spinning_generator(loader: DunluaModuleLoader, user_data: *mut c_void) -> usize {
+    let name = CString::new("spin.lua").unwrap();
+    let source = CString::new(
+        "return { width = 8, height = 8, generate = function(map, rng, p, ctx)\n\
+           local i = 0\n\
+           while ctx.seed == 1 do i = i + 1; require('lib.m' .. i) end\n\
+           map:fill('floor') map:set_start(1, 1)\n\
+         end }",
+    )
+    .unwrap();
+    let g =
+        unsafe { dunlua_generator_from_source(name.as_ptr(), source.as_ptr(), loader, user_data) };
+    assert_eq!(
+        dunlua_generator_set_limits(g, u64::MAX >> 8, 0, 30.0),
+        DunluaStatus::Ok
+    );
+    g as usize
+}
+
+/// Another thread cancels a run under way: it returns CANCELLED at once,
+/// and the generator goes on working.
+#[test]
+fn a_run_cancelled_from_another_thread_returns_cancelled() {
+    let calls = Box::leak(Box::new(std::sync::atomic::AtomicUsize::new(0)));
+    let g = spinning_generator(Some(counts_calls), calls as *const _ as *mut c_void);
+    let started = std::time::Instant::now();
+    let runner = std::thread::spawn(move || generate_hash(g as *mut _, 1));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(dunlua_generator_cancel(g as *mut _), DunluaStatus::Ok);
+    let (status, message) = runner.join().unwrap().unwrap_err();
+    assert_eq!(status, DunluaStatus::Cancelled, "{message}");
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+    // No run under way: nothing to cancel, and the next run is not cancelled.
+    assert_eq!(dunlua_generator_cancel(g as *mut _), DunluaStatus::Ok);
+    generate_hash(g as *mut _, 2).unwrap();
+    assert_eq!(dunlua_generator_cancel(null_mut()), DunluaStatus::BadHandle);
+    dunlua_generator_free(g as *mut _);
+}
+
+/// Freed while another thread's run is under way: the run is cancelled
+/// and waited for, so once free returns the loader is never called again
+/// (its user data may be freed by the game).
+#[test]
+fn freeing_a_generator_waits_for_its_run_and_its_loader_is_done() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let calls = Box::leak(Box::new(std::sync::atomic::AtomicUsize::new(0)));
+    let g = spinning_generator(Some(counts_calls), calls as *const _ as *mut c_void);
+    let runner = std::thread::spawn(move || generate_hash(g as *mut _, 1));
+    while calls.load(SeqCst) < 10 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    dunlua_generator_free(g as *mut _);
+    let after_free = calls.load(SeqCst);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        calls.load(SeqCst),
+        after_free,
+        "the loader was called after the free"
+    );
+    let (status, message) = runner.join().unwrap().unwrap_err();
+    assert_eq!(status, DunluaStatus::Cancelled, "{message}");
+}
+
+/// A script holding a NUL byte (in a long string, as Lua allows) gives the
+/// same map through `from_text` as from its file; `from_source` reads a
+/// C string, which ends at the NUL.
+#[test]
+fn a_script_text_with_nul_bytes_comes_whole_through_from_text() {
+    let script = b"local s = [[a\0b]]\nreturn { width = 8, height = 8, generate = function(map, rng)\n  map:fill('wall')\n  map:carve_room(Rect.new(1, 1, 4 + #s, 5))\n  map:set_start(2, 2)\nend }\n";
+    let dir = std::env::temp_dir().join(format!("dunlua-capi-nul-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("nul.lua");
+    std::fs::write(&path, script).unwrap();
+    let file = CString::new(path.to_str().unwrap()).unwrap();
+    let from_file = unsafe { dunlua_generator_from_file(file.as_ptr()) };
+    let want = generate_hash(from_file, 3).unwrap();
+    dunlua_generator_free(from_file);
+    let name = CString::new("nul.lua").unwrap();
+    let g = unsafe {
+        dunlua_generator_from_text(
+            name.as_ptr(),
+            script.as_ptr() as *const c_char,
+            script.len(),
+            None,
+            null_mut(),
+        )
+    };
+    assert_eq!(generate_hash(g, 3), Ok(want));
+    dunlua_generator_free(g);
+    // Not UTF-8, or NULL: the handle holds why.
+    let latin1 = b"return '\xe9'";
+    let g = unsafe {
+        dunlua_generator_from_text(
+            name.as_ptr(),
+            latin1.as_ptr() as *const c_char,
+            latin1.len(),
+            None,
+            null_mut(),
+        )
+    };
+    assert_eq!(dunlua_generator_status(g), DunluaStatus::InvalidText);
+    assert_eq!(
+        text(dunlua_generator_error(g)),
+        "the script text is not UTF-8 (byte 8)"
+    );
+    dunlua_generator_free(g);
+    let g = unsafe { dunlua_generator_from_text(name.as_ptr(), null(), 4, None, null_mut()) };
+    assert_eq!(dunlua_generator_status(g), DunluaStatus::NullArgument);
+    dunlua_generator_free(g);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -206,6 +206,12 @@ const MARKED_SCRIPT: &str = "return { width = 12, height = 8, generate = functio
 const LEVELS_SCRIPT: &str = "return { levels = 3, width = 20, height = 10, generate = function(map, rng, p, ctx)\n  map:carve_room(Rect.new(1, 1, 17, 7))\n  map:set_start(2 + ctx.level, 3)\nend }\n";
 const FLAKY_SCRIPT: &str = "return { width = 10, height = 8, params = { size = 3 }, generate = function(map, rng, p)\n  map:carve_room(Rect.new(1, 1, 6, 5))\n  if rng.seed == 2 then\n    local t = nil\n    return t.field\n  end\n  map:set_start(p.size, 2)\nend }\n";
 const ONE_LINE: &str = "return { width = 10, height = 8, generate = function(map) map:carve_room(Rect.new(1, 1, 6, 5)) map:set_start(2, 2) end }";
+/// A top level that spins: the game's budget stops it while the generator
+/// is built.
+const TOP_SPIN_SCRIPT: &str =
+    "local n = 0 while true do n = n + 1 end\nreturn { generate = function() end }\n";
+/// A script holding a NUL byte, in a long string.
+const NUL_SCRIPT: &str = "local s = [[a\0b]]\nreturn { width = 8, height = 8, generate = function(map)\n  map:fill('wall')\n  map:carve_room(Rect.new(1, 1, 4 + #s, 5))\n  map:set_start(2, 2)\nend }\n";
 const SPIN_SCRIPT: &str = "return { generate = function(map) while true do end end }\n";
 const SEED_ERROR: &str =
     "a seed is an integer from 0 to 2^64-1 (a number, uint64 cdata or decimal string), got";
@@ -405,6 +411,17 @@ fn driver_expected(scripts: &[String]) -> String {
     ));
     line("memory DUNLUA_STATUS_LIMIT".into());
     line("default_deadline DUNLUA_STATUS_TIMED_OUT true".into());
+    line(format!(
+        "error top_level_budget {}",
+        build_error(
+            Generator::source("top.lua", TOP_SPIN_SCRIPT).limits(Limits {
+                max_instructions: 1_000_000,
+                ..Limits::default()
+            })
+        )
+    ));
+    let nul = Generator::source("nul.lua", NUL_SCRIPT).build().unwrap();
+    line(format!("nul_text {}", hex(nul.generate(3).unwrap().hash())));
     line("error freed dunlua: this generator was freed".into());
     line("error freed_map map: this map was freed".into());
     line("each_freed false map: this map was freed during map:each".into());

@@ -238,6 +238,14 @@ gen = dunlua.new(spin, { name = "spin.lua", memory = 64, budget = 1e15 })
 local _, deadline_message, deadline_status = gen:try_generate(1)
 out("default_deadline", deadline_status,
   tostring(deadline_message:find("timed out after 10 s", 1, true) ~= nil))
+-- The game's limits hold for the script's top level too: it runs when the
+-- generator is built.
+try("top_level_budget", dunlua.new, "local n = 0 while true do n = n + 1 end\nreturn { generate = function() end }\n",
+  { name = "top.lua", budget = 1000000 })
+-- A script text holding a NUL byte (Lua allows one in a long string) comes whole.
+local nul = "local s = [[a\0b]]\nreturn { width = 8, height = 8, generate = function(map)\n"
+  .. "  map:fill('wall')\n  map:carve_room(Rect.new(1, 1, 4 + #s, 5))\n  map:set_start(2, 2)\nend }\n"
+out("nul_text", dunlua.new(nul, { name = "nul.lua" }):generate(3):hash())
 gen = dunlua.new(FLAKY_SCRIPT, { name = "flaky.lua" })
 gen:free()
 try("freed", gen.generate, gen, 1)
