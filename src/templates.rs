@@ -67,7 +67,10 @@ fn source(name: &str) -> Option<&'static str> {
 
 /// Writes `path` from the template or reference script `from` (default the
 /// template), plus `lib/features.lua` beside it when the script needs it
-/// and it is not there. Refuses to overwrite anything. Returns what it wrote.
+/// and it is not there. Refuses to overwrite anything, and to start a
+/// script beside a `lib/` module of the same name that is not the one it
+/// needs (it would not run): nothing is written then. Returns what it
+/// wrote.
 pub fn write_new(path: &Path, from: Option<&str>) -> anyhow::Result<Vec<PathBuf>> {
     let name = from.unwrap_or("template");
     let Some(text) = source(name) else {
@@ -94,10 +97,23 @@ pub fn write_new(path: &Path, from: Option<&str>) -> anyhow::Result<Vec<PathBuf>
     }
     let shown = path.display().to_string();
     let text = text.replace("THIS_FILE", &shown);
+    let needed: Vec<(PathBuf, &str)> = LIBS
+        .iter()
+        .filter(|(module, _)| text.contains(&format!("require(\"lib.{module}\")")))
+        .map(|(module, source)| (folder.join("lib").join(format!("{module}.lua")), *source))
+        .collect();
+    for (lib, source) in &needed {
+        if lib.exists() && std::fs::read(lib).ok().as_deref() != Some(source.as_bytes()) {
+            bail!(
+                "{} already exists and is not the one {name} needs (it would not run with it); \
+                 start the script in another folder, or move that file aside",
+                lib.display()
+            );
+        }
+    }
     let mut written = Vec::new();
-    for (module, source) in LIBS {
-        let lib = folder.join("lib").join(format!("{module}.lua"));
-        if text.contains(&format!("require(\"lib.{module}\")")) && !lib.exists() {
+    for (lib, source) in needed {
+        if !lib.exists() {
             let dir = folder.join("lib");
             std::fs::create_dir_all(&dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;

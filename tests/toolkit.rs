@@ -53,6 +53,39 @@ fn new_never_overwrites() {
     }
 }
 
+/// A script that needs `lib/features.lua` is not started beside another
+/// file of that name (it would fail at its first run), and a missing
+/// folder is a usage error like any wrong name: nothing is written.
+#[test]
+fn new_refuses_a_lib_it_would_not_run_with_and_a_missing_folder() {
+    let scratch = Scratch::new();
+    let mine = scratch.write("lib/features.lua", "-- mine\nreturn true\n");
+    let run = dunlua_in(scratch.path(), &["new", "zz", "--from", "rooms"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("features.lua already exists and is not the one rooms needs"),
+        "{}",
+        run.stderr
+    );
+    assert!(!scratch.path().join("zz.lua").exists());
+    assert_eq!(
+        std::fs::read_to_string(&mine).unwrap(),
+        "-- mine\nreturn true\n"
+    );
+    // The same file as the one it needs is fine (a second script beside the first).
+    let other = Scratch::new();
+    assert_eq!(
+        dunlua_in(other.path(), &["new", "a", "--from", "rooms"]).code,
+        0
+    );
+    let run = dunlua_in(other.path(), &["new", "b", "--from", "rooms"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = dunlua_in(other.path(), &["new", "no/such/x"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("does not exist"), "{}", run.stderr);
+}
+
 #[test]
 fn new_takes_every_reference_script() {
     let mut names: Vec<String> = dunlua::templates::NAMES

@@ -275,7 +275,12 @@ pub(super) fn new(args: &NewArgs) -> Result<(), Failure> {
     }
     let written = crate::templates::write_new(&path, args.from.as_deref()).map_err(|e| {
         let text = e.to_string();
-        let code = if text.contains("already exists") || text.contains("unknown starting script") {
+        // A name, a folder or a neighbour the user chose: usage, as a
+        // missing `--out` folder is; anything else (a write failed) is not.
+        let code = if text.contains("already exists")
+            || text.contains("unknown starting script")
+            || text.starts_with("folder ")
+        {
             EXIT_USAGE
         } else {
             EXIT_SCRIPT
