@@ -109,6 +109,15 @@ fn map_primitives_refuse_bad_arguments() {
         ("map:set_start(3, 50)", "map:set_start: cell (3, 50) is outside the 80x50 map"),
         ("map:mark(1, 1, 5)", "map:mark: name must be a string, got 5"),
         (r#"map:mark(100, 1, "gold")"#, "map:mark: cell (100, 1) is outside the 80x50 map"),
+        // A C caller reads names as C strings: a NUL would end or blur them.
+        (
+            r#"map:mark(1, 1, "a\0b")"#,
+            r#"map:mark: name "a\0b" holds a NUL byte, which a name cannot"#,
+        ),
+        (
+            r#"tiles.define("lava\0", { glyph = "~" })"#,
+            "holds a NUL byte, which a name cannot",
+        ),
     ];
     for (body, expected) in cases {
         refuses(body, expected);

@@ -301,9 +301,18 @@ impl<'lua> Args<'lua> {
         }
     }
 
-    /// The text of `s` as a name (see [`Args::name`]).
+    /// The text of `s` as a name (see [`Args::name`]). A NUL byte is
+    /// refused: a name reaches C callers as a C string, which would end
+    /// there (or show it as `\0`, the same as those two characters).
     pub fn name_of(&self, s: &LuaString, what: &str) -> mlua::Result<String> {
-        bounded_text(s, MAX_NAME, what).map_err(|e| self.fail(e))
+        let name = bounded_text(s, MAX_NAME, what).map_err(|e| self.fail(e))?;
+        if name.contains('\0') {
+            return Err(self.fail(format!(
+                "{what} {} holds a NUL byte, which a name cannot (C strings end at it)",
+                quote(s)
+            )));
+        }
+        Ok(name)
     }
 
     /// The text of `s`, which must be UTF-8 of at most `max` bytes.
