@@ -262,6 +262,7 @@ impl Vm {
             Ok(())
         })?;
         let params_metatable = super::params_table::metatable(&lua)?;
+        super::raw::fields::install_keys(&lua)?;
         super::raw::reset::mark_host_thread(&lua)?;
         let fast = FastState::new();
         let map_methods = if fast_paths {

@@ -2,16 +2,20 @@
 //! declarations, `ctx`, `params`, the map's size), each group in one
 //! protected call: through mlua, every `&str` key becomes a Lua string in
 //! a protected call of its own, about 1,300 instructions each, and a run
-//! used over twenty. Lua's `lua_getfield`/`lua_setfield` intern a C
-//! string through the state's string cache instead.
+//! used over twenty. The keys are Lua strings made once per VM and kept
+//! in the registry ([`install_keys`]), pushed by index: Lua's
+//! `lua_getfield` interns a C string through the state's string cache,
+//! which every collection empties, so each run paid about 300
+//! instructions a key to hash it again.
 
-use std::ffi::CStr;
+use std::ffi::{c_int, c_void, CStr};
 
 use mlua::{ffi, AnyUserData, Lua, Table, Value};
 
 use crate::params::{ParamValue, Params};
 
-/// The fields of a script's table a run reads, in the order it reads them.
+/// The fields of a script's table a run reads, in the order it reads them
+/// (the first keys of [`KEYS`]).
 pub(crate) const SCRIPT_FIELDS: [&CStr; 11] = [
     c"generate",
     c"validate",
@@ -25,6 +29,71 @@ pub(crate) const SCRIPT_FIELDS: [&CStr; 11] = [
     c"locks",
     c"one_way",
 ];
+
+/// Every key this module uses: [`SCRIPT_FIELDS`] (which hold the map's
+/// `width` and `height` too), then `ctx`'s others, at the index [`key`]
+/// names.
+const KEYS: [&CStr; 14] = [
+    c"generate",
+    c"validate",
+    c"name",
+    c"width",
+    c"height",
+    c"levels",
+    c"stairs",
+    c"params",
+    c"goal",
+    c"locks",
+    c"one_way",
+    c"level",
+    c"seed",
+    c"above",
+];
+
+/// Where the keys' table is in the registry: this static's address.
+static KEYS_SLOT: u8 = 0;
+
+fn keys_slot() -> *const c_void {
+    std::ptr::addr_of!(KEYS_SLOT).cast()
+}
+
+/// The index in the keys' table of `name` (a name of [`KEYS`]).
+fn key(name: &CStr) -> i64 {
+    KEYS.iter().position(|k| *k == name).expect("a key of KEYS") as i64 + 1
+}
+
+/// Makes the keys' table, once per VM (when it is made: a run that made it
+/// would allocate what later runs do not).
+pub(crate) fn install_keys(lua: &Lua) -> mlua::Result<()> {
+    // SAFETY: leaves the stack as it found it; pushing may raise (memory)
+    // with nothing here holding a destructor.
+    unsafe {
+        lua.exec_raw::<()>((), |state| {
+            ffi::lua_createtable(state, KEYS.len() as c_int, 0);
+            for (i, name) in KEYS.iter().enumerate() {
+                ffi::lua_pushstring(state, name.as_ptr());
+                ffi::lua_rawseti(state, -2, i as i64 + 1);
+            }
+            ffi::lua_rawsetp(state, ffi::LUA_REGISTRYINDEX, keys_slot());
+        })
+    }
+}
+
+/// Pushes the keys' table (see [`install_keys`]) and returns its index.
+///
+/// SAFETY: `state` is a VM's, with the keys installed.
+unsafe fn push_keys(state: *mut ffi::lua_State) -> c_int {
+    ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, keys_slot());
+    ffi::lua_gettop(state)
+}
+
+/// Sets `table[KEYS[name]]` to the value on top of the stack (popped),
+/// raw or through `__newindex` like `lua_setfield`.
+unsafe fn set_key(state: *mut ffi::lua_State, table: c_int, keys: c_int, name: &CStr) {
+    ffi::lua_rawgeti(state, keys, key(name));
+    ffi::lua_insert(state, -2);
+    ffi::lua_settable(state, table);
+}
 
 /// The script table's [`SCRIPT_FIELDS`], read as `table.field` would
 /// (metamethods included), in that order.
@@ -48,9 +117,12 @@ pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; 11
     let (a, b, c, d, e, f, g, h, i, j, k): Eleven = unsafe {
         lua.exec_raw(table, |state| {
             let at = ffi::lua_gettop(state);
-            for name in SCRIPT_FIELDS {
-                ffi::lua_getfield(state, at, name.as_ptr());
+            let keys = push_keys(state);
+            for i in 1..=SCRIPT_FIELDS.len() as i64 {
+                ffi::lua_rawgeti(state, keys, i);
+                ffi::lua_gettable(state, at);
             }
+            ffi::lua_remove(state, keys);
             ffi::lua_remove(state, at);
         })?
     };
@@ -114,18 +186,20 @@ pub(crate) fn make_ctx(
     unsafe {
         lua.exec_raw(above, |state| {
             let above = ffi::lua_gettop(state);
+            let keys = push_keys(state);
             ffi::lua_createtable(state, 0, 4);
             let ctx = ffi::lua_gettop(state);
             ffi::lua_pushinteger(state, level.into());
-            ffi::lua_setfield(state, ctx, c"level".as_ptr());
+            set_key(state, ctx, keys, c"level");
             ffi::lua_pushinteger(state, levels.into());
-            ffi::lua_setfield(state, ctx, c"levels".as_ptr());
+            set_key(state, ctx, keys, c"levels");
             ffi::lua_pushinteger(state, seed);
-            ffi::lua_setfield(state, ctx, c"seed".as_ptr());
+            set_key(state, ctx, keys, c"seed");
             if ffi::lua_type(state, above) != ffi::LUA_TNIL {
                 ffi::lua_pushvalue(state, above);
-                ffi::lua_setfield(state, ctx, c"above".as_ptr());
+                set_key(state, ctx, keys, c"above");
             }
+            ffi::lua_remove(state, keys);
             ffi::lua_remove(state, above);
         })
     }
@@ -165,13 +239,14 @@ pub(crate) fn set_size(lua: &Lua, methods: &Table, width: i64, height: i64) -> m
     unsafe {
         lua.exec_raw::<()>(methods, |state| {
             let at = ffi::lua_gettop(state);
-            ffi::lua_pushstring(state, c"width".as_ptr());
+            let keys = push_keys(state);
+            ffi::lua_rawgeti(state, keys, key(c"width"));
             ffi::lua_pushinteger(state, width);
             ffi::lua_rawset(state, at);
-            ffi::lua_pushstring(state, c"height".as_ptr());
+            ffi::lua_rawgeti(state, keys, key(c"height"));
             ffi::lua_pushinteger(state, height);
             ffi::lua_rawset(state, at);
-            ffi::lua_pop(state, 1);
+            ffi::lua_pop(state, 2);
         })
     }
 }
