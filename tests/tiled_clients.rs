@@ -659,3 +659,130 @@ fn text_xml_cannot_hold_is_replaced_in_tmx() {
         Err(e) => assert!(std::env::var_os("CI").is_none(), "python3 is missing: {e}"),
     }
 }
+
+/// A marker's props named like what its object already has (its cell,
+/// Tiled's attributes, pytmx's) are renamed `NAME_2`, and integers past
+/// Tiled's 32-bit `int` are floats (or strings), in every Tiled format:
+/// pytmx and the `tiled` crate load the map.
+#[test]
+fn clashing_marker_props_and_wide_integers_load_everywhere() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "clash.lua",
+        "return { width = 6, height = 4, params = { big = 2147483648 }, generate = function(map, rng, p)\n\
+           map:carve_room(Rect.new(0, 0, 5, 3)) map:set_start(1, 1)\n\
+           map:mark(2, 2, 'monster', { name = 'Grog', type = 'orc', hp = 12, cell_x = 99,\n\
+             gold = 3000000000, huge = math.maxinteger, name_2 = 'kept' })\n\
+         end }\n",
+    );
+    let made = crate::util::dunlua_in(
+        scratch.path(),
+        &[
+            "clash.lua",
+            "--seed",
+            "1",
+            "--out",
+            "c.tmx",
+            "--out",
+            "c.tmj",
+            "--out",
+            "c.lua",
+        ],
+    );
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let dir = scratch.path();
+    let want = serde_json::json!({
+        "name_3": "Grog", "type_2": "orc", "hp": 12, "cell_x_2": 99,
+        "gold": 3e9, "huge": i64::MAX.to_string(), "name_2": "kept",
+        "cell_x": 2, "cell_y": 2,
+    });
+    // The .tmj, as written.
+    let tmj: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("c.tmj")).unwrap()).unwrap();
+    let marker = &tmj["layers"][1]["objects"][1];
+    assert_eq!(marker["name"], "monster");
+    let props: serde_json::Map<String, serde_json::Value> = marker["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap().to_string(), p["value"].clone()))
+        .collect();
+    assert_eq!(serde_json::Value::Object(props), want);
+    let types: BTreeMap<&str, &str> = marker["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), p["type"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        (types["hp"], types["gold"], types["huge"], types["cell_x"]),
+        ("int", "float", "string", "int")
+    );
+    let big = tmj["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "param.big")
+        .unwrap();
+    assert_eq!(
+        (&big["type"], &big["value"]),
+        (&"float".into(), &2147483648.0.into())
+    );
+    // The .lua, as STI reads it.
+    let lua = mlua::Lua::new();
+    let table: mlua::Table = lua
+        .load(std::fs::read_to_string(dir.join("c.lua")).unwrap())
+        .eval()
+        .unwrap();
+    let layers: mlua::Table = table.get("layers").unwrap();
+    let objects: mlua::Table = layers
+        .get::<mlua::Table>(2)
+        .unwrap()
+        .get("objects")
+        .unwrap();
+    let props: mlua::Table = objects
+        .get::<mlua::Table>(2)
+        .unwrap()
+        .get("properties")
+        .unwrap();
+    assert_eq!(props.get::<String>("name_3").unwrap(), "Grog");
+    assert_eq!(props.get::<i64>("cell_x").unwrap(), 2);
+    assert_eq!(props.get::<i64>("cell_x_2").unwrap(), 99);
+    assert_eq!(props.get::<f64>("gold").unwrap(), 3e9);
+    assert_eq!(props.get::<String>("huge").unwrap(), i64::MAX.to_string());
+    // The .tmx, by the `tiled` crate and by pytmx.
+    let map = tiled::Loader::new()
+        .load_tmx_map(dir.join("c.tmx"))
+        .expect("the tiled crate loads the map");
+    let objects = map.get_layer(1).unwrap().as_object_layer().unwrap();
+    let marker = objects.objects().find(|o| o.user_type == "marker").unwrap();
+    assert_eq!(
+        marker.properties.get("cell_x"),
+        Some(&tiled::PropertyValue::IntValue(2))
+    );
+    assert_eq!(
+        marker.properties.get("gold"),
+        Some(&tiled::PropertyValue::FloatValue(3e9))
+    );
+    let probe = ["-c", "import pytmx"];
+    if !available("python3", &probe) {
+        return;
+    }
+    let read = run(
+        "python3",
+        &[
+            Path::new("-c"),
+            Path::new(
+                "import json, sys, warnings; warnings.filterwarnings('ignore'); import pytmx\n\
+                 m = pytmx.TiledMap(sys.argv[1])\n\
+                 o = [o for o in m.objects if o.type == 'marker'][0]\n\
+                 print(json.dumps(dict(o.properties)))",
+            ),
+            &dir.join("c.tmx"),
+        ],
+        dir,
+    );
+    let read: serde_json::Value =
+        serde_json::from_str(read.lines().rfind(|l| l.starts_with('{')).unwrap()).unwrap();
+    assert_eq!(read, want);
+}

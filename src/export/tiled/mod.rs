@@ -36,12 +36,27 @@ pub const DEFAULT_CELL: usize = 2 * GLYPH;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     Text(String),
-    Int(i64),
+    /// Tiled's `int` is 32 bits (the `tiled` crate refuses a wider one):
+    /// make integers with [`Value::integer`].
+    Int(i32),
     Float(f64),
     Bool(bool),
 }
 
 impl Value {
+    /// An integer as Tiled can hold it: an `int` when it fits in 32 bits,
+    /// else a `float` when a double holds it exactly, else a `string` of
+    /// its decimal digits.
+    pub fn integer(i: i64) -> Value {
+        if let Ok(small) = i32::try_from(i) {
+            Value::Int(small)
+        } else if (i as f64) as i128 == i as i128 {
+            Value::Float(i as f64)
+        } else {
+            Value::Text(i.to_string())
+        }
+    }
+
     /// Tiled's name for the type.
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -154,7 +169,7 @@ impl Doc<'_> {
 
 fn param_value(value: &ParamValue) -> Value {
     match value {
-        ParamValue::Integer(i) => Value::Int(*i),
+        ParamValue::Integer(i) => Value::integer(*i),
         ParamValue::Number(n) => Value::Float(*n),
         ParamValue::Boolean(b) => Value::Bool(*b),
         ParamValue::Text(s) => Value::Text(s.clone()),
@@ -212,6 +227,74 @@ fn generated_tiles(map: &Map) -> Vec<TileDoc> {
         .collect()
 }
 
+/// Names a marker's own prop cannot keep: the cell dunlua adds, an
+/// object's attributes in Tiled, and the attributes and methods of pytmx's
+/// objects (pytmx refuses to load a map with a property named like one).
+const RESERVED_MARKER_PROPS: &[&str] = &[
+    "cell_x",
+    "cell_y",
+    "id",
+    "name",
+    "type",
+    "class",
+    "x",
+    "y",
+    "width",
+    "height",
+    "rotation",
+    "gid",
+    "visible",
+    "template",
+    "parent",
+    "closed",
+    "custom_types",
+    "properties",
+    "points",
+    "image",
+    "allow_duplicate_names",
+    "apply_transformations",
+    "as_points",
+    "from_xml_string",
+    "parse_xml",
+    "_cast_and_set_attributes_from_node_items",
+    "_contains_invalid_property_name",
+    "_log_property_error_message",
+    "_set_properties",
+];
+
+fn reserved_marker_prop(name: &str) -> bool {
+    // Python's own `__dict__`, `__init__`, ... are attributes too.
+    RESERVED_MARKER_PROPS.contains(&name) || (name.starts_with("__") && name.ends_with("__"))
+}
+
+/// The property names of a marker's props, in their order: a name that is
+/// reserved (see [`RESERVED_MARKER_PROPS`]) becomes `NAME_2` (or `_3`,
+/// ...: the first neither reserved nor another prop's), as the LDtk export
+/// renames a prop that clashes; every other name is kept.
+pub fn marker_prop_names(names: &[&str]) -> Vec<String> {
+    let mut taken: Vec<String> = names
+        .iter()
+        .filter(|n| !reserved_marker_prop(n))
+        .map(|n| n.to_string())
+        .collect();
+    names
+        .iter()
+        .map(|name| {
+            if !reserved_marker_prop(name) {
+                return name.to_string();
+            }
+            let mut n = 2;
+            let mut renamed = format!("{name}_{n}");
+            while reserved_marker_prop(&renamed) || taken.contains(&renamed) {
+                n += 1;
+                renamed = format!("{name}_{n}");
+            }
+            taken.push(renamed.clone());
+            renamed
+        })
+        .collect()
+}
+
 fn doc_with(generated: &Generated, tile_w: usize, tile_h: usize) -> Doc<'_> {
     let map = &generated.map;
     let p = &generated.provenance;
@@ -237,7 +320,7 @@ fn doc_with(generated: &Generated, tile_w: usize, tile_h: usize) -> Doc<'_> {
         // StaticBody2D; a room is a place to be in, so an Area2D.
         let mut properties = vec![
             ("godot_node_type".to_string(), Value::Text("area".into())),
-            ("index".to_string(), Value::Int(i as i64 + 1)),
+            ("index".to_string(), Value::integer(i as i64 + 1)),
         ];
         if let Some(kind) = &details.kind {
             properties.push(("kind".into(), Value::Text(kind.clone())));
@@ -259,8 +342,8 @@ fn doc_with(generated: &Generated, tile_w: usize, tile_h: usize) -> Doc<'_> {
     let centre_y = |v: i32| py(v) + tile_h as f64 / 2.0;
     let cell_of = |x: i32, y: i32| {
         vec![
-            ("cell_x".to_string(), Value::Int(x.into())),
-            ("cell_y".to_string(), Value::Int(y.into())),
+            ("cell_x".to_string(), Value::Int(x)),
+            ("cell_y".to_string(), Value::Int(y)),
         ]
     };
     if let Some((x, y)) = map.start() {
@@ -274,23 +357,20 @@ fn doc_with(generated: &Generated, tile_w: usize, tile_h: usize) -> Doc<'_> {
     }
     for m in map.markers() {
         let rect = (centre_x(m.x), centre_y(m.y), 0.0, 0.0);
-        // The script's own data first; the cell unless the script named
-        // its own `cell_x`/`cell_y`.
-        let mut properties: Properties = m
-            .props
-            .iter()
-            .map(|(k, v)| (k.clone(), param_value(v)))
+        // The script's own data first (renamed where it clashes), then
+        // the cell.
+        let names: Vec<&str> = m.props.iter().map(|(k, _)| k.as_str()).collect();
+        let mut properties: Properties = marker_prop_names(&names)
+            .into_iter()
+            .zip(&m.props)
+            .map(|(k, (_, v))| (k, param_value(v)))
             .collect();
-        for (key, value) in cell_of(m.x, m.y) {
-            if !properties.iter().any(|(k, _)| *k == key) {
-                properties.push((key, value));
-            }
-        }
+        properties.extend(cell_of(m.x, m.y));
         add(m.name.clone(), "marker", rect, true, properties);
     }
     let mut properties: Properties = vec![
         ("seed".into(), Value::Text(p.seed.to_string())),
-        ("attempt".into(), Value::Int(p.attempt.into())),
+        ("attempt".into(), Value::integer(p.attempt.into())),
         ("script".into(), Value::Text(p.script.clone())),
         ("name".into(), Value::Text(p.name.clone())),
         ("hash".into(), Value::Text(format!("{:016x}", map.hash64()))),
@@ -345,4 +425,32 @@ pub fn tileset_image(generated: &Generated, cell: usize) -> Frame {
         );
     }
     frame
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_wider_than_tiled_int_become_floats_or_text() {
+        assert_eq!(Value::integer(-(1 << 31)), Value::Int(i32::MIN));
+        assert_eq!(Value::integer(3_000_000_000), Value::Float(3e9));
+        assert_eq!(Value::integer(1 << 62), Value::Float(2f64.powi(62)));
+        assert_eq!(
+            Value::integer(i64::MAX),
+            Value::Text("9223372036854775807".into())
+        );
+        assert_eq!(
+            Value::integer((1 << 53) + 1),
+            Value::Text("9007199254740993".into())
+        );
+    }
+
+    #[test]
+    fn marker_props_that_clash_are_renamed() {
+        assert_eq!(
+            marker_prop_names(&["name", "hp", "name_2", "cell_x", "__init__", "type"]),
+            ["name_3", "hp", "name_2", "cell_x_2", "__init___2", "type_2"]
+        );
+    }
 }
