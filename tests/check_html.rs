@@ -247,3 +247,75 @@ fn a_level_rejected_below_the_first_is_saved_and_shown_as_that_level() {
     let html = std::fs::read_to_string(scratch.path().join("r.html")).unwrap();
     assert!(html.contains("seed 0, level 2 <code>"), "{html}");
 }
+
+/// The command under a failing seed's picture is the one that makes that
+/// seed fail again: every `-p`, `--size` and limit the check ran with,
+/// quoted for the shell (a script named `it's a $(x).lua` too), and
+/// HTML-escaped in the page.
+#[test]
+fn the_command_shown_for_a_failure_reproduces_it() {
+    let scratch = Scratch::new();
+    let script = "it's a $(x) <b>.lua";
+    scratch.write(
+        script,
+        "return { width = 20, height = 10, params = { bad = false }, generate = function(map, rng, p)\n\
+           map:carve_room(Rect.new(1, 1, 5, 5)) map:set_start(2, 2)\n\
+           if p.bad and map.width == 31 then error('bad map') end\n\
+         end }\n",
+    );
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            script,
+            "--seeds",
+            "2",
+            "-p",
+            "bad=true",
+            "--size",
+            "31x12",
+            "--max-attempts",
+            "3",
+            "--max-memory",
+            "300",
+            "--timeout",
+            "60",
+            "--html",
+            "r.html",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let page = std::fs::read_to_string(scratch.path().join("r.html")).unwrap();
+    let start = page.find("<figcaption>seed 0 <code>").unwrap() + "<figcaption>seed 0 <code>".len();
+    let shown = &page[start..start + page[start..].find("</code>").unwrap()];
+    let command = shown
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&");
+    assert_eq!(
+        command,
+        "dunlua 'it'\\''s a $(x) <b>.lua' --seed 0 -p bad=true --size 31x12 \
+         --max-attempts 3 --max-memory 300 --timeout 60"
+    );
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_dunlua"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let again = Command::new("sh")
+        .arg("-c")
+        .arg(&command)
+        .current_dir(scratch.path())
+        .env("PATH", path)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1), "{again:?}");
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("bad map"),
+        "{again:?}"
+    );
+}

@@ -112,8 +112,8 @@ fn page(options: &CheckOptions, report: &Report, results: &[SeedResult]) -> Stri
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "<figure>{body}<figcaption>seed {seed}{level} <code>dunlua {} --seed {seed}</code></figcaption></figure>",
-                escape(&report.script)
+                "<figure>{body}<figcaption>seed {seed}{level} <code>{}</code></figcaption></figure>",
+                escape(&rerun_command(&report.script, options, seed))
             );
         }
         if group.seeds.len() > FAILURES_SHOWN {
@@ -272,6 +272,81 @@ fn base64(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+/// The command that makes `seed` again as the check made it: its script
+/// as given, every parameter, `--size`, `--levels` and each limit the
+/// check ran with that is not the default, as one POSIX shell line.
+pub(crate) fn rerun_command(script: &str, options: &CheckOptions, seed: u64) -> String {
+    use crate::script::{Limits, DEFAULT_MAX_ATTEMPTS};
+    let request = &options.request;
+    // A script named like a flag would be read as one.
+    let script = if script.starts_with('-') {
+        format!("./{script}")
+    } else {
+        script.to_string()
+    };
+    let mut words = vec![
+        "dunlua".to_string(),
+        script,
+        "--seed".into(),
+        seed.to_string(),
+    ];
+    let params = request.params.iter().cloned().chain(
+        request
+            .values
+            .iter()
+            .map(|(k, v)| format!("{k}={}", v.to_arg())),
+    );
+    for param in params {
+        words.extend(["-p".to_string(), param]);
+    }
+    if let Some((w, h)) = request.size {
+        words.extend(["--size".to_string(), format!("{w}x{h}")]);
+    }
+    if let Some(levels) = request.levels {
+        words.extend(["--levels".to_string(), levels.to_string()]);
+    }
+    if request.max_attempts != DEFAULT_MAX_ATTEMPTS {
+        words.extend([
+            "--max-attempts".to_string(),
+            request.max_attempts.to_string(),
+        ]);
+    }
+    let limits = &request.limits;
+    if limits.max_instructions != Limits::DEFAULT_INSTRUCTIONS {
+        words.extend([
+            "--max-instructions".to_string(),
+            limits.max_instructions.to_string(),
+        ]);
+    }
+    // The flag is in MiB (what every check's limit came from); a library
+    // caller's odd byte count is rounded up.
+    let mib = limits.max_memory.div_ceil(1 << 20);
+    if mib != Limits::DEFAULT_MEMORY_MB {
+        words.extend(["--max-memory".to_string(), mib.to_string()]);
+    }
+    let default_timeout = Some(std::time::Duration::from_secs(Limits::DEFAULT_TIMEOUT_SECS));
+    if limits.timeout != default_timeout {
+        let seconds = limits.timeout.map_or(0.0, |t| t.as_secs_f64());
+        words.extend(["--timeout".to_string(), seconds.to_string()]);
+    }
+    words
+        .iter()
+        .map(|w| shell_quote(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `word` as one POSIX shell word: as it is when only safe characters
+/// make it, else in single quotes (a `'` in it as `'\''`).
+fn shell_quote(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 fn escape(text: &str) -> String {
