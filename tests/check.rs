@@ -192,6 +192,81 @@ fn check_usage_errors() {
     assert_eq!(run.code, 2);
 }
 
+/// Two outputs of one check that are one file (however spelled: `./`,
+/// `..`, a symlink), or an output named as a file `--save-failures`
+/// writes in its folder, are refused before anything is written.
+#[test]
+fn outputs_that_are_one_file_are_refused_before_anything_is_written() {
+    let scratch = Scratch::new();
+    scratch.write("flaky.lua", FLAKY);
+    std::fs::create_dir(scratch.path().join("sf")).unwrap();
+    std::fs::create_dir(scratch.path().join("sub")).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("sf", scratch.path().join("link")).unwrap();
+    let refused = |args: &[&str], expected: &str| {
+        let mut all = vec!["check", "flaky.lua", "--seeds", "0..10"];
+        all.extend(args);
+        let run = dunlua_in(scratch.path(), &all);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.trim().lines().count(), 1, "{}", run.stderr);
+        assert_eq!(
+            crate::util::files_in(scratch.path()),
+            ["flaky.lua", "link", "sf", "sub"],
+            "{args:?}: nothing written"
+        );
+        assert!(crate::util::files_in(&scratch.path().join("sf")).is_empty());
+    };
+    refused(
+        &["--html", "rr.html", "--catalog", "./rr.html"],
+        "--catalog ./rr.html: is the same file as --html rr.html",
+    );
+    refused(
+        &["--html", "rr.html", "--catalog", "sub/../rr.html"],
+        "--catalog sub/../rr.html: is the same file as --html rr.html",
+    );
+    refused(
+        &["--save-failures", "sf", "--catalog", "sf/flaky-3.txt"],
+        "--catalog sf/flaky-3.txt: is a file --save-failures sf writes",
+    );
+    refused(
+        &["--save-failures", "./sf", "--catalog", "link/flaky-5.json"],
+        "--catalog link/flaky-5.json: is a file --save-failures ./sf writes",
+    );
+    refused(
+        &["--save-failures", "sf", "--catalog", "sf"],
+        "--catalog sf: is a folder",
+    );
+    refused(
+        &[
+            "--save-failures",
+            "sf",
+            "--shard",
+            "1/2",
+            "--shard-out",
+            "sf/flaky-0.json",
+        ],
+        "--shard-out sf/flaky-0.json: is a file --save-failures sf writes",
+    );
+    // Other names in the folder are the user's own.
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "flaky.lua",
+            "--seeds",
+            "0..10",
+            "--save-failures",
+            "sf",
+            "--catalog",
+            "sf/flaky.catalog",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(scratch.path().join("sf/flaky.catalog").is_file());
+    assert!(scratch.path().join("sf/flaky-3.txt").is_file());
+}
+
 #[test]
 fn a_seed_past_its_deadline_is_marked_timed_out_and_the_others_go_on() {
     let scratch = Scratch::new();

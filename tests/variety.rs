@@ -433,7 +433,7 @@ fn bad_catalogs_are_one_line_errors_naming_the_file_and_line() {
     refused(&["--catalog", "."], "is a folder");
     refused(
         &["--catalog", "r.html", "--html", "r.html"],
-        "--catalog r.html: is also the --html page",
+        "--catalog r.html: is the same file as --html r.html",
     );
     // Nor a module the script loads: found after the run, nothing written.
     let module = "return { room = function(map) map:fill(\"wall\"); map:carve_room(Rect.new(1, 1, 6, 5)); map:set_start(2, 2) end }\n";

@@ -1,6 +1,7 @@
 //! `dunlua check`, `dunlua bench` and `dunlua new`.
 
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
 use super::flags::{BenchArgs, CheckArgs, NewArgs};
 use super::{print_stdout, Failure, EXIT_SCRIPT, EXIT_USAGE};
@@ -53,13 +54,8 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
     // The catalogs are checked before any seed runs.
     if let Some(path) = &args.catalog {
         check_catalog_target(path, script_path)?;
-        if args.html.as_ref().is_some_and(|html| html == path) {
-            return Err(Failure::usage(format!(
-                "--catalog {}: is also the --html page",
-                path.display()
-            )));
-        }
     }
+    check_outputs_apart(args, script_path)?;
     let against = match &args.against {
         Some(path) => Some(check::catalog::Catalog::read(path).map_err(Failure::usage)?),
         None => None,
@@ -157,6 +153,103 @@ fn folder_exists(flag: &str, path: &std::path::Path) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// No two of check's outputs are one file, and none is a file
+/// `--save-failures` writes (`SCRIPT-SEED.png`, ...): either would be
+/// replaced by the other. Paths are compared as the files they name
+/// (`./`, `..` and symlinks resolved, hard links found), before anything
+/// is written.
+fn check_outputs_apart(args: &CheckArgs, script: &Path) -> Result<(), Failure> {
+    let files: Vec<(&str, &Path)> = [
+        ("--html", &args.html),
+        ("--catalog", &args.catalog),
+        ("--shard-out", &args.shard_out),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+    .collect();
+    for (i, (first, a)) in files.iter().enumerate() {
+        for (flag, b) in &files[i + 1..] {
+            if same_output(a, b) {
+                return Err(Failure::usage(format!(
+                    "{flag} {}: is the same file as {first} {}",
+                    b.display(),
+                    a.display()
+                )));
+            }
+        }
+    }
+    let Some(folder) = &args.save_failures else {
+        return Ok(());
+    };
+    let stem = script
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "map".into());
+    let folder_is = output_path(folder);
+    for (flag, path) in &files {
+        if same_output(path, folder) {
+            return Err(Failure::usage(format!(
+                "{flag} {}: is the --save-failures folder {}",
+                path.display(),
+                folder.display()
+            )));
+        }
+        let Some(real) = output_path(path) else {
+            continue;
+        };
+        let inside = folder_is.is_some() && real.parent() == folder_is.as_deref();
+        let name = real.file_name().map(|n| n.to_string_lossy().into_owned());
+        if inside && name.is_some_and(|n| failure_file(&stem, &n)) {
+            return Err(Failure::usage(format!(
+                "{flag} {}: is a file --save-failures {} writes ({stem}-SEED.png, .json, .txt)",
+                path.display(),
+                folder.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `name` is one `--save-failures` gives a failing seed of the
+/// script `stem`: `STEM-SEED.EXT` or `STEM-SEED-LEVEL.EXT`, EXT `png`,
+/// `json` or `txt`.
+fn failure_file(stem: &str, name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(stem).and_then(|r| r.strip_prefix('-')) else {
+        return false;
+    };
+    let Some((numbers, ext)) = rest.rsplit_once('.') else {
+        return false;
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    ["png", "json", "txt"].contains(&ext)
+        && numbers.split('-').count() <= 2
+        && numbers.split('-').all(digits)
+}
+
+/// The file an output path names, whether it exists or not: its real path
+/// (symlinks, `./` and `..` resolved), or its folder's real path and its
+/// name. `None` when neither can be found (a missing folder, no name).
+fn output_path(path: &Path) -> Option<PathBuf> {
+    if let Ok(real) = path.canonicalize() {
+        return Some(real);
+    }
+    let name = path.file_name()?;
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    Some(
+        folder
+            .unwrap_or(Path::new("."))
+            .canonicalize()
+            .ok()?
+            .join(name),
+    )
+}
+
+/// Whether two outputs are one file: the same real path, or hard links.
+fn same_output(a: &Path, b: &Path) -> bool {
+    crate::files::same_file(a, b)
+        || matches!((output_path(a), output_path(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// `--catalog FILE` can be written and is not the script.
