@@ -12,6 +12,7 @@ use std::path::Path;
 
 use super::{CheckOptions, Metrics, Report, SeedResult, COLUMNS};
 use crate::map::Map;
+use crate::params::Params;
 use crate::script::Session;
 use crate::thumbnail::thumbnail;
 
@@ -44,6 +45,9 @@ fn page(options: &CheckOptions, report: &Report, results: &[SeedResult]) -> Stri
         levels.into_iter().next().map(|g| g.map)
     };
     let picture = |seed: u64| level_one(seed).map(|map| png_uri(&map));
+    let declared = crate::script::inspect(&options.request)
+        .ok()
+        .map(|info| info.params);
     let mut out = String::new();
     let title = format!("dunlua check {}", report.script);
     let _ = writeln!(
@@ -113,7 +117,7 @@ fn page(options: &CheckOptions, report: &Report, results: &[SeedResult]) -> Stri
             let _ = writeln!(
                 out,
                 "<figure>{body}<figcaption>seed {seed}{level} <code>{}</code></figcaption></figure>",
-                escape(&rerun_command(&report.script, options, seed))
+                escape(&rerun_command(&report.script, options, declared.as_ref(), seed))
             );
         }
         if group.seeds.len() > FAILURES_SHOWN {
@@ -275,9 +279,17 @@ fn base64(bytes: &[u8]) -> String {
 }
 
 /// The command that makes `seed` again as the check made it: its script
-/// as given, every parameter, `--size`, `--levels` and each limit the
-/// check ran with that is not the default, as one POSIX shell line.
-pub(crate) fn rerun_command(script: &str, options: &CheckOptions, seed: u64) -> String {
+/// as given, each parameter whose value is not its default (of the
+/// `declared` ones; without them, every `-p` as given), `--size`,
+/// `--levels` and each limit the check ran with that is not the default,
+/// as one POSIX shell line. A merge, whose shards list every parameter,
+/// shows the same line as one run over all the seeds.
+pub(crate) fn rerun_command(
+    script: &str,
+    options: &CheckOptions,
+    declared: Option<&Params>,
+    seed: u64,
+) -> String {
     use crate::script::{Limits, DEFAULT_MAX_ATTEMPTS};
     let request = &options.request;
     // A script named like a flag would be read as one.
@@ -292,12 +304,23 @@ pub(crate) fn rerun_command(script: &str, options: &CheckOptions, seed: u64) -> 
         "--seed".into(),
         seed.to_string(),
     ];
-    let params = request.params.iter().cloned().chain(
-        request
-            .values
-            .iter()
-            .map(|(k, v)| format!("{k}={}", v.to_arg())),
-    );
+    let resolved = declared.and_then(|declared| {
+        let ran = declared
+            .with_overrides(&request.params)
+            .and_then(|p| p.with_values(&request.values))
+            .ok()?;
+        Some(
+            ran.iter()
+                .filter(|(k, v)| declared.get(k) != Some(*v))
+                .map(|(k, v)| format!("{k}={}", v.to_arg()))
+                .collect::<Vec<_>>(),
+        )
+    });
+    let params = resolved.unwrap_or_else(|| {
+        let values = request.values.iter();
+        let values = values.map(|(k, v)| format!("{k}={}", v.to_arg()));
+        request.params.iter().cloned().chain(values).collect()
+    });
     for param in params {
         words.extend(["-p".to_string(), param]);
     }
