@@ -196,6 +196,65 @@ fn check_usage_errors() {
 /// `..`, a symlink), or an output named as a file `--save-failures`
 /// writes in its folder, are refused before anything is written.
 #[test]
+fn the_catalog_against_reads_is_replaced_by_no_other_output() {
+    let scratch = Scratch::new();
+    scratch.write("flaky.lua", FLAKY);
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "flaky.lua",
+            "--seeds",
+            "0..4",
+            "--catalog",
+            "cat.html",
+        ],
+    );
+    assert!(scratch.path().join("cat.html").exists(), "{}", run.stderr);
+    let before = std::fs::read(scratch.path().join("cat.html")).unwrap();
+    // (--shard-out cannot come with --against.)
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "flaky.lua",
+            "--seeds",
+            "0..4",
+            "--against",
+            "cat.html",
+            "--html",
+            "./cat.html",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--html ./cat.html: is the catalog --against cat.html reads"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read(scratch.path().join("cat.html")).unwrap(),
+        before
+    );
+    // Refreshing the catalog it compares with stays allowed.
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "flaky.lua",
+            "--seeds",
+            "0..4",
+            "--against",
+            "cat.html",
+            "--catalog",
+            "cat.html",
+        ],
+    );
+    assert_ne!(run.code, 2, "{}", run.stderr);
+}
+
+#[test]
 fn outputs_that_are_one_file_are_refused_before_anything_is_written() {
     let scratch = Scratch::new();
     scratch.write("flaky.lua", FLAKY);

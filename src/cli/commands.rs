@@ -169,6 +169,20 @@ fn check_outputs_apart(args: &CheckArgs, script: &Path) -> Result<(), Failure> {
     .into_iter()
     .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
     .collect();
+    // The catalog --against reads is an input: only --catalog may replace
+    // it (a check that refreshes the catalog it compares with).
+    if let Some(against) = &args.against {
+        if let Some((flag, path)) = files
+            .iter()
+            .find(|(flag, path)| *flag != "--catalog" && same_output(path, against))
+        {
+            return Err(Failure::usage(format!(
+                "{flag} {}: is the catalog --against {} reads",
+                path.display(),
+                against.display()
+            )));
+        }
+    }
     for (i, (first, a)) in files.iter().enumerate() {
         for (flag, b) in &files[i + 1..] {
             if same_output(a, b) {
