@@ -50,7 +50,7 @@ use std::sync::Arc;
 use crate::generated::Generated;
 use crate::map;
 use crate::params::{ParamValue, Params};
-use crate::script::{Limits, Modules, Request, ScriptError, ScriptInfo, Session};
+use crate::script::{LimitNames, Limits, Modules, Request, ScriptError, ScriptInfo, Session};
 
 /// A compiled script, ready to generate seed after seed. `Send`: build it
 /// on one thread and generate on a worker. Not `Sync`: one `generate` at a
@@ -134,11 +134,20 @@ impl Generator {
 }
 
 impl GeneratorBuilder {
-    fn new(request: Request) -> GeneratorBuilder {
+    fn new(mut request: Request) -> GeneratorBuilder {
+        request.limit_names = LimitNames::RUST;
         GeneratorBuilder {
             request,
             modules: BTreeMap::new(),
         }
+    }
+
+    /// How the messages of a run stopped by a limit name it ("raise it with
+    /// Limits::max_instructions"): a binding names its own calls or
+    /// arguments ([`LimitNames::C`], [`LimitNames::PYTHON`]).
+    pub fn limit_names(mut self, names: LimitNames) -> Self {
+        self.request.limit_names = names;
+        self
     }
 
     /// Overrides a declared parameter with a typed value (an integer is

@@ -60,7 +60,7 @@ pub use generator::{Generator, GeneratorBuilder};
 pub use geom::Rect;
 pub use map::{Map, MapError, Tile, TileSet};
 pub use rng::Rng;
-pub use script::{FailureKind, LimitKind, Limits, ScriptError as Error};
+pub use script::{FailureKind, LimitKind, LimitNames, Limits, ScriptError as Error};
 
 // Pictures and files (features `png`, `export`).
 #[cfg(feature = "export")]

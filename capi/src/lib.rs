@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
-use dunlua::{FailureKind, Generated, Generator, GeneratorBuilder, Limits};
+use dunlua::{FailureKind, Generated, Generator, GeneratorBuilder, LimitNames, Limits};
 
 /// What a call did. Every function that can fail returns one (an
 /// `int32_t`; `dunlua_status_name` names it).
@@ -655,7 +655,8 @@ fn new_generator(
     let cancel = Arc::new(AtomicBool::new(false));
     let state = match builder {
         Ok(builder) => GeneratorState {
-            builder: builder.cancel(cancel.clone()),
+            // Messages name this ABI's calls for the limits.
+            builder: builder.cancel(cancel.clone()).limit_names(LimitNames::C),
             generator: None,
             pending: true,
             status: DunluaStatus::Ok,

@@ -94,6 +94,7 @@ fn expected() -> String {
         "spin.lua",
         "return { generate = function(map) while true do end end }\n",
     )
+    .limit_names(dunlua::LimitNames::C)
     .limits(Limits {
         max_instructions: 1_000_000,
         timeout: None,

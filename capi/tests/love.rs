@@ -379,6 +379,7 @@ fn driver_expected(scripts: &[String]) -> String {
         .unwrap();
     line(format!("big_seed {}", hex(big.hash())));
     let spin = Generator::source("spin.lua", SPIN_SCRIPT)
+        .limit_names(dunlua::LimitNames::C)
         .limits(Limits {
             max_instructions: 1_000_000,
             timeout: None,
@@ -395,6 +396,7 @@ fn driver_expected(scripts: &[String]) -> String {
         spin.generate(2).err().unwrap().message
     ));
     let timed = Generator::source("spin.lua", SPIN_SCRIPT)
+        .limit_names(dunlua::LimitNames::C)
         .limits(Limits {
             max_instructions: 1_000_000_000_000_000,
             timeout: Some(Duration::from_millis(200)),
@@ -414,10 +416,12 @@ fn driver_expected(scripts: &[String]) -> String {
     line(format!(
         "error top_level_budget {}",
         build_error(
-            Generator::source("top.lua", TOP_SPIN_SCRIPT).limits(Limits {
-                max_instructions: 1_000_000,
-                ..Limits::default()
-            })
+            Generator::source("top.lua", TOP_SPIN_SCRIPT)
+                .limit_names(dunlua::LimitNames::C)
+                .limits(Limits {
+                    max_instructions: 1_000_000,
+                    ..Limits::default()
+                })
         )
     ));
     let nul = Generator::source("nul.lua", NUL_SCRIPT).build().unwrap();

@@ -483,7 +483,10 @@ fn build(py: Python<'_>, mut builder: GeneratorBuilder, o: Options<'_>) -> PyRes
         let (w, h) = to_size(size)?;
         builder = builder.size(w, h);
     }
-    builder = builder.limits(limits(&o)?);
+    // Messages name this binding's keyword arguments for the limits.
+    builder = builder
+        .limits(limits(&o)?)
+        .limit_names(dunlua::LimitNames::PYTHON);
     if let Some(levels) = &o.levels {
         builder = builder.levels(small_count(levels, "levels")?);
     }

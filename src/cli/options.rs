@@ -34,6 +34,7 @@ impl ScriptArgs {
             cancel: None,
             levels: self.levels,
             keep_rejected: false,
+            limit_names: crate::script::LimitNames::COMMAND_LINE,
         }
     }
 }

@@ -13,10 +13,10 @@ use super::error::{located, script_location};
 use super::raw::guard::{Guard, Stop};
 
 /// What a script line reads when the run is stopped by `what`.
-fn stop_message(what: &str, stop: Stop, units: u64, remaining: u64) -> String {
+fn stop_message(what: &str, stop: Stop, units: u64, remaining: u64, raise: &str) -> String {
     match stop {
         Stop::Budget if units > remaining => format!(
-            "{what}: instruction budget exceeded: this call needs about {units} units of work and {remaining} remain (raise --max-instructions)"
+            "{what}: instruction budget exceeded: this call needs about {units} units of work and {remaining} remain (raise {raise})"
         ),
         Stop::Budget => format!("{what}: instruction budget exceeded"),
         Stop::Memory => format!("{what}: memory limit exceeded"),
@@ -40,7 +40,10 @@ pub(crate) fn charge(lua: &Lua, what: &str, units: u64) -> mlua::Result<()> {
                     "{what} needs about {units} units of work and {remaining} remain"
                 ));
             }
-            located(lua, stop_message(what, stop, units, remaining))
+            located(
+                lua,
+                stop_message(what, stop, units, remaining, guard.budget_name()),
+            )
         })
 }
 
@@ -103,7 +106,10 @@ pub(crate) fn reserve(lua: &Lua, what: &str, bytes: usize) -> mlua::Result<Reser
             guard: Some(guard),
             bytes,
         }),
-        Err(stop) => Err(located(lua, stop_message(what, stop, 0, guard.remaining()))),
+        Err(stop) => Err(located(
+            lua,
+            stop_message(what, stop, 0, guard.remaining(), guard.budget_name()),
+        )),
     }
 }
 

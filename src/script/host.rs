@@ -67,6 +67,53 @@ pub struct Limits {
     pub timeout: Option<Duration>,
 }
 
+/// How the caller raises each limit, as the messages of a run stopped by
+/// one name it: the command line's flags, or a game's own calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitNames {
+    pub instructions: &'static str,
+    pub memory: &'static str,
+    pub timeout: &'static str,
+    pub attempts: &'static str,
+}
+
+impl LimitNames {
+    /// `dunlua`'s flags (a [`Request`](super::Request)'s default).
+    pub const COMMAND_LINE: LimitNames = LimitNames {
+        instructions: "--max-instructions",
+        memory: "--max-memory",
+        timeout: "--timeout",
+        attempts: "--max-attempts",
+    };
+    /// The Rust library's (a [`Generator`](crate::Generator)'s default).
+    pub const RUST: LimitNames = LimitNames {
+        instructions: "Limits::max_instructions",
+        memory: "Limits::max_memory",
+        timeout: "Limits::timeout",
+        attempts: "GeneratorBuilder::max_attempts",
+    };
+    /// The C ABI's (`capi/include/dunlua.h`; the LÖVE binding's too).
+    pub const C: LimitNames = LimitNames {
+        instructions: "dunlua_generator_set_limits's max_instructions",
+        memory: "dunlua_generator_set_limits's max_memory_mb",
+        timeout: "dunlua_generator_set_limits's timeout_seconds",
+        attempts: "dunlua_generator_set_max_attempts",
+    };
+    /// The Python binding's keyword arguments.
+    pub const PYTHON: LimitNames = LimitNames {
+        instructions: "budget=",
+        memory: "memory=",
+        timeout: "timeout=",
+        attempts: "max_attempts=",
+    };
+}
+
+impl Default for LimitNames {
+    fn default() -> Self {
+        LimitNames::COMMAND_LINE
+    }
+}
+
 impl Limits {
     pub const DEFAULT_INSTRUCTIONS: u64 = 400_000_000;
     pub const DEFAULT_MEMORY_MB: usize = 512;
@@ -167,6 +214,8 @@ pub(crate) struct Vm {
     /// The script path as the user gave it, for messages without a line.
     script: String,
     limits: Limits,
+    /// How the caller raises them, as messages name it.
+    names: LimitNames,
     /// The budget, memory limit and deadline of the current run.
     pub(crate) guard: Rc<Guard>,
     /// Set from another thread to cancel the runs of this VM.
@@ -280,6 +329,7 @@ impl Vm {
             lua,
             script: script.display().to_string(),
             limits,
+            names: LimitNames::COMMAND_LINE,
             guard,
             cancel: None,
             deadline: std::cell::Cell::new(None),
@@ -363,6 +413,12 @@ impl Vm {
         }
         self.guard.set_deadline(None, None);
         compiled
+    }
+
+    /// How the messages of a stopped run name the limits.
+    pub fn set_limit_names(&mut self, names: LimitNames) {
+        self.names = names;
+        self.guard.set_budget_name(names.instructions);
     }
 
     /// Lets another thread cancel this VM's runs by setting `flag`.
@@ -535,27 +591,29 @@ impl Vm {
                 FailureKind::Limit,
                 match self.guard.detail() {
                     Some(detail) => format!(
-                        "instruction budget of {} exceeded: {detail}; raise it with --max-instructions",
-                        limits.max_instructions
+                        "instruction budget of {} exceeded: {detail}; raise it with {}",
+                        limits.max_instructions, self.names.instructions
                     ),
                     None => format!(
-                        "instruction budget of {} exceeded (a runaway loop?); raise it with --max-instructions",
-                        limits.max_instructions
+                        "instruction budget of {} exceeded (a runaway loop?); raise it with {}",
+                        limits.max_instructions, self.names.instructions
                     ),
                 },
             ),
             Stop::Memory => (
                 FailureKind::Limit,
                 format!(
-                    "memory limit of {} MiB exceeded (a table that grows forever?); raise it with --max-memory",
-                    limits.max_memory >> 20
+                    "memory limit of {} MiB exceeded (a table that grows forever?); raise it with {}",
+                    limits.max_memory >> 20,
+                    self.names.memory
                 ),
             ),
             Stop::Timeout => (
                 FailureKind::TimedOut,
                 format!(
-                    "timed out after {} s (--timeout)",
-                    limits.timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0)
+                    "timed out after {} s ({})",
+                    limits.timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0),
+                    self.names.timeout
                 ),
             ),
             Stop::Cancelled => (FailureKind::Cancelled, "cancelled".to_string()),

@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 pub use error::{FailureKind, LimitKind, ScriptError};
 pub use hash_seed::string_hash_is_fixed;
-pub use host::Limits;
+pub use host::{LimitNames, Limits};
 pub use session::{BenchTotals, Session};
 
 use crate::generated::Generated;
@@ -81,6 +81,8 @@ pub struct Request {
     pub levels: Option<u32>,
     /// Keep the map of a rejected attempt ([`Session::take_rejected`]).
     pub keep_rejected: bool,
+    /// How messages name the limits (the command line's flags by default).
+    pub limit_names: LimitNames,
 }
 
 /// The default of `--max-attempts`.
@@ -133,6 +135,7 @@ impl Request {
             cancel: None,
             levels: None,
             keep_rejected: false,
+            limit_names: LimitNames::COMMAND_LINE,
         }
     }
 }

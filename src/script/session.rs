@@ -64,6 +64,7 @@ impl Session {
                 ScriptError::new(FailureKind::Runtime, format!("cannot start Lua: {e}"))
             })?;
         vm.set_cancel(request.cancel.clone());
+        vm.set_limit_names(request.limit_names);
         let chunk = vm
             .compile(source, format!("@{shown}"))
             .map_err(|e| vm.failure(e))?;
@@ -205,11 +206,12 @@ impl Session {
             return Err(ScriptError::new(
                 FailureKind::Limit,
                 format!(
-                    "{}: memory limit exceeded: the {} levels above hold {} MB of the {} MB limit (raise --max-memory)",
+                    "{}: memory limit exceeded: the {} levels above hold {} MB of the {} MB limit (raise {})",
                     self.request.script.display(),
                     level - 1,
                     carried >> 20,
-                    limit >> 20
+                    limit >> 20,
+                    self.request.limit_names.memory
                 ),
             ));
         }
@@ -253,8 +255,9 @@ impl Session {
         let mut failure = ScriptError::new(
             FailureKind::Rejected,
             format!(
-                "{}: all {attempts} attempts were rejected; the last because {last} (raise --max-attempts or loosen the script's checks)",
-                self.request.script.display()
+                "{}: all {attempts} attempts were rejected; the last because {last} (raise {} or loosen the script's checks)",
+                self.request.script.display(),
+                self.request.limit_names.attempts
             ),
         );
         failure.rejections = rejections;

@@ -104,6 +104,9 @@ pub(crate) struct Guard {
     /// the stack.
     at: RefCell<Option<String>>,
     detail: RefCell<Option<String>>,
+    /// How the caller raises the budget, as a message names it (the
+    /// command line's flag, or a game's call).
+    budget_name: Cell<&'static str>,
     /// The deadline, held by the watchdog thread.
     alarm: Arc<Alarm>,
     /// The same deadline, for work done in another state on the run's
@@ -246,6 +249,7 @@ impl Guard {
             stop: Cell::new(None),
             at: RefCell::new(None),
             detail: RefCell::new(None),
+            budget_name: Cell::new("--max-instructions"),
             alarm: Alarm::new(hook),
             deadline: Cell::new(None),
             run_base: Cell::new(0),
@@ -426,6 +430,15 @@ impl Guard {
     /// What the stop's message adds, if its cause said more.
     pub(crate) fn detail(&self) -> Option<String> {
         self.detail.borrow().clone()
+    }
+
+    /// How the caller raises the budget (see `LimitNames`).
+    pub(crate) fn budget_name(&self) -> &'static str {
+        self.budget_name.get()
+    }
+
+    pub(crate) fn set_budget_name(&self, name: &'static str) {
+        self.budget_name.set(name);
     }
 
     /// Says more about the stop than its kind (a primitive refused at once).
