@@ -894,8 +894,7 @@ pub fn solve<E>(
                 .collect()
         })
         .collect();
-    charge(cost_of_checks(problem, &shapes, &node_shapes))?;
-    if let Err(why) = precheck::check(problem, &shapes, &node_shapes, w, h) {
+    if let Err(why) = precheck::check(problem, &shapes, &node_shapes, w, h, charge)? {
         return Ok(Err(why));
     }
     charge(w as u64 * h as u64 + n as u64 * 8)?;
@@ -1006,19 +1005,6 @@ pub fn solve<E>(
         }
     }
     Ok(Err(explain(problem, &tally, &order)))
-}
-
-/// The work of the up-front checks: every door of every room's shapes,
-/// and a few set lookups per edge.
-fn cost_of_checks(problem: &Problem, shapes: &[Shape], node_shapes: &[Vec<usize>]) -> u64 {
-    let doors: u64 = node_shapes
-        .iter()
-        .flatten()
-        .map(|&s| shapes[s].doors.len() as u64 + 1)
-        .sum();
-    doors
-        .saturating_mul(8)
-        .saturating_add(problem.graph.edges.len() as u64 * 64)
 }
 
 fn finish(state: &State, shapes: &[Shape], attempt: u32) -> Outcome {

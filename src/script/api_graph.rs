@@ -632,11 +632,19 @@ fn layout_call(lua: &Lua, this: &LuaGraph, values: Six) -> mlua::Result<MultiVal
         joints: options.joints,
         attempts: options.attempts,
     };
-    // The board and the shapes, held while the search runs.
+    // The board and the shapes (up to 8 turns and mirrors of a template,
+    // 24 bytes a cell), and the pre-check's keys of their doors (two lists
+    // and a set of them, at most 40 bytes a door), held while the search
+    // runs.
     let shape_bytes: usize = problem
         .templates
         .iter()
-        .map(|t| t.rows.iter().map(|r| r.len() * 8 * 24).sum::<usize>())
+        .map(|t| {
+            t.rows
+                .iter()
+                .map(|r| r.len() * 8 * (24 + 40))
+                .sum::<usize>()
+        })
         .sum();
     let area = map.width() as usize * map.height() as usize;
     // The board, and its undo log: a write per cell of the rooms and
