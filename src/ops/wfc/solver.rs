@@ -13,6 +13,10 @@ use super::meter::{Meter, Stopped};
 use super::patterns::{Patterns, DIRS};
 use crate::rng::Rng;
 
+/// Budget units for a position the undo puts back, besides a quarter unit
+/// a word of its domain: a push on the heap of choices.
+const UNITS_PER_UNDONE: u64 = 4;
+
 /// The window positions being solved: top-left corners `(ox + px, oy + py)`
 /// for `px < gw`, `py < gh`; the active ones cover at least one region cell.
 pub(super) struct Grid {
@@ -444,8 +448,14 @@ impl<'a> Solver<'a> {
                 let Some((len, pos, pick, _)) = choices.pop() else {
                     return Ok(End::Impossible);
                 };
+                // Each position put back: its words copied and counted,
+                // and a push on the heap.
+                meter.work(
+                    (self.trail_pos.len().saturating_sub(len) as u64)
+                        .saturating_mul(w as u64 / 4 + UNITS_PER_UNDONE)
+                        + 1,
+                )?;
                 self.undo(len);
-                meter.work((self.trail_pos.len().saturating_sub(len)) as u64 + 1)?;
                 self.choice_id = choices.last().map_or(0, |c| c.3);
                 // The choice failed: its pattern is out at the choice before.
                 self.save(pos);
