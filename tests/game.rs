@@ -72,3 +72,56 @@ fn ten_thousand_seeds_on_a_game_thread_match_check() {
         text.stdout
     );
 }
+
+/// A run a limit stopped says how to raise that limit in the caller's own
+/// terms: the Rust library's names, not the command line's flags.
+#[test]
+fn limit_messages_name_the_librarys_knobs() {
+    use dunlua::{Generator, LimitNames, Limits};
+    let spin = "return { generate = function(map)\n  while true do end\nend }\n";
+    let err = Generator::source("spin.lua", spin)
+        .limits(Limits {
+            max_instructions: 100_000,
+            ..Limits::default()
+        })
+        .build()
+        .unwrap()
+        .generate(1)
+        .unwrap_err();
+    assert!(
+        err.message
+            .ends_with("raise it with Limits::max_instructions"),
+        "{}",
+        err.message
+    );
+    let reject = "return { generate = function(map)\n  reject('never')\nend }\n";
+    let err = Generator::source("reject.lua", reject)
+        .max_attempts(2)
+        .build()
+        .unwrap()
+        .generate(1)
+        .unwrap_err();
+    assert!(
+        err.message
+            .contains("(raise GeneratorBuilder::max_attempts or"),
+        "{}",
+        err.message
+    );
+    // A binding names its own (the C ABI's, here).
+    let err = Generator::source("spin.lua", spin)
+        .limit_names(LimitNames::C)
+        .limits(Limits {
+            max_instructions: 100_000,
+            ..Limits::default()
+        })
+        .build()
+        .unwrap()
+        .generate(1)
+        .unwrap_err();
+    assert!(
+        err.message
+            .ends_with("raise it with dunlua_generator_set_limits's max_instructions"),
+        "{}",
+        err.message
+    );
+}

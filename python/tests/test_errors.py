@@ -54,6 +54,8 @@ def test_budget_exceeded():
     assert isinstance(e, dunlua.LimitExceeded) and isinstance(e, dunlua.ScriptError)
     assert (e.kind, e.file, e.line) == ("limit", "mods/bad.lua", 2)
     assert "instruction budget of 100000 exceeded" in str(e)
+    # The message names this binding's argument, not the command line's flag.
+    assert "raise it with budget=" in str(e) and "--max-instructions" not in str(e)
 
 
 def test_memory_exceeded():
@@ -65,6 +67,7 @@ def test_memory_exceeded():
     with pytest.raises(dunlua.MemoryExceeded) as caught:
         gen.generate(1)
     assert "memory limit of 16 MiB exceeded" in str(caught.value)
+    assert "raise it with memory=" in str(caught.value)
     assert caught.value.file == "mods/bad.lua" and caught.value.line == 3
 
 
@@ -74,7 +77,7 @@ def test_timed_out():
         gen.generate(1)
     assert isinstance(caught.value, dunlua.LimitExceeded)
     assert caught.value.kind == "timed_out" and caught.value.line == 2
-    assert "timed out after 0.3 s" in str(caught.value)
+    assert "timed out after 0.3 s (timeout=)" in str(caught.value)
 
 
 def test_rejected_with_the_reasons():
