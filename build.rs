@@ -20,6 +20,11 @@ fn main() {
         // The interpreter and pattern matching are hot in tests too;
         // optimise them in every profile.
         build.opt_level(3);
+        // A float expression computes the same bits on every target: C
+        // compilers may fuse `a * b + c` into one rounding where the CPU
+        // has fused multiply-add (arm64: Apple Silicon, phones), unlike
+        // x86-64 and unlike Rust, which never fuses.
+        build.flag_if_supported("-ffp-contract=off");
     };
 
     let core = "src/script/raw/lua";
