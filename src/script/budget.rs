@@ -22,6 +22,7 @@ fn stop_message(what: &str, stop: Stop, units: u64, remaining: u64, raise: &str)
         Stop::Memory => format!("{what}: memory limit exceeded"),
         Stop::Timeout => format!("{what}: timed out"),
         Stop::Cancelled => format!("{what}: cancelled"),
+        Stop::Stack => format!("{what}: C stack exhausted"),
     }
 }
 

@@ -617,6 +617,10 @@ impl Vm {
                 ),
             ),
             Stop::Cancelled => (FailureKind::Cancelled, "cancelled".to_string()),
+            Stop::Stack => (
+                FailureKind::Limit,
+                "C stack exhausted: the thread running the script has too little stack for calls nested this deep (Lua allows 200; give the thread at least 1 MiB, or nest fewer)".to_string(),
+            ),
         };
         ScriptError::new(kind, format!("{at}: {message}"))
     }
@@ -662,6 +666,22 @@ fn make_userdata_metatables(lua: &Lua) -> mlua::Result<()> {
 /// Removes what could touch the machine or load bytecode; routes `print`
 /// to stderr so it never mixes with a map printed on stdout.
 fn sandbox(lua: &Lua) -> mlua::Result<()> {
+    // A host error the script caught becomes its text; any other value
+    // stays as it is.
+    let caught_error_text = lua.create_function(|lua, value: Value| match value {
+        Value::Error(err) => {
+            // What making it cost (mlua's traceback, the message) is paid
+            // here, so a pcall loop of them stops at the budget like any
+            // loop.
+            super::budget::charge(
+                lua,
+                "catching a host function's error",
+                super::cost::CAUGHT_HOST_ERROR_UNITS,
+            )?;
+            Ok(Value::String(lua.create_string(error_text(&err))?))
+        }
+        other => Ok(other),
+    })?;
     lua.load(
         r#"
         local charge, stopped, typename, charge_heap, run_kbytes, error_text = ...
@@ -683,7 +703,9 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
               return piece
             end
           end
-          return raw_load(chunk, name, "t", ...)
+          local f, e = raw_load(chunk, name, "t", ...)
+          if f == nil and type(e) == "userdata" then e = error_text(e) end
+          return f, e
         end
         -- Finalizers run with hooks off (lgc.c's GCTM), outside any budget:
         -- a table may not get one.
@@ -753,6 +775,9 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
         pcall = function(f, ...) return settle(raw_pcall(f, ...)) end
         local raw_resume = coroutine.resume
         coroutine.resume = function(co, ...) return settle(raw_resume(co, ...)) end
+        -- (and coroutine.close, load's reader and __close: lfunc.c)
+        local raw_close = coroutine.close
+        coroutine.close = function(co) return settle(raw_close(co)) end
         local raw_xpcall = xpcall
         xpcall = function(f, handler, ...)
           if type(handler) ~= "function" then return raw_xpcall(f, handler, ...) end
@@ -818,21 +843,9 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, ()| {
             Ok(Guard::of(lua).map_or(0, |g| g.run_bytes()) as f64 / 1024.0)
         })?,
-        lua.create_function(|lua, value: Value| match value {
-            Value::Error(err) => {
-                // A host error the script caught: what making it cost (mlua's
-                // traceback, the message) is paid here, so a pcall loop of
-                // them stops at the budget like any loop.
-                super::budget::charge(
-                    lua,
-                    "catching a host function's error",
-                    super::cost::CAUGHT_HOST_ERROR_UNITS,
-                )?;
-                Ok(Value::String(lua.create_string(error_text(&err))?))
-            }
-            other => Ok(other),
-        })?,
+        &caught_error_text,
     ))?;
+    super::raw::install_error_text(lua, &caught_error_text)?;
     lua.globals().set(
         "print",
         lua.create_function(|lua, values: MultiValue| {

@@ -6,7 +6,12 @@
 //! crashes the game instead of failing the script. So before a run, on the
 //! thread that runs it, the host tells Lua how low the stack may go (a
 //! patched `lstate.c`, `dunlua_cstack_low`): a C call below that floor
-//! raises "C stack overflow" at the script's line, as the count does.
+//! stops the run for good with "C stack exhausted" at the script's line
+//! (the guard's `Stop::Stack`). Lua's own count still raises its
+//! catchable "C stack overflow" at 200 nested calls on a thread with stack
+//! enough for them; a smaller stack ends the run instead of letting the
+//! script catch an overflow at another depth, so a map never depends on
+//! the thread that made it.
 
 use std::ffi::c_void;
 
@@ -33,6 +38,13 @@ pub(crate) unsafe fn set_floor(state: *mut lua_State) {
             .min(here) as *mut c_void
     });
     dunlua_set_stack_floor(state, floor);
+}
+
+/// No floor: before the state is closed, maybe on another thread.
+///
+/// SAFETY: `state` is a live Lua state built from `src/script/raw/lua`.
+pub(crate) unsafe fn clear_floor(state: *mut lua_State) {
+    dunlua_set_stack_floor(state, std::ptr::null_mut());
 }
 
 /// Where the stack is now (the address of a local in this frame).

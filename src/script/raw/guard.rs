@@ -89,6 +89,10 @@ pub(crate) enum Stop {
     Memory,
     Timeout,
     Cancelled,
+    /// The C stack of the thread running the script reached the floor the
+    /// host set (`raw::cstack`): no pcall may catch it, so no map depends
+    /// on how big that thread's stack is.
+    Stack,
 }
 
 /// The limits and counters of the VM's current run. Shared (by raw
@@ -309,7 +313,11 @@ impl Guard {
             unsafe {
                 self.recycled
                     .release(self.inner_alloc.get(), self.inner_ud.get());
-                ffi::lua_setallocf(main, self.inner_alloc.get(), self.inner_ud.get())
+                ffi::lua_setallocf(main, self.inner_alloc.get(), self.inner_ud.get());
+                // The state may be closed on another thread, whose stack
+                // the floor set for the last run says nothing about: its
+                // finalizers (which drop the host's values) must run.
+                super::cstack::clear_floor(main);
             };
         }
     }
@@ -836,6 +844,7 @@ fn stop_text(stop: Stop) -> &'static CStr {
         Stop::Memory => c"memory limit exceeded",
         Stop::Timeout => c"timed out",
         Stop::Cancelled => c"cancelled",
+        Stop::Stack => c"C stack exhausted",
     }
 }
 
@@ -998,6 +1007,20 @@ pub unsafe extern "C-unwind" fn dunlua_raise_stop(state: *mut lua_State) {
         if guard.stop.get().is_some() {
             raise_stop(state, guard, None)
         }
+    }
+}
+
+/// Stops the run for good when a C call goes below the C stack's floor
+/// (`dunlua_checkcstack` in lstate.c); returns (for Lua's own catchable
+/// "C stack overflow") only in a state no guard watches.
+#[no_mangle]
+pub unsafe extern "C-unwind" fn dunlua_stack_exhausted(state: *mut lua_State) {
+    if let Some(guard) = guard_of(state) {
+        guard.set_stop(Stop::Stack, || line_from_allocator(guard.main.get()));
+        // Room for the message: the call being made may have used the
+        // frame's slots.
+        ffi::lua_checkstack(state, 4);
+        raise_stop(state, guard, None)
     }
 }
 

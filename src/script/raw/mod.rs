@@ -36,9 +36,44 @@ pub(crate) mod rect;
 pub(crate) mod reset;
 pub(crate) mod watchdog;
 
-use std::ffi::c_int;
+use std::ffi::{c_int, c_void};
 
 use mlua::ffi::{self, lua_State};
+use mlua::{Function, Lua};
+
+/// Where `error_text` (see [`install_error_text`]) is in the registry:
+/// this static's address.
+static ERROR_TEXT_SLOT: u8 = 0;
+
+fn error_text_slot() -> *const c_void {
+    std::ptr::addr_of!(ERROR_TEXT_SLOT).cast()
+}
+
+/// Gives Lua the sandbox's `error_text` (a host error object to its text,
+/// any other value as it is) for a to-be-closed variable's `__close`,
+/// which Lua's C calls with the error object (`lfunc.c`): a script must
+/// never hold the host's error object, which raised again through the
+/// host nests one level deeper each time (a chain whose drop overflowed
+/// the stack) and keeps its identity from an earlier run.
+pub(crate) fn install_error_text(lua: &Lua, error_text: &Function) -> mlua::Result<()> {
+    // SAFETY: pops the function exec_raw pushed into the registry.
+    unsafe {
+        lua.exec_raw::<()>(error_text, |state| {
+            ffi::lua_rawsetp(state, ffi::LUA_REGISTRYINDEX, error_text_slot());
+            dunlua_set_error_text(state, Some(error_text_of));
+        })
+    }
+}
+
+/// Argument 1: an error object; returns what the sandbox's `error_text`
+/// makes of it.
+unsafe extern "C-unwind" fn error_text_of(state: *mut lua_State) -> c_int {
+    ffi::lua_settop(state, 1);
+    ffi::lua_rawgetp(state, ffi::LUA_REGISTRYINDEX, error_text_slot());
+    ffi::lua_insert(state, 1);
+    ffi::lua_callk(state, 1, 1, 0, None);
+    1
+}
 
 /// An integer argument (not a float, not a numeric string: those go the slow way).
 pub(crate) unsafe fn int_arg(state: *mut lua_State, idx: c_int) -> Option<i64> {
@@ -66,6 +101,8 @@ unsafe extern "C-unwind" fn after_fall_back(
 }
 
 extern "C-unwind" {
+    /// Sets the function `__close` gets its error object through (`lstate.c`).
+    fn dunlua_set_error_text(state: *mut lua_State, f: Option<ffi::lua_CFunction>);
     /// Whether the value at `idx` is an integer, stored in `n` if so
     /// (`src/script/raw/lua/lapi.c`).
     fn dunlua_tointeger_exact(state: *mut lua_State, idx: c_int, n: *mut ffi::lua_Integer)

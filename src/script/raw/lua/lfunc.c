@@ -148,6 +148,22 @@ static void prepcallclosemth (lua_State *L, StkId level, int status, int yy) {
   else {  /* 'luaD_seterrorobj' will set top to level + 2 */
     errobj = s2v(level + 1);  /* error object goes after 'uv' */
     luaD_seterrorobj(L, status, level + 1);  /* set error object */
+    /* dunlua: an error the host raised reaches '__close' as its text, as
+       it reaches pcall (the host's error object, raised again through the
+       host, nested without end; see 'dunlua_error_text' in lstate.h) */
+    if (G(L)->dunlua_error_text != NULL && ttisfulluserdata(errobj)) {
+      ptrdiff_t at = savestack(L, level);
+      StkId top = L->top.p;
+      setfvalue(s2v(top), G(L)->dunlua_error_text);
+      setobj2s(L, top + 1, errobj);
+      L->top.p = top + 2;
+      luaD_callnoyield(L, top, 1);  /* may move the stack */
+      level = restorestack(L, at);
+      setobj2s(L, level + 1, s2v(L->top.p - 1));
+      L->top.p = level + 2;
+      uv = s2v(level);
+      errobj = s2v(level + 1);
+    }
   }
   callclosemethod(L, uv, errobj, yy);
 }

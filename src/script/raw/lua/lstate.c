@@ -247,10 +247,24 @@ void dunlua_checkcstack (lua_State *L) {
   if (dunlua_cstack_low(L)) {
     if (dunlua_stack_top() < G(L)->dunlua_stack_floor - DUNLUA_STACK_SLACK)
       luaD_errerr(L);
-    if (getCcalls(L) < LUAI_MAXCCALLS)
-      L->nCcalls += LUAI_MAXCCALLS - getCcalls(L);
+    if (getCcalls(L) < LUAI_MAXCCALLS) {
+      /* the host's stop, which no pcall keeps (src/script/raw/guard.rs):
+         the depth a script could catch an overflow at would otherwise
+         depend on the thread's stack */
+      dunlua_stack_exhausted(L);
+      L->nCcalls += LUAI_MAXCCALLS - getCcalls(L);  /* no guard: Lua's own */
+    }
   }
   luaE_checkcstack(L);
+}
+
+
+/*
+** dunlua: sets the function that turns a host's error object into what a
+** script sees (see 'dunlua_error_text' in lstate.h).
+*/
+LUA_API void dunlua_set_error_text (lua_State *L, lua_CFunction f) {
+  G(L)->dunlua_error_text = f;
 }
 
 
@@ -478,6 +492,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->dunlua_host_call = NULL;  /* dunlua */
   g->dunlua_call_units = 0;  /* dunlua */
   g->dunlua_stack_floor = NULL;  /* dunlua */
+  g->dunlua_error_text = NULL;  /* dunlua */
   g->gcstp = GCSTPGC;  /* no GC while building state */
   g->strt.size = g->strt.nuse = 0;
   g->strt.hash = NULL;

@@ -271,6 +271,10 @@ typedef struct global_State {
      nests parsers and coroutines (0: unchecked), set by the host before
      a run on the thread that runs it; see 'dunlua_cstack_low' */
   char *dunlua_stack_floor;
+  /* dunlua: turns an error object the host raised into what a script
+     sees of it, for a to-be-closed variable's __close (lfunc.c); the
+     sandbox does the same for pcall and the rest (src/script/host.rs) */
+  lua_CFunction dunlua_error_text;
   lua_Alloc frealloc;  /* function to reallocate memory */
   void *ud;         /* auxiliary data to 'frealloc' */
   l_mem totalbytes;  /* number of bytes currently allocated - GCdebt */
@@ -450,6 +454,9 @@ LUAI_FUNC void luaE_incCstack (lua_State *L);
 	 dunlua_stack_top() < G(L)->dunlua_stack_floor)
 LUAI_FUNC void *dunlua_stack_here (void);
 LUAI_FUNC void dunlua_checkcstack (lua_State *L);
+/* the host's stop for it (src/script/raw/guard.rs); returns only for a
+   state no guard watches */
+void dunlua_stack_exhausted (lua_State *L);
 LUAI_FUNC void luaE_warning (lua_State *L, const char *msg, int tocont);
 LUAI_FUNC void luaE_warnerror (lua_State *L, const char *where);
 LUAI_FUNC int luaE_resetthread (lua_State *L, int status);
