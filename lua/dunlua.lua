@@ -813,7 +813,12 @@ function Map:json()
   if self._tiles == nil then
     error("map: this map was freed", 2)
   end
-  return ffi.string(lib.dunlua_map_json(self._m))
+  local json = lib.dunlua_map_json(self._m)
+  if json == nil then
+    -- Past the exports' bound (a script that marked a million cells).
+    error("dunlua: " .. ffi.string(lib.dunlua_last_error()), 2)
+  end
+  return ffi.string(json)
 end
 
 function Map:free()

@@ -131,8 +131,17 @@ impl Generated {
     }
 
     /// The JSON form the `.json` export writes (see [`crate::json`]).
+    /// Whatever its size: [`try_to_json`](Self::try_to_json) refuses one
+    /// past the exports' bound, as a game taking maps from mods should.
     pub fn to_json(&self) -> String {
         crate::json::to_string(self)
+    }
+
+    /// [`to_json`](Self::to_json), or why not: the markers, rooms and
+    /// properties would take more than [`crate::json::MAX_JSON_BYTES`].
+    pub fn try_to_json(&self) -> Result<String, String> {
+        crate::json::check_size(self)?;
+        Ok(self.to_json())
     }
 
     /// The map as text, one glyph a cell and a line a row, with the start

@@ -13,6 +13,33 @@ use crate::geom::Rect;
 use crate::map::{Map, Rgb, Tile, TileKind, TileSet};
 use crate::params::ParamValue;
 
+/// The most bytes a map's JSON may take, as the exports' bound (the
+/// command line's `--out` checks the same).
+pub const MAX_JSON_BYTES: u64 = 512 << 20;
+
+/// The most bytes a marker, a room or a marker property takes in the JSON
+/// (measured at 100k and 1M of them), what the size bound counts.
+pub const BYTES_PER_OBJECT: u64 = 700;
+
+/// An error when `generated`'s markers, rooms and marker properties would
+/// make its JSON take more than [`MAX_JSON_BYTES`], said before any of it
+/// is made: a script within its memory limit can mark a million cells,
+/// whose JSON took 0.66 GB.
+pub fn check_size(generated: &Generated) -> Result<(), String> {
+    let map = &generated.map;
+    let props: usize = map.markers().iter().map(|m| m.props.len()).sum();
+    let objects = (map.markers().len() + map.rooms().len() + props) as u64;
+    let need = objects.saturating_mul(BYTES_PER_OBJECT);
+    if need > MAX_JSON_BYTES {
+        return Err(format!(
+            "the map's {objects} markers, rooms and marker properties would take about {} MB as JSON, more than the {} MB it may take",
+            need >> 20,
+            MAX_JSON_BYTES >> 20
+        ));
+    }
+    Ok(())
+}
+
 /// The schema version written in `format`; bumped on any incompatible change.
 /// Format 2 added the id form (`tiles`, `cells`) and `seed_string`, since
 /// kinds may share a glyph; format 1 files (glyph rows only) still read.

@@ -469,7 +469,9 @@ uint64_t dunlua_map_seed(const DunluaMap *m);
 
 // The map as the `.json` export writes it (rows, legend, rooms, start,
 // markers, params, seed, hash). Made on first use; valid until the map is
-// freed. NULL for a bad handle.
+// freed. NULL for a bad handle, or for a map whose markers, rooms and
+// properties would take more than 512 MB as JSON (the exports' bound;
+// `dunlua_last_error` says so).
 const char *dunlua_map_json(const DunluaMap *m);
 
 // Frees a map (its tiles, strings and JSON with it). NULL, a handle

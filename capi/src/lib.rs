@@ -1680,11 +1680,17 @@ pub extern "C" fn dunlua_map_seed(m: *const DunluaMap) -> u64 {
 
 /// The map as the `.json` export writes it (rows, legend, rooms, start,
 /// markers, params, seed, hash). Made on first use; valid until the map is
-/// freed. NULL for a bad handle.
+/// freed. NULL for a bad handle, or for a map whose markers, rooms and
+/// properties would take more than 512 MB as JSON (the exports' bound;
+/// `dunlua_last_error` says so).
 #[no_mangle]
 pub extern "C" fn dunlua_map_json(m: *const DunluaMap) -> *const c_char {
     getter(std::ptr::null(), || {
         let map = map_of(m)?;
+        if map.json.get().is_none() {
+            dunlua::json::check_size(&map.generated)
+                .map_err(|why| Failure::new(DunluaStatus::Limit, why))?;
+        }
         // The pointer stays valid after `map` (an Arc clone) drops: the
         // registry holds the state until `dunlua_map_free`.
         Ok(map

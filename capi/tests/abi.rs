@@ -651,3 +651,46 @@ fn a_script_text_with_nul_bytes_comes_whole_through_from_text() {
     dunlua_generator_free(g);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A map a mod marked a million times has a JSON form past the exports'
+/// bound (0.66 GB): refused before any of it is made, saying why, as
+/// `--out map.json` refuses it. The map itself reads as usual.
+#[test]
+fn a_map_whose_json_is_past_the_bound_gives_null_and_why() {
+    let name = CString::new("many.lua").unwrap();
+    let source = CString::new(
+        "return { width = 1000, height = 1000, generate = function(map)\n\
+           map:fill('floor')\n\
+           for y = 0, 999 do for x = 0, 999 do map:mark(x, y, 'coin') end end\n\
+           map:set_start(0, 0)\n\
+         end }",
+    )
+    .unwrap();
+    let g =
+        unsafe { dunlua_generator_from_source(name.as_ptr(), source.as_ptr(), None, null_mut()) };
+    let mut map = null_mut();
+    assert_eq!(
+        unsafe { dunlua_generate(g, 1, &mut map) },
+        DunluaStatus::Ok,
+        "{}",
+        text(dunlua_generator_error(g))
+    );
+    assert_eq!(dunlua_map_marker_count(map), 1_000_000);
+    assert!(dunlua_map_json(map).is_null());
+    let why = text(dunlua_last_error());
+    assert!(
+        why.contains(
+            "1000000 markers, rooms and marker properties would take about 667 MB as JSON"
+        ),
+        "{why}"
+    );
+    dunlua_map_free(map);
+    dunlua_generator_free(g);
+    // A map of a few markers has its JSON.
+    let g = unsafe { dunlua_generator_from_file(rooms().as_ptr()) };
+    let mut map = null_mut();
+    assert_eq!(unsafe { dunlua_generate(g, 1, &mut map) }, DunluaStatus::Ok);
+    assert!(text(dunlua_map_json(map)).contains("\"hash\""));
+    dunlua_map_free(map);
+    dunlua_generator_free(g);
+}

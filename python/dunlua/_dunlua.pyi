@@ -144,7 +144,8 @@ class Map:
         "sentence": ..., "cells": [(level, x, y), ...]}``, or None when the
         script declares no puzzle."""
     def to_json(self) -> str:
-        """The JSON ``dunlua SCRIPT --out map.json`` writes for this map."""
+        """The JSON ``dunlua SCRIPT --out map.json`` writes for this map;
+        ``ValueError`` when it would take more than 512 MB (the exports' bound)."""
     def __str__(self) -> str:
         """The map as text, as ``dunlua SCRIPT --ascii`` prints it."""
 

@@ -943,9 +943,10 @@ impl PyMap {
         )
     }
 
-    /// The JSON the command line's `--out map.json` writes for this map.
-    fn to_json(&self) -> String {
-        self.generated.to_json()
+    /// The JSON the command line's `--out map.json` writes for this map;
+    /// ValueError past the exports' 512 MB bound.
+    fn to_json(&self) -> PyResult<String> {
+        self.generated.try_to_json().map_err(PyValueError::new_err)
     }
 
     /// The map as text, as `--ascii` prints it.

@@ -282,7 +282,7 @@ pub const MAX_EXPORT_BYTES: u64 = 512 << 20;
 fn bytes_per_object(format: Format) -> u64 {
     match format {
         Format::Text | Format::Png => 0,
-        Format::Json => 700,
+        Format::Json => json::BYTES_PER_OBJECT,
         Format::TiledXml | Format::TiledLua => 2_700,
         Format::Tiled => 4_000,
         Format::Ldtk => 6_000,
