@@ -308,7 +308,9 @@ fn marker_names_and_props_ldtk_cannot_spell_are_kept() {
     scratch.write(
         "odd.lua",
         "return { width = 10, height = 6, generate = function(map)\n\
+           tiles.define(\"1x\", { glyph = \"x\", walkable = true })\n\
            map:carve_room(Rect.new(0, 0, 9, 5)) map:set_start(1, 1)\n\
+           map:set(5, 3, \"1x\")\n\
            map:mark(2, 2, \"boss lair\", { [\"hit points\"] = 30, tough = true })\n\
            map:mark(3, 2, \"boss lair\", { [\"hit points\"] = 2.5 })\n\
            map:mark(4, 2, \"Start\", { note = \"a marker named like the start\" })\n\
@@ -329,6 +331,21 @@ fn marker_names_and_props_ldtk_cannot_spell_are_kept() {
         .map(|e| e["identifier"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(defs, ["Start", "Room", "boss_lair", "Start_2"]);
+    // Kind names are IntGrid value identifiers, spelled as LDtk's.
+    let tiles = doc["defs"]["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["identifier"] == "Tiles")
+        .unwrap();
+    let kinds: Vec<&str> = tiles["intGridValues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["identifier"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"_1x"), "{kinds:?}");
+    assert!(kinds.contains(&"floor") && !kinds.contains(&"1x"), "{kinds:?}");
     let lair = &doc["defs"]["entities"][2]["fieldDefs"];
     let fields: Vec<(&str, &str)> = lair
         .as_array()

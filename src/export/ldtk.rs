@@ -549,12 +549,15 @@ pub fn project<'a>(levels: &'a [Generated], image: &str, grid: usize, script: &s
         })
         .collect();
 
+    // Kind names as identifiers too (`1x` is `_1x`), unique.
+    let kind_names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
+    let kind_ids = Names::default().claim_all(&kind_names);
     let int_grid_values: Vec<Json> = kinds
         .iter()
         .enumerate()
         .map(|(i, k)| {
             json!({
-                "value": i + 1, "identifier": k.name, "color": hex(k.color),
+                "value": i + 1, "identifier": kind_ids[i], "color": hex(k.color),
                 "tile": { "tilesetUid": TILESET_UID, "x": i * grid, "y": 0, "w": grid, "h": grid },
                 "groupUid": 0,
             })

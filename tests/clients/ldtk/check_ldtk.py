@@ -69,8 +69,10 @@ def check(ldtk_path, json_path):
         names = {t["id"]: t["name"] for t in m["tiles"]}
         theirs = [kind_of_value[v] for v in grid.int_grid_csv]
         mine = [names[c] for c in m["cells"]]
-        if theirs != mine:
-            i = next(i for i, (a, b) in enumerate(zip(theirs, mine)) if a != b)
+        # IntGrid values are named as LDtk spells identifiers (1x is _1x).
+        spelled = [identifier(n) for n in mine]
+        if theirs != spelled:
+            i = next(i for i, (a, b) in enumerate(zip(theirs, spelled)) if a != b)
             fail(f"{where}: cell {i % m['width']},{i // m['width']} is {theirs[i]}, dunlua {mine[i]}")
         # The auto-layer draws every cell with its kind's glyph.
         if len(grid.auto_layer_tiles) != len(mine):
