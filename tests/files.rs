@@ -379,3 +379,41 @@ fn a_replaced_output_gets_a_new_files_mode() {
     let mode = std::fs::metadata(&old).unwrap().permissions().mode() & 0o7777;
     assert_eq!(mode, fresh);
 }
+
+/// A tileset whose XML cannot be read says why once (quick-xml's error
+/// repeated its cause in its own text).
+#[test]
+fn a_broken_tileset_says_why_once() {
+    let scratch = Scratch::new();
+    scratch.write("x.lua", SCRIPT);
+    scratch.write(
+        "bad.tsx",
+        "<?xml version=\"1.0\"?><tileset name=\"x\" tilewidth=\"8\" tileheight=\"8\">\
+         <tile id=\"0\"><properties><property name=\"a\" value=\"&bad;\"/></properties></tile></tileset>",
+    );
+    let run = guarded(
+        scratch.path(),
+        &[
+            "x.lua",
+            "--seed",
+            "1",
+            "--out",
+            "m.tmx",
+            "--tileset",
+            "bad.tsx",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("dunlua: --tileset bad.tsx: "),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stderr.matches("Unrecognized escape symbol").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+}

@@ -345,7 +345,10 @@ fn marker_names_and_props_ldtk_cannot_spell_are_kept() {
         .map(|v| v["identifier"].as_str().unwrap())
         .collect();
     assert!(kinds.contains(&"_1x"), "{kinds:?}");
-    assert!(kinds.contains(&"floor") && !kinds.contains(&"1x"), "{kinds:?}");
+    assert!(
+        kinds.contains(&"floor") && !kinds.contains(&"1x"),
+        "{kinds:?}"
+    );
     let lair = &doc["defs"]["entities"][2]["fieldDefs"];
     let fields: Vec<(&str, &str)> = lair
         .as_array()

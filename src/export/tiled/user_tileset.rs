@@ -149,10 +149,15 @@ fn number(value: Option<&String>) -> usize {
 
 fn attributes(e: &BytesStart) -> anyhow::Result<BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
+    // quick-xml's errors repeat their cause in their own text: kept as
+    // text, so the message says it once.
     for attr in e.attributes() {
-        let attr = attr?;
+        let attr = attr.map_err(|e| anyhow::anyhow!("{e}"))?;
         let key = String::from_utf8_lossy(attr.key.as_ref()).into_owned();
-        out.insert(key, attr.unescape_value()?.into_owned());
+        let value = attr
+            .unescape_value()
+            .map_err(|e| anyhow::anyhow!("attribute {key}: {e}"))?;
+        out.insert(key, value.into_owned());
     }
     Ok(out)
 }
