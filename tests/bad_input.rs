@@ -564,8 +564,17 @@ fn bad_sizes_are_usage_errors() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        "dunlua: invalid value '0x5' for '--size <WxH>': size 0x5 is invalid: width and height must be 1..=10000 (see dunlua --help)\n"
+        "dunlua: invalid value '0x5' for '--size <WxH>': width and height must be 1..=10000, got 0x5 (see dunlua --help)\n"
     );
+    // Seeds: whole numbers from 0 to 2^64-1, said so whatever was wrong.
+    for bad in ["-1", "18446744073709551616", "0x10", "1.5", "abc"] {
+        let run = dunlua(&["scripts/rooms.lua", "--seed", bad, "--hash"]);
+        assert_eq!(run.code, 2, "{bad}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!("dunlua: invalid value '{bad}' for '--seed <SEED>': a seed is a whole number from 0 to 18446744073709551615, got '{bad}' (see dunlua --help)\n")
+        );
+    }
     let run = dunlua(&[
         "scripts/rooms.lua",
         "--seed",
@@ -575,7 +584,8 @@ fn bad_sizes_are_usage_errors() {
     ]);
     assert_eq!(run.code, 2);
     assert!(
-        run.stderr.contains("size 100000x100000 is invalid"),
+        run.stderr
+            .contains("width and height must be 1..=10000, got 100000x100000"),
         "{}",
         run.stderr
     );

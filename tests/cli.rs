@@ -324,3 +324,27 @@ fn a_scripts_own_tostring_text_is_never_renamed() {
         run.stderr
     );
 }
+
+/// Without `--seed`, the seed picked is said only for a script that was
+/// read and compiled: a mistyped file name gets its one-line error alone.
+#[test]
+fn a_missing_script_without_a_seed_is_one_line() {
+    let scratch = crate::util::Scratch::new();
+    let run = crate::util::dunlua_in(scratch.path(), &["nope.lua", "--ascii"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.trim().lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("dunlua: cannot read script nope.lua"),
+        "{}",
+        run.stderr
+    );
+    scratch.write("ok.lua", "return { width = 8, height = 8, generate = function(map) map:fill('floor') map:set_start(1, 1) end }\n");
+    let run = crate::util::dunlua_in(scratch.path(), &["ok.lua", "--ascii"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("(no --seed given; pass --seed"),
+        "{}",
+        run.stderr
+    );
+}

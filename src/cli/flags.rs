@@ -83,7 +83,7 @@ pub struct RunArgs {
     pub script: Option<PathBuf>,
 
     /// The seed; the same seed gives the same map. Random (and printed) when absent.
-    #[arg(long)]
+    #[arg(long, value_name = "SEED", allow_hyphen_values = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
 
     #[arg(long = "out", value_name = "FILE", help = concat!(
@@ -319,6 +319,18 @@ pub enum PngStyle {
 }
 
 /// Parses `WxH` and checks it against the map limits.
+/// A seed: a whole number from 0 to 2^64-1, written in decimal (a
+/// negative, a fraction or hex is said to be one, not that a digit is
+/// wrong or that `-1` is an unknown flag).
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim().parse::<u64>().map_err(|_| {
+        format!(
+            "a seed is a whole number from 0 to {}, got '{text}'",
+            u64::MAX
+        )
+    })
+}
+
 fn parse_size(text: &str) -> Result<(i64, i64), String> {
     let (w, h) = text
         .split_once(['x', 'X'])
@@ -329,7 +341,16 @@ fn parse_size(text: &str) -> Result<(i64, i64), String> {
             .map_err(|_| format!("expected WxH such as 80x50, got '{text}'"))
     };
     let (w, h) = (number(w)?, number(h)?);
-    map::check_size(w, h).map_err(|e| e.to_string())?;
+    // clap names the value already: the reason alone.
+    map::check_size(w, h).map_err(|e| match e {
+        map::MapError::TooManyCells { .. } => {
+            format!("a map holds at most {} cells, got {w}x{h}", map::MAX_CELLS)
+        }
+        _ => format!(
+            "width and height must be 1..={}, got {w}x{h}",
+            map::MAX_SIDE
+        ),
+    })?;
     Ok((w, h))
 }
 

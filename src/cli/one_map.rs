@@ -88,16 +88,7 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
             )));
         }
     }
-    let seed = match cli.seed {
-        Some(seed) => seed,
-        None => {
-            let seed = rand::random::<u32>() as u64;
-            note!(
-                "dunlua: seed {seed} (no --seed given; pass --seed {seed} to get this map again)"
-            );
-            seed
-        }
-    };
+    let seed = cli.seed.unwrap_or_else(|| rand::random::<u32>() as u64);
     // The window is the default when nothing else was asked for.
     let wants_window = cli.window || (!cli.ascii && !cli.hash && cli.outs.is_empty());
     let windowed = wants_window && (cli.window || display_available());
@@ -106,6 +97,14 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     let started = std::time::Instant::now();
     let levels = with_watchdog(&request, || {
         let session = script::Session::new(&request)?;
+        // Said once the script is read and compiled (a script that cannot
+        // be has no map to make again), before its run (whose failure the
+        // seed reproduces).
+        if cli.seed.is_none() {
+            note!(
+                "dunlua: seed {seed} (no --seed given; pass --seed {seed} to get this map again)"
+            );
+        }
         let result = session.run_levels(request.seed);
         if result.is_err() {
             // The command ends with this error: freeing the run's heap
