@@ -1,6 +1,6 @@
 -- rooms_luajit.lua: the Grogue rooms-and-corridors algorithm of
 -- scripts/rooms.lua for LuaJIT, with no host: a flat table of tiles and
--- the RNG written out from DESIGN.md (PCG-XSH-RR 64/32, Lemire's bounded
+-- the RNG written out from the guide's Determinism chapter (PCG-XSH-RR 64/32, Lemire's bounded
 -- integers). LuaJIT numbers are doubles, so the 64-bit state is an ffi
 -- uint64_t (wrapping arithmetic) and the 32-bit rotate is `bit.ror`.
 -- The LuaJIT peer of the speed comparison (benches/peers.rs);

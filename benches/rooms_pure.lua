@@ -1,7 +1,7 @@
 -- rooms_pure.lua: the Grogue rooms-and-corridors algorithm of
 -- scripts/rooms.lua in plain Lua 5.4, with no host at all: a flat table of
 -- tiles, the naive loop over every accepted room, and the RNG written out
--- from DESIGN.md (PCG-XSH-RR 64/32 and Lemire's bounded integers) on Lua's
+-- from the guide's Determinism chapter (PCG-XSH-RR 64/32 and Lemire's bounded integers) on Lua's
 -- 64-bit integers. The benchmark's pure-Lua baseline; tests/pure_lua.rs
 -- checks it makes the same maps as rooms.lua.
 

@@ -12,7 +12,7 @@
 --
 -- With -p features=true, lib/features.lua adds doors and stairs (off by
 -- default, so the map is the tutorial's).
--- Draw order (DESIGN.md, "Determinism"): all tries first (w, h, x, y per
+-- Draw order (the guide's Determinism chapter): all tries first (w, h, x, y per
 -- try), then one rng:int(2) per tunnel while carving, 0 = horizontal first.
 -- Any implementation of that spec gives these maps for the same seed.
 --

@@ -1,4 +1,4 @@
-//! The seeded random stream, specified in DESIGN.md so that any language can
+//! The seeded random stream, specified in the guide's Determinism chapter so that any language can
 //! reproduce a map: PCG-XSH-RR 64/32 and Lemire's unbiased bounded integers.
 //! Every draw starts from `next_u32`; nothing here depends on a crate's
 //! sampling code, which may change between versions.
@@ -7,7 +7,7 @@ use rand::TryRng;
 use rand_pcg::Pcg32;
 
 /// The PCG stream selector every dunlua generator uses.
-pub const STREAM: u64 = 0x0a02_bdbf_7bb3_c0a7; // DESIGN.md writes it 0xa02bdbf7bb3c0a7
+pub const STREAM: u64 = 0x0a02_bdbf_7bb3_c0a7; // the guide writes it 0xa02bdbf7bb3c0a7
 
 /// Why a bounded draw could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,5 +1,5 @@
 //! The benchmark's pure-Lua baseline (benches/rooms_pure.lua, its own RNG
-//! written from DESIGN.md in Lua) makes exactly rooms.lua's maps: a second
+//! written from the guide's Determinism chapter in Lua) makes exactly rooms.lua's maps: a second
 //! implementation of the specified stream, in another language.
 
 use crate::util::{generate, root};

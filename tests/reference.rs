@@ -70,7 +70,7 @@ impl Level {
     }
 }
 
-/// Grogue's `createTiles` with the draw order DESIGN.md specifies.
+/// Grogue's `createTiles` with the draw order the guide's Determinism chapter specifies.
 pub fn grogue(seed: u64, width: i32, height: i32, max_rooms: i32, min: i32, max: i32) -> Level {
     let mut rng = Rng::new(seed);
     let mut level = Level {

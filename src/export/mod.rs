@@ -270,7 +270,7 @@ impl Inputs {
 
 /// The most memory writing one output may take, about: a script may make a
 /// million markers within its memory limit, and an export that makes an
-/// object of each in memory would take gigabytes (DESIGN.md: "exports
+/// object of each in memory would take gigabytes (the design contract: "exports
 /// have size bounds").
 pub const MAX_EXPORT_BYTES: u64 = 512 << 20;
 

@@ -1,5 +1,5 @@
 //! `rng` for scripts, and `math.random` routed to the same stream, exactly
-//! as DESIGN.md's Determinism section specifies.
+//! as the guide's Determinism chapter specifies.
 
 use std::cell::RefCell;
 use std::rc::Rc;
