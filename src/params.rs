@@ -123,6 +123,15 @@ impl Params {
             .collect()
     }
 
+    /// The error for an undeclared `key`: the closest declared name when
+    /// one is near (`gpa` for `gap`), then every declared one.
+    fn unknown(&self, key: &str) -> String {
+        let guess = crate::closest::closest(key, self.iter().map(|(k, _)| k))
+            .map(|k| format!("did you mean '{k}'? "))
+            .unwrap_or_default();
+        format!("unknown parameter '{key}'; {guess}{}", self.declared())
+    }
+
     fn declared(&self) -> String {
         if self.is_empty() {
             return "no parameters are declared".to_string();
@@ -148,7 +157,7 @@ impl Params {
             };
             let key = key.trim();
             let Some(slot) = out.0.iter_mut().find(|(k, _)| k == key) else {
-                return Err(format!("unknown parameter '{key}'; {}", self.declared()));
+                return Err(self.unknown(key));
             };
             slot.1 = slot.1.parse_like(text).ok_or_else(|| {
                 format!(
@@ -169,7 +178,7 @@ impl Params {
         let mut out = self.clone();
         for (key, value) in values {
             let Some(slot) = out.0.iter_mut().find(|(k, _)| k == key) else {
-                return Err(format!("unknown parameter '{key}'; {}", self.declared()));
+                return Err(self.unknown(key));
             };
             slot.1 = match (&slot.1, value) {
                 (ParamValue::Number(_), ParamValue::Integer(v)) => ParamValue::Number(*v as f64),

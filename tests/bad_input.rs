@@ -547,6 +547,16 @@ fn bad_parameters_are_usage_errors_listing_the_declared_ones() {
         "dunlua: unknown parameter 'rooms'; declared: features (boolean, default false), \
          max_rooms (integer, default 30), max_size (integer, default 10), min_size (integer, default 6)\n"
     );
+    // A near miss names what was meant, as a mistyped API name does.
+    let run = dunlua(&["scripts/rooms.lua", "--seed", "1", "-p", "max_room=3"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(
+            "dunlua: unknown parameter 'max_room'; did you mean 'max_rooms'? declared: "
+        ),
+        "{}",
+        run.stderr
+    );
     let run = dunlua(&["scripts/rooms.lua", "--seed", "1", "-p", "max_rooms=abc"]);
     assert_eq!(run.code, 2);
     assert!(

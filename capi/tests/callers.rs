@@ -168,7 +168,7 @@ fn expected() -> String {
     ];
     assert!(unknown
         .message
-        .starts_with("unknown parameter 'max_room'; declared: "));
+        .starts_with("unknown parameter 'max_room'; did you mean 'max_rooms'? declared: "));
     assert!(spin.message.starts_with("spin.lua:1: instruction budget"));
     lines.join("\n") + "\n"
 }
