@@ -379,9 +379,18 @@ mod tests {
         assert_eq!(parse_size("80x50"), Ok((80, 50)));
         assert_eq!(parse_size("120X40"), Ok((120, 40)));
         assert!(parse_size("80").unwrap_err().contains("expected WxH"));
-        assert!(parse_size("0x5")
+        assert_eq!(
+            parse_size("0x5").unwrap_err(),
+            "width and height must be 1..=10000, got 0x5"
+        );
+        assert_eq!(
+            parse_size("9000x9000").unwrap_err(),
+            "a map holds at most 25000000 cells, got 9000x9000"
+        );
+        assert_eq!(parse_seed("7"), Ok(7));
+        assert!(parse_seed("-1")
             .unwrap_err()
-            .contains("size 0x5 is invalid"));
+            .starts_with("a seed is a whole number"));
         assert!(parse_size("100000x100000").is_err());
         assert!(parse_size("-3x5").is_err());
     }
