@@ -71,7 +71,7 @@ fn bad_params_and_sizes_fail_at_build_time_listing_the_declared_ones() {
     assert_eq!(err.kind, FailureKind::Usage);
     assert!(
         err.message
-            .starts_with("unknown parameter 'max_room'; declared: ")
+            .starts_with("unknown parameter 'max_room'; did you mean 'max_rooms'? declared: ")
             && err.message.contains("max_rooms (integer, default 30)"),
         "{}",
         err.message
