@@ -438,10 +438,11 @@ LUAI_FUNC void luaE_incCstack (lua_State *L);
 ** dunlua: LUAI_MAXCCALLS counts nested C calls, not bytes, and 200 of
 ** them (a chain of requires, each through the host's Rust) can take more
 ** than a game's worker thread has: a crash, not an error. Below the floor
-** the host set, a C call raises "C stack overflow" as the count does
-** (dunlua_checkcstack in lstate.c); the DUNLUA_STACK_SLACK bytes under the
-** floor are for handling that error, and below them it is an error in
-** error handling (luaD_errerr).
+** the host set, a C call stops the run through the host's guard ("C stack
+** exhausted", which no pcall catches), or where no guard watches raises
+** "C stack overflow" as the count does (dunlua_checkcstack in lstate.c);
+** the DUNLUA_STACK_SLACK bytes under the floor are for handling that
+** error, and below them it is an error in error handling (luaD_errerr).
 */
 #define DUNLUA_STACK_SLACK	(64 * 1024)
 #if defined(__GNUC__)
