@@ -14,25 +14,10 @@ use mlua::{ffi, AnyUserData, Lua, Table, Value};
 
 use crate::params::{ParamValue, Params};
 
-/// The fields of a script's table a run reads, in the order it reads them
-/// (the first keys of [`KEYS`]).
-pub(crate) const SCRIPT_FIELDS: [&CStr; 11] = [
-    c"generate",
-    c"validate",
-    c"name",
-    c"width",
-    c"height",
-    c"levels",
-    c"stairs",
-    c"params",
-    c"goal",
-    c"locks",
-    c"one_way",
-];
-
-/// Every key this module uses: [`SCRIPT_FIELDS`] (which hold the map's
-/// `width` and `height` too), then `ctx`'s others, at the index [`key`]
-/// names.
+/// Every key this module uses, at the index [`key`] names: first the
+/// fields of a script's table a run reads, in the order it reads them
+/// ([`SCRIPT_FIELDS`]; `width` and `height` are the map's too), then
+/// `ctx`'s others.
 const KEYS: [&CStr; 14] = [
     c"generate",
     c"validate",
@@ -49,6 +34,9 @@ const KEYS: [&CStr; 14] = [
     c"seed",
     c"above",
 ];
+
+/// How many of [`KEYS`] are the script table's fields.
+pub(crate) const SCRIPT_FIELDS: usize = 11;
 
 /// Where the keys' table is in the registry: this static's address.
 static KEYS_SLOT: u8 = 0;
@@ -95,9 +83,9 @@ unsafe fn set_key(state: *mut ffi::lua_State, table: c_int, keys: c_int, name: &
     ffi::lua_settable(state, table);
 }
 
-/// The script table's [`SCRIPT_FIELDS`], read as `table.field` would
+/// The script table's fields (the first [`SCRIPT_FIELDS`] of [`KEYS`]), read as `table.field` would
 /// (metamethods included), in that order.
-pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; 11]> {
+pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; SCRIPT_FIELDS]> {
     type Eleven = (
         Value,
         Value,
@@ -118,7 +106,7 @@ pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; 11
         lua.exec_raw(table, |state| {
             let at = ffi::lua_gettop(state);
             let keys = push_keys(state);
-            for i in 1..=SCRIPT_FIELDS.len() as i64 {
+            for i in 1..=SCRIPT_FIELDS as i64 {
                 ffi::lua_rawgeti(state, keys, i);
                 ffi::lua_gettable(state, at);
             }
