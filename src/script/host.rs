@@ -48,7 +48,8 @@ use super::api_rng::{LuaRng, MathStream};
 use super::error::{located, script_location};
 use super::error::{FailureKind, ScriptError};
 use super::raw::fast::FastState;
-use super::raw::guard::{Guard, Stop};
+use super::raw::guard::{GcHistory, Guard, Stop};
+use super::raw::reset::QuickReset;
 use super::run_state::HostState;
 use super::Modules;
 use crate::map::Map;
@@ -451,17 +452,65 @@ impl Vm {
         // another run would not. Only an error takes a box: after a run
         // that raised none, the pool is as full as it was (the refill cost
         // a seventh of an empty script's run).
-        if super::raw::reset::take_throws(&self.lua)? > 0 || !self.pool_filled.get() {
-            self.nest.call::<()>((self.nest.clone(), POOL_DEPTH))?;
-            self.pool_filled.set(true);
-            super::raw::reset::take_throws(&self.lua)?;
+        let history = self.guard.take_gc_history();
+        // The common case in one call (raw/reset.rs): a run that raised no
+        // error, left the collector as it was and whose heap the two minor
+        // collections free.
+        let quick = match self.base_bytes.get() {
+            Some(base)
+                if self.pool_filled.get()
+                    && !history.touched
+                    && history.peak < base.saturating_mul(2) =>
+            {
+                let t = &self.templates;
+                let guard = &self.guard;
+                super::raw::reset::quick_reset(
+                    &self.lua,
+                    &self.host_globals,
+                    &self.host_strings_mt,
+                    [
+                        &t.globals,
+                        &t.strings_mt,
+                        &t.overlay_metatables,
+                        &t.globals_fix_ups,
+                        &t.strings_mt_fix_ups,
+                    ],
+                    (GC_GEN_MINOR, GC_GEN_MAJOR),
+                    base,
+                    || guard.lua_bytes(),
+                )?
+            }
+            _ => QuickReset::Throws,
+        };
+        let collected_quickly = match quick {
+            QuickReset::Done(env) => {
+                *self.env.borrow_mut() = Some(env);
+                self.guard.mark_run_base();
+                return Ok(());
+            }
+            QuickReset::Collect => true,
+            QuickReset::Throws => false,
+        };
+        if !collected_quickly {
+            // mlua keeps a box ready for an error per level of nested host
+            // calls, made on first need; an error takes its box away. Calling
+            // through POOL_DEPTH levels refills what the last run's errors took,
+            // so a run does not make boxes (memory, collector pacing) that
+            // another run would not. Only an error takes a box: after a run
+            // that raised none, the pool is as full as it was (the refill cost
+            // a seventh of an empty script's run).
+            if super::raw::reset::take_throws(&self.lua)? > 0 || !self.pool_filled.get() {
+                self.nest.call::<()>((self.nest.clone(), POOL_DEPTH))?;
+                self.pool_filled.set(true);
+                super::raw::reset::take_throws(&self.lua)?;
+            }
+            super::raw::reset::point_globals_and_settle(
+                &self.lua,
+                &self.host_globals,
+                &self.host_strings_mt,
+            )?;
         }
-        super::raw::reset::point_globals_and_settle(
-            &self.lua,
-            &self.host_globals,
-            &self.host_strings_mt,
-        )?;
-        self.collect_history()?;
+        self.collect_history(history, collected_quickly)?;
         // Objects the run makes get the same ids (what tables hash them
         // by, so `pairs` order) in every run: see raw/lua/lgc.c.
         super::raw::reset::reset_ids(&self.lua)?;
@@ -488,8 +537,7 @@ impl Vm {
     /// moved the collector's own state (its heap doubled, so a major
     /// collection may have run; it called `collectgarbage`) gets a full one
     /// at once.
-    fn collect_history(&self) -> mlua::Result<()> {
-        let history = self.guard.take_gc_history();
+    fn collect_history(&self, history: GcHistory, stepped: bool) -> mlua::Result<()> {
         // Only when a script stopped it: restarting also zeroes the
         // collector's debt.
         if !self.lua.gc_is_running() {
@@ -511,7 +559,8 @@ impl Vm {
         ));
         let quick = match self.base_bytes.get() {
             Some(base) => {
-                matches!(was, GcMode::Generational(_))
+                !stepped
+                    && matches!(was, GcMode::Generational(_))
                     && !history.touched
                     && history.peak < base.saturating_mul(2)
             }

@@ -278,6 +278,90 @@ unsafe fn push_overlay(state: *mut ffi::lua_State, library: c_int) {
     lua_rawset(state, 5);
 }
 
+/// What [`quick_reset`] did.
+pub(crate) enum QuickReset {
+    /// Nothing: the last run raised errors (mlua's pool of error boxes is
+    /// to be refilled first). The count of them is taken.
+    Throws,
+    /// The globals are pointed and the thread settled, but the two minor
+    /// collections left something of the last run (or the collector was
+    /// not in generational mode): a full collection is to follow.
+    Collect,
+    /// Everything: the run's new globals.
+    Done(mlua::Table),
+}
+
+/// The whole reset of a reused VM in its common case, in one protected
+/// call instead of seven (each call into Lua through mlua costs several
+/// hundred instructions, a tenth of an empty script's run): takes the
+/// throws, points the globals back at the host's and settles the thread
+/// ([`point_globals_and_settle`]), makes two minor collections in
+/// generational mode (`gen` its minor and major multipliers), and when the
+/// heap then weighs `base` bytes again (`lua_bytes` reads it), resets the
+/// ids and makes the run's globals ([`reset_ids`], `fresh_globals`). What
+/// it stopped short of is for the caller to finish the slow way.
+pub(crate) fn quick_reset(
+    lua: &Lua,
+    host_globals: &mlua::Table,
+    host_strings_mt: &mlua::Table,
+    templates: [&mlua::Table; 5],
+    gen: (c_int, c_int),
+    base: usize,
+    lua_bytes: impl Fn() -> usize,
+) -> mlua::Result<QuickReset> {
+    let mut code = 0;
+    let [tg, tsm, om, gfu, sfu] = templates;
+    // SAFETY: the closure leaves on the stack either nothing or the run's
+    // globals alone; fresh_globals uses the stack as its comment says.
+    let env: Option<mlua::Table> = unsafe {
+        lua.exec_raw(
+            (host_globals, host_strings_mt, tg, tsm, om, gfu, sfu),
+            |state| {
+                use ffi::*;
+                if dunlua_take_throws(state) > 0 {
+                    lua_settop(state, 0);
+                    return;
+                }
+                // 1 the host's globals, 2 its strings' metatable: both the
+                // registry's again before the thread is settled and the
+                // heap collected, as point_globals_and_settle leaves them.
+                lua_pushstring(state, c"".as_ptr());
+                lua_pushvalue(state, 2);
+                lua_setmetatable(state, -2);
+                lua_pop(state, 1);
+                lua_pushvalue(state, 1);
+                lua_rawseti(state, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+                lua_rotate(state, 1, -2);
+                lua_pop(state, 2); // 1..5: the templates, as fresh_globals takes them
+                dunlua_settle(state);
+                code = 1;
+                if lua_gc(state, LUA_GCISRUNNING, 0) == 0
+                    || lua_gc(state, LUA_GCGEN, gen.0, gen.1) != LUA_GCGEN
+                {
+                    lua_settop(state, 0);
+                    return;
+                }
+                lua_gc(state, LUA_GCSTEP, 0);
+                lua_gc(state, LUA_GCSTEP, 0);
+                if lua_bytes() != base {
+                    lua_settop(state, 0);
+                    return;
+                }
+                dunlua_reset_ids(state, RUN_IDS_FROM);
+                fresh_globals(state);
+                lua_replace(state, 1);
+                lua_settop(state, 1);
+                code = 2;
+            },
+        )?
+    };
+    Ok(match (code, env) {
+        (2, Some(env)) => QuickReset::Done(env),
+        (0, _) => QuickReset::Throws,
+        _ => QuickReset::Collect,
+    })
+}
+
 /// Makes `globals` the registry's globals and `strings_mt` the strings'
 /// metatable again (between runs: the host's own, so the last run's copies
 /// are garbage), and settles the main thread: its spare call frames and its
