@@ -49,7 +49,7 @@ use super::error::{located, script_location};
 use super::error::{FailureKind, ScriptError};
 use super::raw::fast::FastState;
 use super::raw::guard::{GcHistory, Guard, Stop};
-use super::raw::reset::QuickReset;
+use super::raw::reset::{FixUps, QuickReset};
 use super::run_state::HostState;
 use super::Modules;
 use crate::map::Map;
@@ -205,8 +205,8 @@ struct Templates {
     globals: Table,
     strings_mt: Table,
     overlay_metatables: Table,
-    globals_fix_ups: Table,
-    strings_mt_fix_ups: Table,
+    globals_fix_ups: FixUps,
+    strings_mt_fix_ups: FixUps,
 }
 
 /// A sandboxed VM, reused run after run (see the module doc).
@@ -223,10 +223,9 @@ pub(crate) struct Vm {
     cancel: Option<Arc<AtomicBool>>,
     /// The deadline of the run under way (all its attempts), if one began.
     deadline: std::cell::Cell<Option<std::time::Instant>>,
-    /// `raw::reset`'s copying function, and what it copies: the host's
-    /// globals and strings' metatable as set up, never given to a script,
-    /// through templates of a run's copies of them.
-    fresh_globals: Function,
+    /// What `raw::reset` copies: the host's globals and strings' metatable
+    /// as set up, never given to a script, through templates of a run's
+    /// copies of them.
     host_globals: Table,
     host_strings_mt: Table,
     templates: Templates,
@@ -298,13 +297,12 @@ impl Vm {
             .set_name("=sandbox")
             .call::<(Table, Table, Table)>((&host_globals, &host_strings_mt, &overlays))?;
         let templates = Templates {
+            globals_fix_ups: FixUps::of(&lua, &template_globals, &globals_fix_ups)?,
+            strings_mt_fix_ups: FixUps::of(&lua, &template_strings_mt, &strings_mt_fix_ups)?,
             globals: template_globals,
             strings_mt: template_strings_mt,
             overlay_metatables,
-            globals_fix_ups,
-            strings_mt_fix_ups,
         };
-        let fresh_globals = super::raw::reset::fresh_globals_function(&lua)?;
         let nest = lua.create_function(|_, (me, depth): (Function, u32)| {
             if depth > 1 {
                 me.call::<()>((me.clone(), depth - 1))?;
@@ -334,7 +332,6 @@ impl Vm {
             guard,
             cancel: None,
             deadline: std::cell::Cell::new(None),
-            fresh_globals,
             host_globals,
             host_strings_mt,
             templates,
@@ -468,13 +465,8 @@ impl Vm {
                     &self.lua,
                     &self.host_globals,
                     &self.host_strings_mt,
-                    [
-                        &t.globals,
-                        &t.strings_mt,
-                        &t.overlay_metatables,
-                        &t.globals_fix_ups,
-                        &t.strings_mt_fix_ups,
-                    ],
+                    [&t.globals, &t.strings_mt, &t.overlay_metatables],
+                    [&t.globals_fix_ups, &t.strings_mt_fix_ups],
                     (GC_GEN_MINOR, GC_GEN_MAJOR),
                     base,
                     || guard.lua_bytes(),
@@ -512,16 +504,14 @@ impl Vm {
         }
         self.collect_history(history, collected_quickly)?;
         // Objects the run makes get the same ids (what tables hash them
-        // by, so `pairs` order) in every run: see raw/lua/lgc.c.
-        super::raw::reset::reset_ids(&self.lua)?;
+        // by, so `pairs` order) in every run (see raw/lua/lgc.c), the
+        // run's globals first.
         let t = &self.templates;
-        let env: Table = self.fresh_globals.call((
-            &t.globals,
-            &t.strings_mt,
-            &t.overlay_metatables,
-            &t.globals_fix_ups,
-            &t.strings_mt_fix_ups,
-        ))?;
+        let env = super::raw::reset::make_fresh_globals(
+            &self.lua,
+            [&t.globals, &t.strings_mt, &t.overlay_metatables],
+            [&t.globals_fix_ups, &t.strings_mt_fix_ups],
+        )?;
         *self.env.borrow_mut() = Some(env);
         self.guard.mark_run_base();
         Ok(())

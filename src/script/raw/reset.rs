@@ -1,4 +1,4 @@
-//! A run's own globals, as one raw C function (see `host.rs`, `Vm::reset`):
+//! A run's own globals, made in one raw call (see `host.rs`, `Vm::reset`):
 //! the tables the host set up (`_G`, the libraries, `Rect`, `tiles`, the
 //! strings' metatable) are never handed to a script. Each run gets a new
 //! `_G` (a copy of the host's) and a new strings' metatable, and each
@@ -9,23 +9,73 @@
 //!
 //! The copies are made from templates built once per VM (the host's tables
 //! copied a key at a time in their `next` order): each run clones a
-//! template node for node (`dunlua_clonetable`, one `memcpy`), so `pairs`
-//! visits every run's globals alike, then points the library entries at
-//! its new overlays. Copying a key at a time each run cost about a third
-//! of an empty script's run (`benches/empty.lua`: 138k instructions a map
-//! before, 108k after, with the inline count of `lvm.c`); copying every
-//! library instead cost 6 µs a run (117 entries); the overlays cost a
-//! table each.
+//! template node for node (`dunlua_clonetable_with`, one `memcpy`), so
+//! `pairs` visits every run's globals alike, and points the library
+//! entries at its new overlays by node index as it copies ([`FixUps`]).
+//! Copying a key at a time each run cost about a third of an empty
+//! script's run (`benches/empty.lua`: 138k instructions a map before, 108k
+//! after, with the inline count of `lvm.c`); copying every library instead
+//! cost 6 µs a run (117 entries); the overlays cost a table each; setting
+//! the library entries by key instead of by node, 2,000 instructions.
+//!
+//! In the common case the whole reset, collections included, is one
+//! protected call ([`quick_reset`]).
 
 use std::ffi::c_int;
 
 use mlua::{ffi, Function, Lua};
 
-/// The function that makes a run's globals, to be called with what
-/// [`templates_function`] and [`FIX_UPS`] made.
-pub(crate) fn fresh_globals_function(lua: &Lua) -> mlua::Result<Function> {
-    // SAFETY: fresh_globals only uses the stack as its comment says.
-    unsafe { lua.create_c_function(fresh_globals) }
+/// Where each run's copy of a template gets its own tables: the nodes of
+/// the template's hash part that hold a table (a library, `_G`), and for
+/// each the slot of what replaces it (0 the run's globals, i its i-th
+/// overlay). Set node by node in the copy (`dunlua_clonetable_with`): the
+/// keys are there already, so no lookup and no new node.
+pub(crate) struct FixUps {
+    nodes: Vec<c_int>,
+    slots: Vec<c_int>,
+}
+
+impl FixUps {
+    /// The fix-ups of `template` from `list` (`{key1, slot1, key2, ...}`,
+    /// as [`FIX_UPS`] returns them), each key found in the template's hash
+    /// part.
+    pub(crate) fn of(
+        lua: &Lua,
+        template: &mlua::Table,
+        list: &mlua::Table,
+    ) -> mlua::Result<FixUps> {
+        let mut fix_ups = FixUps {
+            nodes: Vec::new(),
+            slots: Vec::new(),
+        };
+        let mut missing = false;
+        // SAFETY: pops everything it pushes; lua_rawgeti on the list and
+        // dunlua_nodeindex (a raw lookup) raise nothing.
+        unsafe {
+            lua.exec_raw::<()>((template, list), |state| {
+                let n = ffi::lua_rawlen(state, 2) as i64;
+                let mut i = 1;
+                while i < n {
+                    ffi::lua_rawgeti(state, 2, i + 1);
+                    let slot = ffi::lua_tointeger(state, -1) as c_int;
+                    ffi::lua_pop(state, 1);
+                    ffi::lua_rawgeti(state, 2, i);
+                    let node = dunlua_nodeindex(state, 1);
+                    missing |= node < 0;
+                    fix_ups.nodes.push(node);
+                    fix_ups.slots.push(slot);
+                    i += 2;
+                }
+                ffi::lua_settop(state, 0);
+            })?;
+        }
+        if missing {
+            return Err(mlua::Error::runtime(
+                "a host table's key is not in its template's hash part",
+            ));
+        }
+        Ok(fix_ups)
+    }
 }
 
 /// The function that makes the templates, called once per VM with the
@@ -77,15 +127,6 @@ return metatables, globals, strings
 /// Where the ids of the objects a run makes start (`dunlua_reset_ids`):
 /// far above those of the host's own objects, made before.
 const RUN_IDS_FROM: u32 = 1 << 24;
-
-/// Makes the next object made get the first id of a run (see
-/// `src/script/raw/lua/lgc.c`): tables keyed by tables, functions,
-/// coroutines or userdata then lay out, and `pairs` visits, alike in every
-/// run, fresh VM or reused.
-pub(crate) fn reset_ids(lua: &Lua) -> mlua::Result<()> {
-    // SAFETY: only stores a counter in the global state.
-    unsafe { lua.exec_raw::<()>((), |state| dunlua_reset_ids(state, RUN_IDS_FROM)) }
-}
 
 /// Marks mlua's stack of references (the thread holding every value the
 /// host holds) as the host's (`dunlua_mark_host_thread` in a patched
@@ -145,8 +186,18 @@ extern "C-unwind" {
     /// Sets the id the next object made gets, less one.
     fn dunlua_reset_ids(state: *mut ffi::lua_State, next: u32);
     /// Pushes a copy of the table at `idx`: the same array part and the
-    /// same hash part node for node (`src/script/raw/lua/ltable.c`).
-    fn dunlua_clonetable(state: *mut ffi::lua_State, idx: c_int);
+    /// same hash part node for node (`src/script/raw/lua/ltable.c`), with
+    /// `n` of its nodes' values set from the stack (`lapi.c`).
+    fn dunlua_clonetable_with(
+        state: *mut ffi::lua_State,
+        idx: c_int,
+        n: c_int,
+        nodes: *const c_int,
+        values: *const c_int,
+    );
+    /// The node of the hash part of the table at `idx` holding the key on
+    /// top of the stack (popped), or -1.
+    fn dunlua_nodeindex(state: *mut ffi::lua_State, idx: c_int) -> c_int;
 }
 
 /// Arguments: 1 the host's globals, 2 the strings' metatable, 3 library ->
@@ -165,56 +216,77 @@ unsafe extern "C-unwind" fn make_templates(state: *mut ffi::lua_State) -> c_int 
     2
 }
 
-/// Arguments: 1 the globals' template, 2 the strings' metatable's
-/// template, 3 the overlay metatables, 4 and 5 the fix-ups of the two
-/// templates (see [`FIX_UPS`]). Makes the run's overlays (new empty
-/// tables, one per library, shared by both copies), then the run's globals
-/// (`_G._G` is itself) and strings' metatable as copies of the templates
-/// with the fix-ups applied; makes them the registry's globals (what
-/// `load` and new chunks see) and the strings' metatable; returns the
-/// globals.
-unsafe extern "C-unwind" fn fresh_globals(state: *mut ffi::lua_State) -> c_int {
+/// With 1 the globals' template, 2 the strings' metatable's template and 3
+/// the overlay metatables on the stack (and nothing above): makes the
+/// run's overlays (new empty tables, one per library, shared by both
+/// copies), then the run's globals (`_G._G` is itself) and strings'
+/// metatable as copies of the templates with their fix-ups applied; makes
+/// them the registry's globals (what `load` and new chunks see) and the
+/// strings' metatable; leaves the globals alone on the stack.
+///
+/// SAFETY: `state` is a VM's, its stack as above; may raise (memory).
+unsafe fn fresh_globals(state: *mut ffi::lua_State, globals_fix: &FixUps, strings_fix: &FixUps) {
     use ffi::*;
-    lua_settop(state, 5);
+    lua_settop(state, 3);
     let overlays = lua_rawlen(state, 3) as c_int;
     luaL_checkstack(state, overlays + 8, std::ptr::null());
     for i in 1..=overlays {
-        lua_createtable(state, 0, 0); // 5 + i
+        lua_createtable(state, 0, 0); // 3 + i
         if lua_rawgeti(state, 3, i.into()) == LUA_TTABLE {
             lua_setmetatable(state, -2);
         } else {
             lua_pop(state, 1);
         }
     }
-    let globals = 6 + overlays;
-    dunlua_clonetable(state, 1);
-    apply_fix_ups(state, globals, 4, globals);
-    dunlua_clonetable(state, 2);
-    apply_fix_ups(state, globals + 1, 5, globals);
+    let globals = 4 + overlays;
+    // Slot i is the overlay at 3 + i; slot 0 the globals (the copy itself
+    // in the globals' own copy, the one at `globals` in the other).
+    let values = |fix: &FixUps, globals_at: c_int| -> Vec<c_int> {
+        fix.slots
+            .iter()
+            .map(|&slot| if slot == 0 { globals_at } else { 3 + slot })
+            .collect()
+    };
+    let (g, s) = (values(globals_fix, 0), values(strings_fix, globals));
+    clone_with(state, 1, globals_fix, &g);
+    clone_with(state, 2, strings_fix, &s);
+    drop((g, s));
     lua_pushstring(state, c"".as_ptr());
     lua_pushvalue(state, globals + 1);
     lua_setmetatable(state, -2);
     lua_settop(state, globals);
     lua_pushvalue(state, globals);
     lua_rawseti(state, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-    1
+    lua_replace(state, 1);
+    lua_settop(state, 1);
 }
 
-/// Sets each fix-up (the list at `list`) of the copy at `copy`: slot 0 the
-/// run's globals (at `globals`), slot i the run's i-th overlay (at 5 + i).
-/// Their keys are in the copy already: no new node, the same layout.
-unsafe fn apply_fix_ups(state: *mut ffi::lua_State, copy: c_int, list: c_int, globals: c_int) {
-    use ffi::*;
-    let n = lua_rawlen(state, list) as i64;
-    let mut i = 1;
-    while i < n {
-        lua_rawgeti(state, list, i); // key
-        lua_rawgeti(state, list, i + 1); // slot
-        let slot = lua_tointeger(state, -1) as c_int;
-        lua_pop(state, 1);
-        lua_pushvalue(state, if slot == 0 { globals } else { 5 + slot });
-        lua_rawset(state, copy);
-        i += 2;
+/// Pushes a copy of the template at `template` with `fix`'s nodes set to
+/// the values at the stack indices `values` (0: the copy itself).
+unsafe fn clone_with(state: *mut ffi::lua_State, template: c_int, fix: &FixUps, values: &[c_int]) {
+    dunlua_clonetable_with(
+        state,
+        template,
+        fix.nodes.len() as c_int,
+        fix.nodes.as_ptr(),
+        values.as_ptr(),
+    );
+}
+
+/// Resets the ids and makes the run's globals (see [`fresh_globals`]) in a
+/// call of their own: the slow reset's, after a full collection.
+pub(crate) fn make_fresh_globals(
+    lua: &Lua,
+    templates: [&mlua::Table; 3],
+    fix_ups: [&FixUps; 2],
+) -> mlua::Result<mlua::Table> {
+    let [tg, tsm, om] = templates;
+    // SAFETY: fresh_globals leaves the globals alone on the stack.
+    unsafe {
+        lua.exec_raw((tg, tsm, om), |state| {
+            dunlua_reset_ids(state, RUN_IDS_FROM);
+            fresh_globals(state, fix_ups[0], fix_ups[1])
+        })
     }
 }
 
@@ -304,56 +376,52 @@ pub(crate) fn quick_reset(
     lua: &Lua,
     host_globals: &mlua::Table,
     host_strings_mt: &mlua::Table,
-    templates: [&mlua::Table; 5],
+    templates: [&mlua::Table; 3],
+    fix_ups: [&FixUps; 2],
     gen: (c_int, c_int),
     base: usize,
     lua_bytes: impl Fn() -> usize,
 ) -> mlua::Result<QuickReset> {
     let mut code = 0;
-    let [tg, tsm, om, gfu, sfu] = templates;
+    let [tg, tsm, om] = templates;
     // SAFETY: the closure leaves on the stack either nothing or the run's
     // globals alone; fresh_globals uses the stack as its comment says.
     let env: Option<mlua::Table> = unsafe {
-        lua.exec_raw(
-            (host_globals, host_strings_mt, tg, tsm, om, gfu, sfu),
-            |state| {
-                use ffi::*;
-                if dunlua_take_throws(state) > 0 {
-                    lua_settop(state, 0);
-                    return;
-                }
-                // 1 the host's globals, 2 its strings' metatable: both the
-                // registry's again before the thread is settled and the
-                // heap collected, as point_globals_and_settle leaves them.
-                lua_pushstring(state, c"".as_ptr());
-                lua_pushvalue(state, 2);
-                lua_setmetatable(state, -2);
-                lua_pop(state, 1);
-                lua_pushvalue(state, 1);
-                lua_rawseti(state, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-                lua_rotate(state, 1, -2);
-                lua_pop(state, 2); // 1..5: the templates, as fresh_globals takes them
-                dunlua_settle(state);
-                code = 1;
-                if lua_gc(state, LUA_GCISRUNNING, 0) == 0
-                    || lua_gc(state, LUA_GCGEN, gen.0, gen.1) != LUA_GCGEN
-                {
-                    lua_settop(state, 0);
-                    return;
-                }
-                lua_gc(state, LUA_GCSTEP, 0);
-                lua_gc(state, LUA_GCSTEP, 0);
-                if lua_bytes() != base {
-                    lua_settop(state, 0);
-                    return;
-                }
-                dunlua_reset_ids(state, RUN_IDS_FROM);
-                fresh_globals(state);
-                lua_replace(state, 1);
-                lua_settop(state, 1);
-                code = 2;
-            },
-        )?
+        lua.exec_raw((host_globals, host_strings_mt, tg, tsm, om), |state| {
+            use ffi::*;
+            if dunlua_take_throws(state) > 0 {
+                lua_settop(state, 0);
+                return;
+            }
+            // 1 the host's globals, 2 its strings' metatable: both the
+            // registry's again before the thread is settled and the
+            // heap collected, as point_globals_and_settle leaves them.
+            lua_pushstring(state, c"".as_ptr());
+            lua_pushvalue(state, 2);
+            lua_setmetatable(state, -2);
+            lua_pop(state, 1);
+            lua_pushvalue(state, 1);
+            lua_rawseti(state, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+            lua_rotate(state, 1, -2);
+            lua_pop(state, 2); // 1..3: what fresh_globals takes
+            dunlua_settle(state);
+            code = 1;
+            if lua_gc(state, LUA_GCISRUNNING, 0) == 0
+                || lua_gc(state, LUA_GCGEN, gen.0, gen.1) != LUA_GCGEN
+            {
+                lua_settop(state, 0);
+                return;
+            }
+            lua_gc(state, LUA_GCSTEP, 0);
+            lua_gc(state, LUA_GCSTEP, 0);
+            if lua_bytes() != base {
+                lua_settop(state, 0);
+                return;
+            }
+            dunlua_reset_ids(state, RUN_IDS_FROM);
+            fresh_globals(state, fix_ups[0], fix_ups[1]);
+            code = 2;
+        })?
     };
     Ok(match (code, env) {
         (2, Some(env)) => QuickReset::Done(env),

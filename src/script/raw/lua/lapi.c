@@ -889,6 +889,63 @@ LUA_API void dunlua_clonetable (lua_State *L, int idx) {
 }
 
 
+/*
+** dunlua: like 'dunlua_clonetable', then sets the values of 'n' nodes of
+** the copy's hash part: node 'nodes[k]' gets the value at stack index
+** 'values[k]' (absolute), or the copy itself where that is 0. The copy is
+** new (white), so no barrier; a node past the hash part is left alone.
+*/
+LUA_API void dunlua_clonetable_with (lua_State *L, int idx, int n,
+                                     const int *nodes, const int *values) {
+  Table *t, *c;
+  int k;
+  lua_lock(L);
+  t = hvalue(index2value(L, idx));
+  c = luaH_new(L);
+  sethvalue2s(L, L->top.p, c);
+  api_incr_top(L);
+  dunlua_copytable(L, c, t);
+  if (!isdummy(c)) {
+    for (k = 0; k < n; k++) {
+      if (nodes[k] >= 0 && nodes[k] < sizenode(c)) {
+        TValue *slot = gval(gnode(c, nodes[k]));
+        if (values[k] == 0) {
+          sethvalue(L, slot, c);
+        }
+        else {
+          setobj(L, slot, index2value(L, values[k]));
+        }
+      }
+    }
+  }
+  luaC_checkGC(L);
+  lua_unlock(L);
+}
+
+
+/*
+** dunlua: the index in the hash part of the table at 'idx' of the node
+** holding the key on top of the stack (popped), or -1 when the key is not
+** there (absent, or in the array part).
+*/
+LUA_API int dunlua_nodeindex (lua_State *L, int idx) {
+  Table *t;
+  const TValue *slot;
+  int i = -1;
+  lua_lock(L);
+  t = hvalue(index2value(L, idx));
+  slot = luaH_get(t, s2v(L->top.p - 1));
+  if (!isempty(slot) && !isdummy(t)) {
+    ptrdiff_t at = cast(const Node *, slot) - t->node;
+    if (at >= 0 && at < sizenode(t))
+      i = cast_int(at);
+  }
+  L->top.p--;
+  lua_unlock(L);
+  return i;
+}
+
+
 LUA_API int lua_getmetatable (lua_State *L, int objindex) {
   const TValue *obj;
   Table *mt;
