@@ -161,12 +161,29 @@ struct Loader {
     loaded: RefCell<HashMap<PathBuf, (Function, usize)>>,
     /// By path: the modules each compiled module names literally.
     names: RefCell<HashMap<PathBuf, Vec<String>>>,
+    /// By module name: its relative path and path ([`Loader::path_of`]),
+    /// worked out once (a run's `require` formatted them again: 2,000
+    /// instructions of a 20,000-instruction `require`).
+    paths: RefCell<HashMap<String, (String, PathBuf)>>,
 }
 
 impl Loader {
     /// Where module `name` is: `lib/doors.lua` beside a script in the
     /// current folder (as the user would write it, not `./lib/doors.lua`).
     fn path_of(&self, name: &str) -> (String, PathBuf) {
+        if let Some(known) = self.paths.borrow().get(name) {
+            return known.clone();
+        }
+        let found = self.work_out_path(name);
+        let mut paths = self.paths.borrow_mut();
+        // Bounded like the names a script can make up: past it, worked out every time.
+        if paths.len() < MAX_PATHS_KEPT {
+            paths.insert(name.to_string(), found.clone());
+        }
+        found
+    }
+
+    fn work_out_path(&self, name: &str) -> (String, PathBuf) {
         let relative = format!("{}.lua", name.replace('.', "/"));
         let path = if self.root == Path::new(".") {
             PathBuf::from(&relative)
@@ -247,11 +264,14 @@ pub(crate) fn install_require(
         compiler: RefCell::default(),
         loaded: RefCell::default(),
         names: RefCell::default(),
+        paths: RefCell::default(),
     });
     lua.set_app_data(LoaderRef(loader.clone()));
     let require = lua.create_function(move |lua, name: Value| {
-        let name = match &name {
-            Value::String(s) if s.as_bytes().len() <= MAX_MODULE_NAME => s.to_string_lossy(),
+        // The script's own string is the cache's key: a key given as a
+        // `&str` is made a Lua string again in a protected call of its own.
+        let (name, key) = match &name {
+            Value::String(s) if s.as_bytes().len() <= MAX_MODULE_NAME => (s.to_string_lossy(), s.clone()),
             Value::String(s) => {
                 return Err(located(
                     lua,
@@ -285,7 +305,7 @@ pub(crate) fn install_require(
                 t
             }
         };
-        match loaded.raw_get::<Value>(name.as_str())? {
+        match loaded.raw_get::<Value>(&key)? {
             Value::Nil => {}
             Value::Boolean(false) => {
                 return Err(located(lua, format!("require: module '{name}' requires itself in a cycle")))
@@ -317,21 +337,21 @@ pub(crate) fn install_require(
                     .into_function()?
             }
         };
-        loaded.raw_set(name.as_str(), false)?;
+        loaded.raw_set(&key, false)?;
         if let Some(mut state) = lua.app_data_mut::<HostState>() {
             state.modules.push(path.clone());
         }
-        let result: Value = match chunk.call(name.as_str()) {
+        let result: Value = match chunk.call(&key) {
             Ok(v) => v,
             Err(e) => {
                 // A failed module is not loaded: a later require (after a
                 // pcall caught this one) tries again instead of reporting a cycle.
-                loaded.raw_set(name.as_str(), Value::Nil)?;
+                loaded.raw_set(&key, Value::Nil)?;
                 return Err(e);
             }
         };
         let value = if result.is_nil() { Value::Boolean(true) } else { result };
-        loaded.raw_set(name.as_str(), value.clone())?;
+        loaded.raw_set(&key, value.clone())?;
         Ok(value)
     })?;
     lua.globals().set("require", require)
@@ -539,6 +559,9 @@ type Compiled = (std::rc::Rc<[u8]>, usize);
 
 /// The longest module name `require` takes.
 const MAX_MODULE_NAME: usize = 256;
+
+/// The most module names whose paths [`Loader::path_of`] keeps.
+const MAX_PATHS_KEPT: usize = 256;
 
 #[cfg(test)]
 mod tests {
