@@ -481,7 +481,9 @@ pub(super) fn marker_bytes_from(map: &Map, first: usize) -> usize {
 /// borrow it too and a re-entrant call (a metamethod calling back into the
 /// map from inside a primitive) is refused instead of aliased.
 pub(crate) struct LuaMap {
-    map: RefCell<Map>,
+    /// `None` between the runs of a reused VM, whose one map userdata is
+    /// lent a new map every run ([`LuaMap::refill`], [`LuaMap::take_parts`]).
+    map: RefCell<Option<Map>>,
     journal: RefCell<Option<Journal>>,
     /// The memory the map gathers for the script as it runs (rooms,
     /// markers, the replay journal), counted against the run's limit.
@@ -493,7 +495,7 @@ pub(crate) struct LuaMap {
 impl LuaMap {
     pub fn new(map: Map, journal: Option<Journal>) -> LuaMap {
         LuaMap {
-            map: RefCell::new(map),
+            map: RefCell::new(Some(map)),
             journal: RefCell::new(journal),
             held: RefCell::new(Reservation::none()),
             records: Cell::new(0),
@@ -550,8 +552,63 @@ impl LuaMap {
         result
     }
 
-    pub fn into_parts(self) -> (Map, Option<Journal>) {
-        (self.map.into_inner(), self.journal.into_inner())
+    /// A map userdata's value with no map yet (see [`LuaMap::refill`]).
+    pub fn empty() -> LuaMap {
+        LuaMap {
+            map: RefCell::new(None),
+            journal: RefCell::new(None),
+            held: RefCell::new(Reservation::none()),
+            records: Cell::new(0),
+        }
+    }
+
+    /// Lends this value a run's map, as a new `LuaMap::new(map, journal)`
+    /// would hold it (the VM keeps one map userdata for its life instead of
+    /// making one a run: a userdata with a finalizer is freed only a
+    /// collection after the one that finds it garbage, so every reset
+    /// collected twice).
+    pub fn refill(&self, map: Map, journal: Option<Journal>) -> mlua::Result<()> {
+        let mut slot = self
+            .map
+            .try_borrow_mut()
+            .map_err(|_| mlua::Error::runtime("the map is in use"))?;
+        *slot = Some(map);
+        *self.journal.borrow_mut() = journal;
+        *self.held.borrow_mut() = Reservation::none();
+        self.records.set(0);
+        Ok(())
+    }
+
+    /// Drops whatever map a run left lent (a run that failed before its
+    /// map was taken back), giving back the memory it held.
+    pub fn clear(&self) {
+        if let Ok(mut slot) = self.map.try_borrow_mut() {
+            *slot = None;
+        }
+        if let Ok(mut journal) = self.journal.try_borrow_mut() {
+            *journal = None;
+        }
+        if let Ok(mut held) = self.held.try_borrow_mut() {
+            *held = Reservation::none();
+        }
+        self.records.set(0);
+    }
+
+    /// Takes back the map (and its journal) lent by [`LuaMap::refill`],
+    /// giving back the memory it held: what dropping a run's own `LuaMap`
+    /// did. Until the next refill, every map primitive called with this
+    /// userdata says the map is gone.
+    pub fn take_parts(&self) -> mlua::Result<(Map, Option<Journal>)> {
+        let map = self
+            .map
+            .try_borrow_mut()
+            .map_err(|_| mlua::Error::runtime("the map is in use"))?
+            .take()
+            .ok_or_else(|| mlua::Error::runtime("the run's map was taken already"))?;
+        let journal = self.journal.borrow_mut().take();
+        *self.held.borrow_mut() = Reservation::none();
+        self.records.set(0);
+        Ok((map, journal))
     }
 
     /// Whether tile changes are being recorded for the replay.
@@ -561,16 +618,18 @@ impl LuaMap {
 
     /// The map, unless a primitive is using it right now.
     pub fn map(&self, lua: &Lua) -> mlua::Result<Ref<'_, Map>> {
-        self.map.try_borrow().map_err(|_| busy(lua))
+        let slot = self.map.try_borrow().map_err(|_| busy(lua))?;
+        Ref::filter_map(slot, Option::as_ref).map_err(|_| gone(lua))
     }
 
     pub fn map_mut(&self, lua: &Lua) -> mlua::Result<RefMut<'_, Map>> {
-        self.map.try_borrow_mut().map_err(|_| busy(lua))
+        let slot = self.map.try_borrow_mut().map_err(|_| busy(lua))?;
+        RefMut::filter_map(slot, Option::as_mut).map_err(|_| gone(lua))
     }
 
-    /// For the fast paths: the map if nobody is using it.
+    /// For the fast paths: the map if there is one and nobody is using it.
     pub(crate) fn try_map_mut(&self) -> Option<RefMut<'_, Map>> {
-        self.map.try_borrow_mut().ok()
+        RefMut::filter_map(self.map.try_borrow_mut().ok()?, Option::as_mut).ok()
     }
 
     fn args<'lua>(
@@ -587,6 +646,12 @@ impl LuaMap {
         args.charge(cost::CALL_UNITS)?;
         Ok(args)
     }
+}
+
+/// A map primitive called between runs (from a finalizer the reset's
+/// collection runs), when the VM's map userdata holds no map.
+fn gone(lua: &Lua) -> mlua::Error {
+    located(lua, "map: its run is over")
 }
 
 fn busy(lua: &Lua) -> mlua::Error {

@@ -247,6 +247,12 @@ pub(crate) struct Vm {
     map_methods: Option<Table>,
     /// The metatable of every run's `params` table (`params_table`).
     pub(crate) params_metatable: Table,
+    /// The map and rng userdata every run is handed, made once per VM:
+    /// each run lends the map its own ([`LuaMap::refill`]) and starts the
+    /// rng's stream (`rng_stream`, the same `LuaRng` as the userdata's).
+    pub(crate) run_map: AnyUserData,
+    pub(crate) run_rng: AnyUserData,
+    pub(crate) rng_stream: LuaRng,
 }
 
 /// The map and rng lent to the fast paths for one run; taken back on drop.
@@ -281,6 +287,9 @@ impl Vm {
         super::api_wfc::register(&lua)?;
         let math_stream = super::api_rng::install_math_random(&lua)?;
         make_userdata_metatables(&lua)?;
+        let run_map = lua.create_userdata(LuaMap::empty())?;
+        let rng_stream = LuaRng::new(Rng::new(0));
+        let run_rng = lua.create_userdata(rng_stream.clone())?;
         let host_globals = lua.globals();
         let host_strings_mt: Table = lua
             .load("return getmetatable('')")
@@ -343,6 +352,9 @@ impl Vm {
             math_stream,
             map_methods,
             params_metatable,
+            run_map,
+            run_rng,
+            rng_stream,
         })
     }
 
@@ -442,6 +454,11 @@ impl Vm {
             *state = HostState::fresh();
         }
         self.env.borrow_mut().take();
+        // A run that failed left its map lent: dropped now, as a run's own
+        // map userdata was by this reset's collection.
+        if let Ok(map) = self.run_map.borrow::<LuaMap>() {
+            map.clear();
+        }
         // mlua keeps a box ready for an error per level of nested host
         // calls, made on first need; an error takes its box away. Calling
         // through POOL_DEPTH levels refills what the last run's errors took,

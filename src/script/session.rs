@@ -10,7 +10,6 @@ use std::rc::Rc;
 
 use super::api_level::LevelView;
 use super::api_map::LuaMap;
-use super::api_rng::LuaRng;
 use super::host::Vm;
 use super::require::{check_source_size, read_source};
 use super::run_state::HostState;
@@ -41,7 +40,6 @@ pub struct Session {
 
 /// One run's view of the script: its returned table and what it declares.
 struct Loaded {
-    rng: LuaRng,
     generate: Function,
     validate: Option<Function>,
     info: ScriptInfo,
@@ -85,8 +83,9 @@ impl Session {
         // an empty run).
         let shown = self.request.script.display();
         vm.reset().map_err(|e| vm.failure(e))?;
-        let rng = LuaRng::new(Rng::new(seed));
-        vm.math_stream.route(&rng);
+        // The VM's one rng, started on this run's stream.
+        *vm.rng_stream.0.borrow_mut() = Rng::new(seed);
+        vm.math_stream.route(&vm.rng_stream);
         let main: Function = self
             .chunk
             .call(vm.env().map_err(|e| vm.failure(e))?)
@@ -122,7 +121,6 @@ impl Session {
         let info =
             read_info(&vm.lua, declared, &self.request.script).map_err(ScriptError::contract)?;
         Ok(Loaded {
-            rng,
             generate,
             validate,
             info,
@@ -457,7 +455,6 @@ impl Session {
             )));
         }
         let Loaded {
-            rng,
             generate,
             validate,
             info,
@@ -470,16 +467,26 @@ impl Session {
         let mut map =
             Map::with_tiles(width, height, tiles).map_err(|e| ScriptError::usage(e.to_string()))?;
         let journal = request.record.then(|| Journal::new(&mut map));
+        // The VM's map and rng userdata, numbered where a run made its own
+        // (so every later object's id, and a table keyed by them, is as
+        // it was).
+        let (ud, rng_ud) = (&vm.run_map, &vm.run_rng);
         let handed = (|| -> mlua::Result<_> {
-            let ud = lua.create_userdata(LuaMap::new(map, journal))?;
-            let p = super::raw::fields::make_params(lua, &params, &vm.params_metatable)?;
+            ud.borrow::<LuaMap>()?.refill(map, journal)?;
+            let p = super::raw::fields::make_params(lua, ud, &params, &vm.params_metatable)?;
             let above = match above {
                 Some(above) => Some(lua.create_userdata(LevelView::new(above, level - 1))?),
                 None => None,
             };
-            let ctx =
-                super::raw::fields::make_ctx(lua, level, levels, seed as i64, above.as_ref())?;
-            Ok((ud, lua.create_userdata(rng)?, p, ctx))
+            let ctx = super::raw::fields::make_ctx(
+                lua,
+                level,
+                levels,
+                seed as i64,
+                above.as_ref(),
+                rng_ud,
+            )?;
+            Ok((ud.clone(), rng_ud.clone(), p, ctx))
         })()
         .map_err(|e| vm.failure(e))?;
         let (map_ud, rng_ud, p, ctx) = handed;
@@ -524,9 +531,9 @@ impl Session {
             None => None,
         };
         let (map, journal) = map_ud
-            .take::<LuaMap>()
-            .map_err(|e| vm.failure(e))?
-            .into_parts();
+            .borrow::<LuaMap>()
+            .and_then(|m| m.take_parts())
+            .map_err(|e| vm.failure(e))?;
         if let Some(why) = rejected {
             // Kept only when asked (check --save-failures): the map the
             // script turned down, for the last attempt of a seed that fails.

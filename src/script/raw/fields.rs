@@ -161,19 +161,22 @@ pub(crate) fn first_pairs(
 }
 
 /// A new `ctx` table: `level`, `levels`, `seed` and, below the first
-/// level, `above`.
+/// level, `above`; then `rng` is numbered as if made now (`lapi.c`,
+/// `dunlua_renumber`: the VM lends the same rng userdata to every run).
 pub(crate) fn make_ctx(
     lua: &Lua,
     level: u32,
     levels: u32,
     seed: i64,
     above: Option<&AnyUserData>,
+    rng: &AnyUserData,
 ) -> mlua::Result<Table> {
-    // SAFETY: the closure leaves only the new table (popping the argument
-    // exec_raw pushed, a userdata or nil); nothing in it has a destructor.
+    // SAFETY: the closure leaves only the new table (popping the arguments
+    // exec_raw pushed, a userdata or nil and the rng); nothing in it has a
+    // destructor.
     unsafe {
-        lua.exec_raw(above, |state| {
-            let above = ffi::lua_gettop(state);
+        lua.exec_raw((above, rng), |state| {
+            let above = ffi::lua_gettop(state) - 1;
             let keys = push_keys(state);
             ffi::lua_createtable(state, 0, 4);
             let ctx = ffi::lua_gettop(state);
@@ -188,19 +191,29 @@ pub(crate) fn make_ctx(
                 set_key(state, ctx, keys, c"above");
             }
             ffi::lua_remove(state, keys);
+            dunlua_renumber(state, above + 1);
+            ffi::lua_remove(state, above + 1);
             ffi::lua_remove(state, above);
         })
     }
 }
 
 /// A new table of the parameters' values, as `generate` gets them, with
-/// `metatable` (`script::params_table`).
-pub(crate) fn make_params(lua: &Lua, params: &Params, metatable: &Table) -> mlua::Result<Table> {
-    // SAFETY: the closure leaves only the new table (it pops the metatable
-    // exec_raw pushed); pushing may raise (memory) while it holds only
-    // borrows.
+/// `metatable` (`script::params_table`), after numbering `map` as if made
+/// now (see [`make_ctx`]).
+pub(crate) fn make_params(
+    lua: &Lua,
+    map: &AnyUserData,
+    params: &Params,
+    metatable: &Table,
+) -> mlua::Result<Table> {
+    // SAFETY: the closure leaves only the new table (it pops the map and
+    // the metatable exec_raw pushed); pushing may raise (memory) while it
+    // holds only borrows.
     unsafe {
-        lua.exec_raw(metatable, |state| {
+        lua.exec_raw((map, metatable), |state| {
+            dunlua_renumber(state, -2);
+            ffi::lua_remove(state, -2);
             ffi::lua_createtable(state, 0, params.len().min(1 << 16) as _);
             ffi::lua_insert(state, -2);
             ffi::lua_setmetatable(state, -2);
@@ -237,4 +250,9 @@ pub(crate) fn set_size(lua: &Lua, methods: &Table, width: i64, height: i64) -> m
             ffi::lua_pop(state, 2);
         })
     }
+}
+
+extern "C-unwind" {
+    /// Gives the userdata at `idx` the next object id (`lapi.c`).
+    fn dunlua_renumber(state: *mut ffi::lua_State, idx: c_int);
 }

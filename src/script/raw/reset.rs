@@ -367,10 +367,10 @@ pub(crate) enum QuickReset {
 /// call instead of seven (each call into Lua through mlua costs several
 /// hundred instructions, a tenth of an empty script's run): takes the
 /// throws, points the globals back at the host's and settles the thread
-/// ([`point_globals_and_settle`]), makes two minor collections in
+/// ([`point_globals_and_settle`]), makes one or two minor collections in
 /// generational mode (`gen` its minor and major multipliers), and when the
 /// heap then weighs `base` bytes again (`lua_bytes` reads it), resets the
-/// ids and makes the run's globals ([`reset_ids`], `fresh_globals`). What
+/// ids and makes the run's globals (`fresh_globals`). What
 /// it stopped short of is for the caller to finish the slow way.
 pub(crate) fn quick_reset(
     lua: &Lua,
@@ -412,8 +412,14 @@ pub(crate) fn quick_reset(
                 lua_settop(state, 0);
                 return;
             }
+            // One minor collection frees what the run made unless
+            // something of it had a finalizer (a map primitive's
+            // selection, a `Rect.index()`): Lua frees such an object at
+            // the collection after the one that finalized it.
             lua_gc(state, LUA_GCSTEP, 0);
-            lua_gc(state, LUA_GCSTEP, 0);
+            if lua_bytes() != base {
+                lua_gc(state, LUA_GCSTEP, 0);
+            }
             if lua_bytes() != base {
                 lua_settop(state, 0);
                 return;

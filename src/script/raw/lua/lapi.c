@@ -946,6 +946,22 @@ LUA_API int dunlua_nodeindex (lua_State *L, int idx) {
 }
 
 
+/*
+** dunlua: gives the full userdata at 'idx' the next id, as if it were made
+** now (lgc.c, 'dunlua_giveid'): a userdata the host keeps for a VM's life
+** and lends to each run at the point where a run used to make its own
+** keeps every later object's id, and its own, what they were.
+*/
+LUA_API void dunlua_renumber (lua_State *L, int idx) {
+  const TValue *o;
+  lua_lock(L);
+  o = index2value(L, idx);
+  if (ttisfulluserdata(o))
+    uvalue(o)->dunlua_id = ++G(L)->dunlua_nextid;
+  lua_unlock(L);
+}
+
+
 LUA_API int lua_getmetatable (lua_State *L, int objindex) {
   const TValue *obj;
   Table *mt;
