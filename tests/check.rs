@@ -147,6 +147,43 @@ fn text_report_and_saved_failures() {
     assert!(error.starts_with("flaky.lua:8: boom on 3"), "{error}");
 }
 
+/// A check where every seed failed has no ok map to measure: one line
+/// says so instead of a table of min, median, p95 and max "over ok maps".
+#[test]
+fn a_check_with_no_ok_map_prints_no_statistics_table() {
+    let scratch = Scratch::new();
+    scratch.write("flaky.lua", FLAKY);
+    // Seed 3 of FLAKY is a script error: the only seed.
+    let run = dunlua_in(
+        scratch.path(),
+        &["check", "flaky.lua", "--seeds", "3..4", "--size", "30x30"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("check flaky.lua: seeds 3..4 (1): 0 ok, 1 failed\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("\nno ok maps to measure\n"),
+        "{}",
+        run.stdout
+    );
+    for row in ["over ok maps", "median", "time_ms"] {
+        assert!(!run.stdout.contains(row), "{row}: {}", run.stdout);
+    }
+    // One ok seed beside it: the table is back.
+    let run = dunlua_in(
+        scratch.path(),
+        &["check", "flaky.lua", "--seeds", "2..4", "--size", "30x30"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("\nover ok maps "), "{}", run.stdout);
+    assert!(run.stdout.contains("\ntime_ms "), "{}", run.stdout);
+    assert!(!run.stdout.contains("no ok maps"), "{}", run.stdout);
+}
+
 #[test]
 fn every_reference_script_passes_200_seeds() {
     for script in crate::util::reference_scripts() {

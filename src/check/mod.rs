@@ -796,7 +796,11 @@ impl Report {
                 ));
             }
         }
-        if !self.metrics.is_empty() || self.time_ms.is_some() {
+        if self.ok == 0 && self.failed > 0 {
+            // A table "over ok maps" would measure none (its time rows
+            // would be the failed seeds').
+            out.push_str("no ok maps to measure\n");
+        } else if !self.metrics.is_empty() || self.time_ms.is_some() {
             out.push_str(&format!(
                 "{:<14}{:>10}{:>10}{:>10}{:>10}\n",
                 "over ok maps", "min", "median", "p95", "max"
