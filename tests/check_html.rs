@@ -145,6 +145,13 @@ fn failures_are_pictured_and_rejected_seeds_keep_their_last_map() {
         ],
     );
     assert_eq!(run.code, 1, "{}", run.stderr);
+    // Said as every command that writes a file says it, the report on
+    // stdout left alone.
+    assert!(
+        run.stderr.lines().any(|l| l == "dunlua: wrote r.html"),
+        "{}",
+        run.stderr
+    );
     let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(report["metrics"]["attempts"]["max"], 1.0, "{}", run.stdout);
     let html = std::fs::read_to_string(scratch.path().join("r.html")).unwrap();

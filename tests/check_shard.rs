@@ -133,6 +133,16 @@ fn four_shards_merge_into_the_report_of_one_run() {
         ],
     );
     assert_eq!(merged.code, 1, "{}", merged.stderr);
+    assert!(
+        merged.stderr.contains("dunlua: wrote merged.html\n"),
+        "{}",
+        merged.stderr
+    );
+    assert!(
+        !merged_text.stderr.contains("wrote"),
+        "no --html, no page: {}",
+        merged_text.stderr
+    );
     let (a, b) = (
         without_timing_json(&json.stdout),
         without_timing_json(&merged.stdout),

@@ -339,7 +339,8 @@ fn merge(args: &CheckArgs, jobs: usize) -> Result<(), Failure> {
     print_report(args, &report, started, None)
 }
 
-/// Prints the report, a line of throughput, and fails when a seed did.
+/// Prints the report, says where `--html` wrote its page, prints a line
+/// of throughput, and fails when a seed did.
 fn print_report(
     args: &CheckArgs,
     report: &check::Report,
@@ -347,11 +348,16 @@ fn print_report(
     jobs: Option<usize>,
 ) -> Result<(), Failure> {
     let elapsed = started.elapsed().as_secs_f64();
-    print_stdout(&if args.json {
+    let printed = print_stdout(&if args.json {
         report.json()
     } else {
         report.text()
-    })?;
+    });
+    // The page was written whole before the report came back.
+    if let Some(path) = &args.html {
+        note!("dunlua: wrote {}", path.display());
+    }
+    printed?;
     match jobs {
         Some(jobs) => note!(
             "dunlua: {} seeds in {elapsed:.2} s on {jobs} thread{} ({:.0} maps/s)",
