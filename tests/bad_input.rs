@@ -691,6 +691,34 @@ fn unknown_flags_are_usage_errors() {
     assert_eq!(run.stderr.lines().count(), 1);
 }
 
+/// clap's "did you mean" (a tip under its error) is kept in the one line.
+#[test]
+fn a_mistyped_flag_or_value_names_the_closest_one() {
+    for (args, want) in [
+        (
+            &["check", "--job", "2", "scripts/rooms.lua"][..],
+            "dunlua: unexpected argument '--job' found; did you mean '--jobs'? (see dunlua --help)\n",
+        ),
+        (
+            &["scripts/rooms.lua", "--sed", "1"][..],
+            "dunlua: unexpected argument '--sed' found; did you mean '--seed'? (see dunlua --help)\n",
+        ),
+        (
+            &["scripts/rooms.lua", "--color", "nevr"][..],
+            "dunlua: invalid value 'nevr' for '--color <WHEN>'; did you mean 'never'? (see dunlua --help)\n",
+        ),
+        // Nothing close: no suggestion.
+        (
+            &["scripts/rooms.lua", "--zzzz"][..],
+            "dunlua: unexpected argument '--zzzz' found (see dunlua --help)\n",
+        ),
+    ] {
+        let run = dunlua(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr, want, "{args:?}");
+    }
+}
+
 /// What an argument of a primitive is, for the generated matrix below.
 #[derive(Clone, Copy)]
 enum Arg {

@@ -113,6 +113,41 @@ pub(crate) fn print_stdout(text: &str) -> Result<(), Failure> {
     }
 }
 
+/// A clap usage error as one line: clap's first line (continued on the
+/// next when it ends with a colon; the rest of its text is tips and a
+/// usage reminder), then its "did you mean" suggestions, which clap prints
+/// as tips below it.
+fn usage_error(err: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let text = err.render().to_string();
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().unwrap_or("bad usage");
+    let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    if message.ends_with(':') {
+        if let Some(next) = lines.next() {
+            message = format!("{message} {}", next.trim());
+        }
+    }
+    let mut similar: Vec<String> = Vec::new();
+    for kind in [
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+    ] {
+        match err.get(kind) {
+            Some(ContextValue::String(s)) => similar.push(format!("'{s}'")),
+            Some(ContextValue::Strings(list)) => {
+                similar.extend(list.iter().map(|s| format!("'{s}'")))
+            }
+            _ => {}
+        }
+    }
+    if !similar.is_empty() {
+        message = format!("{message}; did you mean {}?", similar.join(" or "));
+    }
+    message
+}
+
 /// Parses the process arguments, runs, reports; returns the exit code.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
@@ -126,18 +161,7 @@ pub fn main() -> i32 {
                 let _ = err.print();
                 return EXIT_OK;
             }
-            // clap's first line is the error (continued on the next line
-            // when it ends with a colon); the rest is a usage reminder.
-            let text = err.render().to_string();
-            let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-            let first = lines.next().unwrap_or("bad usage");
-            let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
-            if message.ends_with(':') {
-                if let Some(next) = lines.next() {
-                    message = format!("{message} {}", next.trim());
-                }
-            }
-            note!("dunlua: {message} (see dunlua --help)");
+            note!("dunlua: {} (see dunlua --help)", usage_error(&err));
             return EXIT_USAGE;
         }
     };
