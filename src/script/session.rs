@@ -616,3 +616,40 @@ impl Session {
         Ok(totals)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The VM lends its one map userdata to every run: a run that fails
+    /// while its map holds memory (markers) leaves none of it counted
+    /// against the next run's limit, as when each run had a map of its own
+    /// that the reset's collection freed.
+    #[test]
+    fn a_failed_runs_map_gives_its_memory_back_before_the_next_run() {
+        let mut request = Request::new(std::path::Path::new("lent.lua"), 0);
+        request.source = Some(
+            "return { generate = function(map, rng)
+               map:fill('wall')
+               map:carve_room(Rect.new(1, 1, 8, 8))
+               map:set_start(2, 2)
+               for i = 1, 5000 do map:mark(2, 2, 'm' .. i) end
+               if rng:int(2) >= 0 then error('failed after marking') end
+             end }"
+                .into(),
+        );
+        let session = Session::new(&request).unwrap();
+        let held = |s: &Session| s.vm.guard.memory_used() - s.vm.guard.lua_bytes();
+        session.vm.reset().unwrap();
+        let before = held(&session);
+        let failed = session.run(0).unwrap_err();
+        assert!(
+            failed.message.contains("failed after marking"),
+            "{}",
+            failed.message
+        );
+        assert!(held(&session) > before + 5000, "the markers were counted");
+        session.vm.reset().unwrap();
+        assert_eq!(held(&session), before);
+    }
+}
