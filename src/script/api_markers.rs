@@ -42,7 +42,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     .tiles_mut()
                     .define_marker(look),
                 None => match lua.app_data_mut::<HostState>() {
-                    Some(mut state) => state.pending_tiles.define_marker(look),
+                    Some(mut state) => state.pending_tiles_mut().define_marker(look),
                     None => return Err(args.fail("no host state")),
                 },
             };

@@ -29,7 +29,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     Some(ud) => ud.borrow::<LuaMap>()?.map(lua)?.tiles().len(),
                     None => lua
                         .app_data_ref::<HostState>()
-                        .map_or(0, |s| s.pending_tiles.len()),
+                        .map_or(0, |s| s.pending_tiles().len()),
                 }
             };
             args.charge(
@@ -47,7 +47,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     .tiles_mut()
                     .define(kind),
                 None => match lua.app_data_mut::<HostState>() {
-                    Some(mut state) => state.pending_tiles.define(kind),
+                    Some(mut state) => state.pending_tiles_mut().define(kind),
                     None => return Err(args.fail("no host state")),
                 },
             };
@@ -70,7 +70,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 None => lua
                     .app_data_ref::<HostState>()
                     .map(|s| {
-                        s.pending_tiles
+                        s.pending_tiles()
                             .known_names()
                             .iter()
                             .map(|n| n.to_string())

@@ -10,7 +10,10 @@ use crate::map::TileSet;
 /// What the host keeps about one run, reachable from every API function.
 pub(crate) struct HostState {
     /// Kinds defined before the map exists; moved into it by `generate`.
-    pub pending_tiles: TileSet,
+    /// `None` until the script defines one: the built-in kinds (made a
+    /// run only for the map, not for every reset too: their names are
+    /// seven allocations).
+    pending_tiles: Option<TileSet>,
     /// The map while `generate` runs.
     pub map: Option<AnyUserData>,
     /// Every file `require` loaded, for hot reload.
@@ -31,9 +34,25 @@ pub(crate) struct HostState {
 }
 
 impl HostState {
+    /// The kinds defined so far, before the map exists.
+    pub(crate) fn pending_tiles(&self) -> &TileSet {
+        static BUILTIN: std::sync::LazyLock<TileSet> = std::sync::LazyLock::new(TileSet::builtin);
+        self.pending_tiles.as_ref().unwrap_or(&BUILTIN)
+    }
+
+    /// The kinds defined so far, to define more.
+    pub(crate) fn pending_tiles_mut(&mut self) -> &mut TileSet {
+        self.pending_tiles.get_or_insert_with(TileSet::builtin)
+    }
+
+    /// The kinds defined so far, for the run's map.
+    pub(crate) fn take_pending_tiles(&mut self) -> TileSet {
+        self.pending_tiles.take().unwrap_or_else(TileSet::builtin)
+    }
+
     pub(crate) fn fresh() -> HostState {
         HostState {
-            pending_tiles: TileSet::builtin(),
+            pending_tiles: None,
             map: None,
             modules: Vec::new(),
             rejected: None,

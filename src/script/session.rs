@@ -462,7 +462,7 @@ impl Session {
         let lua = &vm.lua;
         let tiles = lua
             .app_data_mut::<HostState>()
-            .map(|mut s| std::mem::take(&mut s.pending_tiles))
+            .map(|mut s| s.take_pending_tiles())
             .unwrap_or_default();
         let mut map =
             Map::with_tiles(width, height, tiles).map_err(|e| ScriptError::usage(e.to_string()))?;
