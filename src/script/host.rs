@@ -10,8 +10,9 @@
 //!            ├──► the run's globals, strings' metatable, module cache and
 //!            │    tostring numbers are dropped (the registry's globals and
 //!            │    the strings' metatable are the host's again)
-//!            ├──► collect_history: two minor collections (generational
-//!            │    mode), or a full one when they leave anything: nothing of
+//!            ├──► collect_history: one minor collection (generational
+//!            │    mode), a second when something of the run had a
+//!            │    finalizer, or a full one when they leave anything: nothing of
 //!            │    run k is left in the heap (no garbage, no interned
 //!            │    string, no weak-table entry), the collector as after the
 //!            │    first reset
@@ -468,8 +469,8 @@ impl Vm {
         // a seventh of an empty script's run).
         let history = self.guard.take_gc_history();
         // The common case in one call (raw/reset.rs): a run that raised no
-        // error, left the collector as it was and whose heap the two minor
-        // collections free.
+        // error, left the collector as it was and whose heap one or two
+        // minor collections free.
         let quick = match self.base_bytes.get() {
             Some(base)
                 if self.pool_filled.get()
@@ -536,9 +537,11 @@ impl Vm {
 
     /// Frees everything earlier runs left, so the heap and the collector
     /// are as after the first reset: the host's objects, all old
-    /// (generational mode), and nothing else. Two minor collections free
-    /// what the last run made (the first keeps what old objects made in
-    /// the run's last cycle still point at); when Lua's bytes are then not
+    /// (generational mode), and nothing else. One minor collection frees
+    /// what the last run made, or two when something of it had a finalizer
+    /// (freed a collection after the one that runs it; the run's map and
+    /// rng userdata are the VM's own, so a run that made no other userdata
+    /// needs one); when Lua's bytes are then not
     /// exactly what they were after the last full collection, something of
     /// the run grew old, and a full collection follows. A run that may have
     /// moved the collector's own state (its heap doubled, so a major

@@ -355,7 +355,7 @@ pub(crate) enum QuickReset {
     /// Nothing: the last run raised errors (mlua's pool of error boxes is
     /// to be refilled first). The count of them is taken.
     Throws,
-    /// The globals are pointed and the thread settled, but the two minor
+    /// The globals are pointed and the thread settled, but the minor
     /// collections left something of the last run (or the collector was
     /// not in generational mode): a full collection is to follow.
     Collect,
