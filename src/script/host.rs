@@ -481,8 +481,7 @@ impl Vm {
                 let guard = &self.guard;
                 super::raw::reset::quick_reset(
                     &self.lua,
-                    &self.host_globals,
-                    &self.host_strings_mt,
+                    [&self.host_globals, &self.host_strings_mt],
                     [&t.globals, &t.strings_mt, &t.overlay_metatables],
                     [&t.globals_fix_ups, &t.strings_mt_fix_ups],
                     (GC_GEN_MINOR, GC_GEN_MAJOR),

@@ -374,8 +374,7 @@ pub(crate) enum QuickReset {
 /// it stopped short of is for the caller to finish the slow way.
 pub(crate) fn quick_reset(
     lua: &Lua,
-    host_globals: &mlua::Table,
-    host_strings_mt: &mlua::Table,
+    host: [&mlua::Table; 2],
     templates: [&mlua::Table; 3],
     fix_ups: [&FixUps; 2],
     gen: (c_int, c_int),
@@ -384,6 +383,7 @@ pub(crate) fn quick_reset(
 ) -> mlua::Result<QuickReset> {
     let mut code = 0;
     let [tg, tsm, om] = templates;
+    let [host_globals, host_strings_mt] = host;
     // SAFETY: the closure leaves on the stack either nothing or the run's
     // globals alone; fresh_globals uses the stack as its comment says.
     let env: Option<mlua::Table> = unsafe {
