@@ -61,7 +61,7 @@ pub(super) struct Live {
 /// Budget units for a cell the connectivity search takes off its stack
 /// and looks around (about 7 ns measured over a 3000x3000 map, too big
 /// for the cache; less on a small one; a unit is about 4 ns of Lua).
-const UNITS_PER_CELL_SEARCHED: u64 = 2;
+pub(super) const UNITS_PER_CELL_SEARCHED: u64 = 2;
 
 /// The eight cells around one, in order around it: each is a 4-neighbour
 /// of the next, so open cells in a row along the ring are joined.

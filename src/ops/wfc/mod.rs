@@ -310,8 +310,10 @@ fn fill_at(
             }
         }
         setup.write(&solver, pats, &mut cells);
-        meter.upfront(cells.len() as u64 * 2 / 4 + 1)?;
-        if let Some(why) = setup.unmet(&cells, map, opts) {
+        let unmet = setup.unmet(&cells, map, opts, meter)?;
+        // What the checks searched is charged before the map is written.
+        meter.flush()?;
+        if let Some(why) = unmet {
             failures.note(why);
             continue;
         }
@@ -694,24 +696,37 @@ impl Setup {
     }
 
     /// The first global constraint the filled `cells` miss, as the end of
-    /// a sentence that starts with a number of attempts.
-    fn unmet(&self, cells: &[Tile], map: &Map, opts: &WfcOptions) -> Option<String> {
+    /// a sentence that starts with a number of attempts. The passes over
+    /// the map (the region's marks, each count) are charged before they
+    /// are made, and each search charges every cell it visits as it visits
+    /// it (the path's search may cross the whole map).
+    fn unmet(
+        &self,
+        cells: &[Tile],
+        map: &Map,
+        opts: &WfcOptions,
+        meter: &mut Meter<'_>,
+    ) -> Result<Option<String>, Stopped> {
+        let len = cells.len() as u64;
+        meter.upfront(len / 8 + len.saturating_mul(opts.counts.len() as u64) / 2 + 1)?;
         let region: Vec<bool> = self.kinds.iter().map(|&k| k != Cell::Fixed).collect();
         if let Some([(ax, ay), (bx, by)]) = opts.path {
             let (a, b) = (
                 ay as usize * self.width + ax as usize,
                 by as usize * self.width + bx as usize,
             );
-            if !global::joined(cells, self.width, a, b, &self.walkable) {
-                return Some(format!(
+            if !global::joined(cells, self.width, a, b, &self.walkable, meter)? {
+                return Ok(Some(format!(
                     "found no walkable route from ({ax}, {ay}) to ({bx}, {by})"
-                ));
+                )));
             }
         }
         if opts.connected
-            && !global::connected(cells, self.width, &region, &self.walkable, self.bbox)
+            && !global::connected(cells, self.width, &region, &self.walkable, self.bbox, meter)?
         {
-            return Some("left the region's walkable cells in more than one piece".into());
+            return Ok(Some(
+                "left the region's walkable cells in more than one piece".into(),
+            ));
         }
         for &(tile, min, max) in &opts.counts {
             let had = cells
@@ -720,13 +735,13 @@ impl Setup {
                 .filter(|&(&t, &r)| r && t == tile)
                 .count() as u64;
             if had < min || had > max {
-                return Some(format!(
+                return Ok(Some(format!(
                     "had a count of '{}' outside {min}..{max}",
                     map.tiles().kind(tile).name
-                ));
+                )));
             }
         }
-        None
+        Ok(None)
     }
 
     /// Writes the region's cells of `cells` to the map.
@@ -775,4 +790,108 @@ fn windows_touching(
             at(x + n, y + n) + at(x, y) - at(x + n, y) - at(x, y + n) > 0
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `w` x `h` map (`h` odd) of floor rows joined into one corridor
+    /// by a gap at alternate ends of the wall rows between them: the only
+    /// route from the top-left to the end of the bottom row visits every
+    /// floor cell. Returns the map and its floor cells.
+    fn serpentine(w: usize, h: usize) -> (Map, u64) {
+        let mut map = Map::new(w as i64, h as i64).unwrap();
+        let mut floors = 0;
+        for y in 0..h {
+            for x in 0..w {
+                let open = y % 2 == 0 || (y % 4 == 1 && x == w - 1) || (y % 4 == 3 && x == 0);
+                let tile = if open { Tile::FLOOR } else { Tile::WALL };
+                map.set(x as i64, y as i64, tile).unwrap();
+                floors += open as u64;
+            }
+        }
+        (map, floors)
+    }
+
+    /// The units `unmet` charges for the map's own cells as a filled
+    /// region (the 4 x 1 cells at its top-left, or the whole map).
+    fn unmet_units(map: &Map, whole: bool, opts: &WfcOptions) -> (Option<String>, u64) {
+        let (w, h) = (map.width(), map.height());
+        let cells: Vec<u32> = if whole {
+            (0..(w * h) as u32).collect()
+        } else {
+            (0..4).collect()
+        };
+        let region = Selection::from_indices(w, h, cells);
+        let sample = Sample {
+            width: 2,
+            height: 2,
+            cells: vec![Tile::FLOOR; 4],
+        };
+        let pats = patterns::learn(&sample, 1, 1, MAX_PATTERNS).unwrap();
+        let mut walkable = [false; 256];
+        for (tile, kind) in map.tiles().iter() {
+            walkable[tile.index()] = kind.walkable;
+        }
+        let mut free = |_| Ok(());
+        let setup = Setup::new(
+            map,
+            &region,
+            &pats,
+            opts,
+            &walkable,
+            &mut Meter::new(&mut free),
+        )
+        .unwrap()
+        .unwrap();
+        let mut units = 0;
+        let mut count = |c: Charge| {
+            if let Charge::Work(u) = c {
+                units += u;
+            }
+            Ok(())
+        };
+        let mut meter = Meter::new(&mut count);
+        let why = setup.unmet(map.cells(), map, opts, &mut meter).unwrap();
+        meter.flush().unwrap();
+        (why, units)
+    }
+
+    #[test]
+    fn the_final_checks_are_charged_for_every_cell_they_search() {
+        for (w, h) in [(60, 41), (300, 201)] {
+            let (map, floors) = serpentine(w, h);
+            let len = (w * h) as u64;
+            // The path's ends are the corridor's: its search visits every
+            // floor cell, at 2 units each, besides a pass of an eighth.
+            let end = if h % 4 == 1 {
+                (w as i32 - 1, h as i32 - 1)
+            } else {
+                (0, h as i32 - 1)
+            };
+            let opts = WfcOptions {
+                path: Some([(0, 0), end]),
+                ..WfcOptions::default()
+            };
+            let (why, units) = unmet_units(&map, false, &opts);
+            assert_eq!(why, None);
+            assert!(
+                (2 * floors..=2 * floors + len / 8 + 1).contains(&units),
+                "{w}x{h}: the path's search charged {units} units for {floors} cells visited"
+            );
+            // The whole map as the region: the connected search visits
+            // every floor cell (3 units each) and looks along the box.
+            let opts = WfcOptions {
+                connected: true,
+                ..WfcOptions::default()
+            };
+            let (why, units) = unmet_units(&map, true, &opts);
+            assert_eq!(why, None);
+            assert!(
+                (3 * floors + len..=3 * floors + len + len / 8 + 2).contains(&units),
+                "{w}x{h}: the connected search charged {units} units for {floors} cells visited"
+            );
+        }
+    }
 }
