@@ -354,9 +354,18 @@ impl<'a> Solver<'a> {
         self.queue.clear();
     }
 
-    /// Puts back the domains saved since the trail held `len` positions.
-    fn undo(&mut self, len: usize) {
+    /// Puts back the domains saved since the trail held `len` positions,
+    /// charged before any is put back (the trail is cut here, so its
+    /// length says what the undo does only before).
+    fn undo(&mut self, len: usize, meter: &mut Meter<'_>) -> Result<(), Stopped> {
         let w = self.w;
+        // Each position put back: its words copied and counted, and a push
+        // on the heap.
+        meter.work(
+            (self.trail_pos.len().saturating_sub(len) as u64)
+                .saturating_mul(w as u64 / 4 + UNITS_PER_UNDONE)
+                + 1,
+        )?;
         while self.trail_pos.len() > len {
             let pos = self.trail_pos.pop().unwrap_or(0) as usize;
             let from = self.trail_words.len() - w;
@@ -364,6 +373,7 @@ impl<'a> Solver<'a> {
             self.trail_words.truncate(from);
             self.changed(pos);
         }
+        Ok(())
     }
 
     /// The undecided position with the fewest patterns, ties broken by the
@@ -448,14 +458,7 @@ impl<'a> Solver<'a> {
                 let Some((len, pos, pick, _)) = choices.pop() else {
                     return Ok(End::Impossible);
                 };
-                // Each position put back: its words copied and counted,
-                // and a push on the heap.
-                meter.work(
-                    (self.trail_pos.len().saturating_sub(len) as u64)
-                        .saturating_mul(w as u64 / 4 + UNITS_PER_UNDONE)
-                        + 1,
-                )?;
-                self.undo(len);
+                self.undo(len, meter)?;
                 self.choice_id = choices.last().map_or(0, |c| c.3);
                 // The choice failed: its pattern is out at the choice before.
                 self.save(pos);
@@ -506,6 +509,76 @@ mod tests {
             2 => random(rng) & random(rng) & random(rng),
             _ => random(rng),
         }
+    }
+
+    /// An undo of a trail too long to pass in one batch of charges: with
+    /// a meter that refuses, nothing is put back; with one that takes every
+    /// charge, each position put back is charged (its words and a push).
+    #[test]
+    fn an_undo_is_charged_for_every_position_before_it_puts_any_back() {
+        use super::super::meter::Charge;
+        use super::super::patterns::{learn, Sample};
+        use crate::map::Tile;
+        // Random two-tile rows: hundreds of 3x3 patterns, several words.
+        let mut rng = Rng::new(3);
+        let cells = (0..24 * 24)
+            .map(|_| [Tile::WALL, Tile::FLOOR][rng.int(2) as usize])
+            .collect();
+        let sample = Sample {
+            width: 24,
+            height: 24,
+            cells,
+        };
+        let pats = learn(&sample, 3, 8, 4096).unwrap();
+        let (count, w) = (pats.count(), words(pats.count()));
+        assert!(w >= 4, "{count} patterns");
+        let (gw, gh) = (60, 60);
+        let grid = Grid {
+            ox: 0,
+            oy: 0,
+            gw,
+            gh,
+            active: vec![true; gw * gh],
+        };
+        let mut full = vec![0u64; gw * gh * w];
+        for pos in 0..gw * gh {
+            for p in 0..count {
+                full[pos * w + p / 64] |= 1 << (p % 64);
+            }
+        }
+        let mut solver = Solver::new(&pats, &grid, full.clone());
+        // One choice that narrowed every position to its first pattern.
+        solver.last_id = 1;
+        solver.choice_id = 1;
+        for pos in 0..gw * gh {
+            solver.save(pos);
+            solver.dom[pos * w..(pos + 1) * w].fill(0);
+            solver.dom[pos * w] = 1;
+            solver.changed(pos);
+        }
+        let narrowed = solver.dom.clone();
+        let units = (gw * gh) as u64 * (w as u64 / 4 + UNITS_PER_UNDONE) + 1;
+        assert!(units >= 1 << 14, "more than a batch: {units}");
+
+        let mut refuse = |_| Err(Stopped);
+        let refused = solver.undo(0, &mut Meter::new(&mut refuse));
+        assert_eq!(refused, Err(Stopped));
+        assert_eq!(solver.trail_pos.len(), gw * gh, "the trail is not cut");
+        assert!(solver.dom == narrowed, "no domain is put back");
+
+        let mut charged = 0;
+        let mut take = |c: Charge| {
+            if let Charge::Work(u) = c {
+                charged += u;
+            }
+            Ok(())
+        };
+        let mut meter = Meter::new(&mut take);
+        solver.undo(0, &mut meter).unwrap();
+        meter.flush().unwrap();
+        assert_eq!(charged, units);
+        assert!(solver.trail_pos.is_empty());
+        assert!(solver.dom == full, "every domain is put back");
     }
 
     #[test]
