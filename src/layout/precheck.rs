@@ -84,21 +84,30 @@ pub fn check<E>(
     };
     // Each template's keys, from its shapes that fit the map: what a room
     // using it offers, and (the sides turned round) what it would need.
+    // With corridors a key is the socket alone, so what a template needs
+    // is what it offers: that one list is built and used for both.
     charge(shapes.len() as u64 + problem.templates.len() as u64 + 1)?;
     let mut offers: Vec<Vec<u64>> = vec![Vec::new(); problem.templates.len()];
-    let mut wants: Vec<Vec<u64>> = vec![Vec::new(); problem.templates.len()];
+    let mut needs: Vec<Vec<u64>> = if shared {
+        vec![Vec::new(); problem.templates.len()]
+    } else {
+        Vec::new()
+    };
     for shape in shapes.iter().filter(|s| s.w <= w && s.h <= h) {
         charge(shape.doors.len() as u64 * UNITS_PER_KEY)?;
         for d in &shape.doors {
             offers[shape.template].push(key(d.socket, d.dir));
-            wants[shape.template].push(key(d.socket, (-d.dir.0, -d.dir.1)));
+            if shared {
+                needs[shape.template].push(key(d.socket, (-d.dir.0, -d.dir.1)));
+            }
         }
     }
-    for keys in offers.iter_mut().chain(wants.iter_mut()) {
+    for keys in offers.iter_mut().chain(needs.iter_mut()) {
         charge(keys.len() as u64 * UNITS_PER_SORTED_KEY + 1)?;
         keys.sort_unstable();
         keys.dedup();
     }
+    let wants: &[Vec<u64>] = if shared { &needs } else { &offers };
     let mut met: FxHashMap<(&[usize], &[usize]), bool> = FxHashMap::default();
     let mut set: (Option<&[usize]>, FxHashSet<u64>) = (None, FxHashSet::default());
     for edge in &graph.edges {
