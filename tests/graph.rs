@@ -576,3 +576,35 @@ fn an_unknown_door_kind_is_named_at_its_g_connect_line() {
     ));
     assert!(err.contains("door: vault_door"), "{err}");
 }
+
+#[test]
+fn a_door_kind_that_cannot_be_walked_is_named_at_its_g_connect_line() {
+    // As above: the connect on line 14, the layout on line 15 or 16. A
+    // door that cannot be walked through would block its own connection.
+    let two = "for _, n in ipairs({'a', 'b'}) do g:room(n, { templates = { 'square' } }) end";
+    let err = failure(&format!(
+        "{two}
+         g:connect('a', 'b', {{ door = 'wall' }})
+         g:layout(map, rng, {{ templates = T }})"
+    ));
+    let line = err.lines().next().unwrap();
+    assert!(
+        line.contains("/bad.lua:14: graph:connect: opts.door: \"wall\" is not walkable, so the door would block the connection")
+            && line.contains("(looked up by g:layout at ")
+            && line.ends_with("/bad.lua:15)"),
+        "{err}"
+    );
+    // A kind the script defines as not walkable, after the connect.
+    let err = failure(&format!(
+        "{two}
+         g:connect('a', 'b', {{ door = 'portcullis' }})
+         tiles.define('portcullis', {{ glyph = '=', color = '#808080', walkable = false }})
+         g:layout(map, rng, {{ templates = T }})"
+    ));
+    let line = err.lines().next().unwrap();
+    assert!(
+        line.contains("/bad.lua:14: graph:connect: opts.door: \"portcullis\" is not walkable")
+            && line.ends_with("/bad.lua:16)"),
+        "{err}"
+    );
+}

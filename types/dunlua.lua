@@ -530,7 +530,7 @@ local Graph = {}
 ---@param opts? {templates?: string[]}
 function Graph:room(name, opts) end
 
----Connects two rooms: a shared door or a corridor joins them; opts.door is the tile put in that doorway (default door).
+---Connects two rooms: a shared door or a corridor joins them; opts.door is the tile put in that doorway, a walkable kind (default door).
 ---@param a string
 ---@param b string
 ---@param opts? {door?: TileName}

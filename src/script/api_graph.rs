@@ -504,9 +504,9 @@ fn bad_length(a: &Args, side: i64, got: &str) -> mlua::Error {
 }
 
 /// The error for an edge whose door kind no tile set defines by the time
-/// `g:layout` runs: located at the `g:connect` that named it (the line
-/// with the mistake), saying where the layout looked.
-fn unknown_door(lua: &Lua, a: &Args, edge: &EdgeSpec, why: String) -> mlua::Error {
+/// `g:layout` runs, or is not walkable: located at the `g:connect` that
+/// named it (the line with the mistake), saying where the layout looked.
+fn bad_door(lua: &Lua, a: &Args, edge: &EdgeSpec, why: String) -> mlua::Error {
     match &edge.at {
         Some(at) => {
             let layout = script_location(lua).map_or(String::new(), |l| format!(" at {l}"));
@@ -622,7 +622,22 @@ fn layout_call(lua: &Lua, this: &LuaGraph, values: Six) -> mlua::Result<MultiVal
             None => Tile::DOOR,
             Some(kind) => {
                 let s = lua.create_string(kind)?;
-                tile_named(&s, map.tiles_mut()).map_err(|why| unknown_door(lua, &a, e, why))?
+                let tile =
+                    tile_named(&s, map.tiles_mut()).map_err(|why| bad_door(lua, &a, e, why))?;
+                // A door that cannot be walked through would block the
+                // very connection it stands for.
+                if !map.tiles().kind(tile).walkable {
+                    return Err(bad_door(
+                        lua,
+                        &a,
+                        e,
+                        format!(
+                            "\"{}\" is not walkable, so the door would block the connection",
+                            map.tiles().kind(tile).name
+                        ),
+                    ));
+                }
+                tile
             }
         });
     }
