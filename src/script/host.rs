@@ -489,16 +489,18 @@ impl Vm {
                     || guard.lua_bytes(),
                 )?
             }
-            _ => QuickReset::Throws,
+            _ => QuickReset::Throws(0),
         };
-        let collected_quickly = match quick {
+        // What the quick path took of the count of errors is not there
+        // to be taken again.
+        let (collected_quickly, threw) = match quick {
             QuickReset::Done(env) => {
                 *self.env.borrow_mut() = Some(env);
                 self.guard.mark_run_base();
                 return Ok(());
             }
-            QuickReset::Collect => true,
-            QuickReset::Throws => false,
+            QuickReset::Collect => (true, false),
+            QuickReset::Throws(throws) => (false, throws > 0),
         };
         if !collected_quickly {
             // mlua keeps a box ready for an error per level of nested host
@@ -508,7 +510,7 @@ impl Vm {
             // another run would not. Only an error takes a box: after a run
             // that raised none, the pool is as full as it was (the refill cost
             // a seventh of an empty script's run).
-            if super::raw::reset::take_throws(&self.lua)? > 0 || !self.pool_filled.get() {
+            if threw || super::raw::reset::take_throws(&self.lua)? > 0 || !self.pool_filled.get() {
                 self.nest.call::<()>((self.nest.clone(), POOL_DEPTH))?;
                 self.pool_filled.set(true);
                 super::raw::reset::take_throws(&self.lua)?;

@@ -352,9 +352,10 @@ unsafe fn push_overlay(state: *mut ffi::lua_State, library: c_int) {
 
 /// What [`quick_reset`] did.
 pub(crate) enum QuickReset {
-    /// Nothing: the last run raised errors (mlua's pool of error boxes is
-    /// to be refilled first). The count of them is taken.
-    Throws,
+    /// Nothing but taking the count of errors the last run raised, which
+    /// it holds: not 0, so mlua's pool of error boxes is to be refilled
+    /// first (the count is taken: it reads 0 again).
+    Throws(u32),
     /// The globals are pointed and the thread settled, but the minor
     /// collections left something of the last run (or the collector was
     /// not in generational mode): a full collection is to follow.
@@ -381,7 +382,7 @@ pub(crate) fn quick_reset(
     base: usize,
     lua_bytes: impl Fn() -> usize,
 ) -> mlua::Result<QuickReset> {
-    let mut code = 0;
+    let (mut code, mut throws) = (0, 0);
     let [tg, tsm, om] = templates;
     let [host_globals, host_strings_mt] = host;
     // SAFETY: the closure leaves on the stack either nothing or the run's
@@ -389,7 +390,8 @@ pub(crate) fn quick_reset(
     let env: Option<mlua::Table> = unsafe {
         lua.exec_raw((host_globals, host_strings_mt, tg, tsm, om), |state| {
             use ffi::*;
-            if dunlua_take_throws(state) > 0 {
+            throws = dunlua_take_throws(state);
+            if throws > 0 {
                 lua_settop(state, 0);
                 return;
             }
@@ -431,7 +433,7 @@ pub(crate) fn quick_reset(
     };
     Ok(match (code, env) {
         (2, Some(env)) => QuickReset::Done(env),
-        (0, _) => QuickReset::Throws,
+        (0, _) => QuickReset::Throws(throws),
         _ => QuickReset::Collect,
     })
 }
