@@ -712,6 +712,15 @@ fn a_mistyped_flag_or_value_names_the_closest_one() {
             &["scripts/rooms.lua", "--zzzz"][..],
             "dunlua: unexpected argument '--zzzz' found (see dunlua --help)\n",
         ),
+        // A mistyped command is no file: clap took it for the script.
+        (
+            &["chek", "scripts/rooms.lua"][..],
+            "dunlua: no command or script 'chek'; did you mean 'check'? (see dunlua --help)\n",
+        ),
+        (
+            &["benhc"][..],
+            "dunlua: no command or script 'benhc'; did you mean 'bench'? (see dunlua --help)\n",
+        ),
     ] {
         let run = dunlua(args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);

@@ -148,8 +148,32 @@ fn usage_error(err: &clap::Error) -> String {
     message
 }
 
+/// The command a first argument was meant to be, when it is no file and
+/// no command but close to one (`dunlua chek x.lua`): clap read it as the
+/// script and then the script as a command it could not place ("the
+/// subcommand 'x.lua' cannot be used with '<SCRIPT>'"), or tried to read a
+/// script named `chek`.
+fn mistyped_command(first: Option<std::ffi::OsString>) -> Option<String> {
+    use clap::CommandFactory;
+    let first = first?.into_string().ok()?;
+    if first.starts_with('-') || std::path::Path::new(&first).exists() {
+        return None;
+    }
+    let command = Cli::command();
+    let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+    if names.contains(&first.as_str()) {
+        return None;
+    }
+    crate::closest::closest(&first, names.iter().copied())
+        .map(|meant| format!("no command or script '{first}'; did you mean '{meant}'?"))
+}
+
 /// Parses the process arguments, runs, reports; returns the exit code.
 pub fn main() -> i32 {
+    if let Some(message) = mistyped_command(std::env::args_os().nth(1)) {
+        note!("dunlua: {message} (see dunlua --help)");
+        return EXIT_USAGE;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
