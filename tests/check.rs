@@ -170,7 +170,7 @@ fn a_check_with_no_ok_map_prints_no_statistics_table() {
         "{}",
         run.stdout
     );
-    for row in ["over ok maps", "median", "time_ms"] {
+    for row in ["over ok maps", "median", "time_ms", "variety over"] {
         assert!(!run.stdout.contains(row), "{row}: {}", run.stdout);
     }
     // One ok seed beside it: the table is back.
@@ -181,6 +181,11 @@ fn a_check_with_no_ok_map_prints_no_statistics_table() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stdout.contains("\nover ok maps "), "{}", run.stdout);
     assert!(run.stdout.contains("\ntime_ms "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("\nvariety over 1 maps"),
+        "{}",
+        run.stdout
+    );
     assert!(!run.stdout.contains("no ok maps"), "{}", run.stdout);
 }
 
@@ -248,6 +253,11 @@ fn the_catalog_against_reads_is_replaced_by_no_other_output() {
         ],
     );
     assert!(scratch.path().join("cat.html").exists(), "{}", run.stderr);
+    assert!(
+        run.stderr.lines().any(|l| l == "dunlua: wrote cat.html"),
+        "{}",
+        run.stderr
+    );
     let before = std::fs::read(scratch.path().join("cat.html")).unwrap();
     // (--shard-out cannot come with --against.)
     let run = dunlua_in(

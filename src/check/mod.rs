@@ -840,7 +840,8 @@ impl Report {
                 }
             }
         }
-        if let Some(variety) = &self.variety {
+        // Over no map (every seed failed) there is no variety to show.
+        if let Some(variety) = self.variety.as_ref().filter(|v| v.maps > 0) {
             out.push_str(&variety.text());
         }
         out

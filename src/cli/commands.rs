@@ -99,6 +99,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
         }
         let text = check::catalog::text(&report.script, report.seeds, lines);
         crate::export::write_atomically(path, text.as_bytes()).map_err(Failure::run)?;
+        note!("dunlua: wrote {}", path.display());
     }
     let changes = match (&against, &args.against) {
         (Some(old), Some(path)) => {
