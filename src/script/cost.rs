@@ -1,5 +1,7 @@
 //! What native work costs in the budget's unit, one Lua VM instruction
-//! (about 7 ns here): the rates make a primitive's work cost about what its
+//! (about 7 ns on the Intel machine the rates were set on, about 3 ns on
+//! the AMD one of the latest performance tables, native work faster
+//! too): the rates make a primitive's work cost about what its
 //! time would have bought in Lua instructions, so no call does much more
 //! work per unit than the script's own code. Pure functions of a call's
 //! arguments, so work is charged before it is done.
