@@ -873,25 +873,11 @@ LUA_API int dunlua_tointeger_exact (lua_State *L, int idx, lua_Integer *n) {
 }
 
 
-/* dunlua: pushes a copy of the table at 'idx' (see dunlua_copytable). */
 extern void dunlua_copytable (lua_State *L, Table *c, const Table *t);
 
-LUA_API void dunlua_clonetable (lua_State *L, int idx) {
-  Table *t, *c;
-  lua_lock(L);
-  t = hvalue(index2value(L, idx));
-  c = luaH_new(L);
-  sethvalue2s(L, L->top.p, c);
-  api_incr_top(L);
-  dunlua_copytable(L, c, t);
-  luaC_checkGC(L);
-  lua_unlock(L);
-}
-
-
 /*
-** dunlua: like 'dunlua_clonetable', then sets the values of 'n' nodes of
-** the copy's hash part: node 'nodes[k]' gets the value at stack index
+** dunlua: pushes a copy of the table at 'idx' (see dunlua_copytable), then
+** sets the values of 'n' nodes of the copy's hash part: node 'nodes[k]' gets the value at stack index
 ** 'values[k]' (absolute), or the copy itself where that is 0. The copy is
 ** new (white), so no barrier; a node past the hash part is left alone.
 */
