@@ -460,13 +460,6 @@ impl Vm {
         if let Ok(map) = self.run_map.borrow::<LuaMap>() {
             map.clear();
         }
-        // mlua keeps a box ready for an error per level of nested host
-        // calls, made on first need; an error takes its box away. Calling
-        // through POOL_DEPTH levels refills what the last run's errors took,
-        // so a run does not make boxes (memory, collector pacing) that
-        // another run would not. Only an error takes a box: after a run
-        // that raised none, the pool is as full as it was (the refill cost
-        // a seventh of an empty script's run).
         let history = self.guard.take_gc_history();
         // The common case in one call (raw/reset.rs): a run that raised no
         // error, left the collector as it was and whose heap one or two

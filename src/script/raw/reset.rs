@@ -35,6 +35,9 @@ pub(crate) struct FixUps {
     slots: Vec<c_int>,
 }
 
+/// The most tables one template may hold (the host's globals hold a dozen).
+const MAX_FIX_UPS: usize = 64;
+
 impl FixUps {
     /// The fix-ups of `template` from `list` (`{key1, slot1, key2, ...}`,
     /// as [`FIX_UPS`] returns them), each key found in the template's hash
@@ -73,6 +76,12 @@ impl FixUps {
             return Err(mlua::Error::runtime(
                 "a host table's key is not in its template's hash part",
             ));
+        }
+        if fix_ups.nodes.len() > MAX_FIX_UPS {
+            return Err(mlua::Error::runtime(format!(
+                "the host's globals hold {} tables; at most {MAX_FIX_UPS}",
+                fix_ups.nodes.len()
+            )));
         }
         Ok(fix_ups)
     }
@@ -240,17 +249,19 @@ unsafe fn fresh_globals(state: *mut ffi::lua_State, globals_fix: &FixUps, string
     }
     let globals = 4 + overlays;
     // Slot i is the overlay at 3 + i; slot 0 the globals (the copy itself
-    // in the globals' own copy, the one at `globals` in the other).
-    let values = |fix: &FixUps, globals_at: c_int| -> Vec<c_int> {
-        fix.slots
-            .iter()
-            .map(|&slot| if slot == 0 { globals_at } else { 3 + slot })
-            .collect()
+    // in the globals' own copy, the one at `globals` in the other). In
+    // arrays, not vectors: nothing with a destructor may be alive here
+    // when Lua raises (it longjmps over this frame).
+    let values = |fix: &FixUps, globals_at: c_int| {
+        let mut at = [0; MAX_FIX_UPS];
+        for (at, &slot) in at.iter_mut().zip(&fix.slots) {
+            *at = if slot == 0 { globals_at } else { 3 + slot };
+        }
+        at
     };
     let (g, s) = (values(globals_fix, 0), values(strings_fix, globals));
     clone_with(state, 1, globals_fix, &g);
     clone_with(state, 2, strings_fix, &s);
-    drop((g, s));
     lua_pushstring(state, c"".as_ptr());
     lua_pushvalue(state, globals + 1);
     lua_setmetatable(state, -2);
