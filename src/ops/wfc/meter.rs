@@ -26,6 +26,9 @@ pub(super) struct Meter<'a> {
     fixed: usize,
     /// Bytes held for the current attempt (trail, queue).
     moving: usize,
+    /// The caller refused a charge: nothing more is reported (its error,
+    /// with its reason, is the one the fill ends with).
+    refused: bool,
 }
 
 impl<'a> Meter<'a> {
@@ -35,7 +38,15 @@ impl<'a> Meter<'a> {
             pending: 0,
             fixed: 0,
             moving: 0,
+            refused: false,
         }
+    }
+
+    /// Reports `charge`, remembering a refusal.
+    fn send(&mut self, charge: Charge) -> Result<(), Stopped> {
+        let sent = (self.report)(charge);
+        self.refused |= sent.is_err();
+        sent
     }
 
     pub fn work(&mut self, units: u64) -> Result<(), Stopped> {
@@ -54,13 +65,13 @@ impl<'a> Meter<'a> {
 
     pub fn flush(&mut self) -> Result<(), Stopped> {
         let units = std::mem::take(&mut self.pending);
-        (self.report)(Charge::Work(units))
+        self.send(Charge::Work(units))
     }
 
     /// Adds `bytes` to what the fill holds for good, before allocating them.
     pub fn keep(&mut self, bytes: usize) -> Result<(), Stopped> {
         self.fixed = self.fixed.saturating_add(bytes);
-        (self.report)(Charge::Memory(self.fixed.saturating_add(self.moving)))
+        self.send(Charge::Memory(self.fixed.saturating_add(self.moving)))
     }
 
     /// The bytes held for good so far, for [`Meter::release_to`].
@@ -82,6 +93,57 @@ impl<'a> Meter<'a> {
             return Ok(());
         }
         self.moving = bytes;
-        (self.report)(Charge::Memory(self.fixed.saturating_add(bytes)))
+        self.send(Charge::Memory(self.fixed.saturating_add(bytes)))
+    }
+}
+
+/// Work not yet passed on when the fill returns (a fill that gave up, or
+/// found no room, before a batch filled) is passed on then: each call could
+/// otherwise do up to a batch of work uncharged, and a loop of calls run
+/// that many times past its budget. A refusal here stops the run at the
+/// script's next instruction. After a refusal nothing is reported.
+impl Drop for Meter<'_> {
+    fn drop(&mut self) {
+        if self.pending > 0 && !self.refused {
+            let _ = self.flush();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_left_in_a_batch_is_passed_on_when_the_meter_goes() {
+        let mut charged = 0;
+        let mut count = |c: Charge| {
+            if let Charge::Work(u) = c {
+                charged += u;
+            }
+            Ok(())
+        };
+        {
+            let mut meter = Meter::new(&mut count);
+            meter.work(BATCH - 1).unwrap();
+            meter.work(7).unwrap();
+            meter.work(100).unwrap();
+        }
+        assert_eq!(charged, BATCH - 1 + 7 + 100);
+    }
+
+    #[test]
+    fn nothing_is_reported_after_a_refusal() {
+        let mut reports = 0;
+        let mut refuse = |_| {
+            reports += 1;
+            Err(Stopped)
+        };
+        {
+            let mut meter = Meter::new(&mut refuse);
+            assert_eq!(meter.work(BATCH), Err(Stopped));
+            meter.pending = 5;
+        }
+        assert_eq!(reports, 1);
     }
 }

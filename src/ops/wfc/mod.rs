@@ -855,6 +855,7 @@ mod tests {
         let mut meter = Meter::new(&mut count);
         let why = setup.unmet(map.cells(), map, opts, &mut meter).unwrap();
         meter.flush().unwrap();
+        drop(meter);
         (why, units)
     }
 

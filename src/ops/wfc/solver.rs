@@ -576,6 +576,7 @@ mod tests {
         let mut meter = Meter::new(&mut take);
         solver.undo(0, &mut meter).unwrap();
         meter.flush().unwrap();
+        drop(meter);
         assert_eq!(charged, units);
         assert!(solver.trail_pos.is_empty());
         assert!(solver.dom == full, "every domain is put back");
