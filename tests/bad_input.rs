@@ -705,7 +705,7 @@ fn a_mistyped_flag_or_value_names_the_closest_one() {
         ),
         (
             &["scripts/rooms.lua", "--color", "nevr"][..],
-            "dunlua: invalid value 'nevr' for '--color <WHEN>'; did you mean 'never'? (see dunlua --help)\n",
+            "dunlua: invalid value 'nevr' for '--color <WHEN>'; did you mean 'never'? (one of: auto, always, never) (see dunlua --help)\n",
         ),
         // Nothing close: no suggestion.
         (
@@ -720,6 +720,20 @@ fn a_mistyped_flag_or_value_names_the_closest_one() {
         (
             &["benhc"][..],
             "dunlua: no command or script 'benhc'; did you mean 'bench'? (see dunlua --help)\n",
+        ),
+        // Nothing close, and no file: the commands are listed.
+        (
+            &["exprot", "x"][..],
+            "dunlua: no command or script 'exprot' (the commands: check, bench, sheet, api, new; or a script file) (see dunlua --help)\n",
+        ),
+        (
+            &["zzzzzz"][..],
+            "dunlua: no command or script 'zzzzzz' (the commands: check, bench, sheet, api, new; or a script file) (see dunlua --help)\n",
+        ),
+        // A value not among a flag's values lists them.
+        (
+            &["scripts/rooms.lua", "--color", "purple"][..],
+            "dunlua: invalid value 'purple' for '--color <WHEN>' (one of: auto, always, never) (see dunlua --help)\n",
         ),
     ] {
         let run = dunlua(args);

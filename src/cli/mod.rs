@@ -145,14 +145,23 @@ fn usage_error(err: &clap::Error) -> String {
     if !similar.is_empty() {
         message = format!("{message}; did you mean {}?", similar.join(" or "));
     }
+    // clap lists a flag's values on a line of their own ("[possible
+    // values: ...]"), which the one-line message dropped.
+    if let Some(ContextValue::Strings(values)) = err.get(ContextKind::ValidValue) {
+        if !values.is_empty() {
+            message = format!("{message} (one of: {})", values.join(", "));
+        }
+    }
     message
 }
 
-/// The command a first argument was meant to be, when it is no file and
-/// no command but close to one (`dunlua chek x.lua`): clap read it as the
-/// script and then the script as a command it could not place ("the
-/// subcommand 'x.lua' cannot be used with '<SCRIPT>'"), or tried to read a
-/// script named `chek`.
+/// What was wrong with a first argument that is no file and no command:
+/// clap read it as the script and then what followed as a command it could
+/// not place ("the subcommand 'x.lua' cannot be used with '<SCRIPT>'"), or
+/// tried to read a script named `chek`. Close to a command (`dunlua chek
+/// x.lua`), it names that command; a bare word with nothing close (`dunlua
+/// exprot x`) lists the commands. A name that looks like a script file
+/// (`maze.lua`, `lib/x`) is left to the "cannot read script" message.
 fn mistyped_command(first: Option<std::ffi::OsString>) -> Option<String> {
     use clap::CommandFactory;
     let first = first?.into_string().ok()?;
@@ -160,12 +169,26 @@ fn mistyped_command(first: Option<std::ffi::OsString>) -> Option<String> {
         return None;
     }
     let command = Cli::command();
-    let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
-    if names.contains(&first.as_str()) {
+    let names: Vec<&str> = command
+        .get_subcommands()
+        .map(|c| c.get_name())
+        .filter(|name| *name != "help")
+        .collect();
+    if names.contains(&first.as_str()) || first == "help" {
         return None;
     }
-    crate::closest::closest(&first, names.iter().copied())
-        .map(|meant| format!("no command or script '{first}'; did you mean '{meant}'?"))
+    if let Some(meant) = crate::closest::closest(&first, names.iter().copied()) {
+        return Some(format!(
+            "no command or script '{first}'; did you mean '{meant}'?"
+        ));
+    }
+    let looks_like_a_file = first.contains(['.', '/', std::path::MAIN_SEPARATOR]);
+    (!looks_like_a_file).then(|| {
+        format!(
+            "no command or script '{first}' (the commands: {}; or a script file)",
+            names.join(", ")
+        )
+    })
 }
 
 /// Parses the process arguments, runs, reports; returns the exit code.
