@@ -118,3 +118,23 @@ fn the_cli_names_the_line_where_time_ran_out() {
     assert!(line.is_some_and(|n| (3..=8).contains(&n)), "{first}");
     assert!(took < Duration::from_millis(3500), "took {took:?}");
 }
+
+/// A timeout too long for the clock to hold (a game passing
+/// `Duration::MAX` for "no deadline") is no deadline: the generator builds
+/// and runs, where adding it to the clock panicked inside `build()`.
+#[test]
+fn a_timeout_past_what_the_clock_holds_is_no_deadline() {
+    let generator = Generator::source(
+        "long.lua",
+        "return { generate = function(map) map:fill('floor') map:set_start(1, 1) end }",
+    )
+    .limits(Limits {
+        timeout: Some(Duration::MAX),
+        ..Limits::default()
+    })
+    .build()
+    .unwrap();
+    for seed in 0..2 {
+        generator.generate(seed).unwrap();
+    }
+}

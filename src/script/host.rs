@@ -371,8 +371,17 @@ impl Vm {
     /// Starts the clock of a run of several attempts: every reset until
     /// [`Vm::end_run`] keeps the same deadline.
     pub fn begin_run(&self) {
-        let deadline = self.limits.timeout.map(|t| std::time::Instant::now() + t);
+        let deadline = self.deadline_from_now();
         self.deadline.set(deadline);
+    }
+
+    /// When the timeout ends if it starts now; none when there is no
+    /// timeout, or it ends past what the clock can hold (`Duration::MAX`
+    /// given by a library caller), which is never.
+    fn deadline_from_now(&self) -> Option<std::time::Instant> {
+        self.limits
+            .timeout
+            .and_then(|t| std::time::Instant::now().checked_add(t))
     }
 
     /// Ends the run begun by [`Vm::begin_run`].
@@ -405,7 +414,7 @@ impl Vm {
     /// lives only as long as its run.
     pub fn compile(&self, source: String, name: String) -> mlua::Result<Function> {
         let source = super::require::as_file_chunk(source);
-        let deadline = self.limits.timeout.map(|t| std::time::Instant::now() + t);
+        let deadline = self.deadline_from_now();
         self.guard.set_deadline(deadline, self.cancel.clone());
         let compile = |text: &str| {
             self.lua
@@ -443,10 +452,7 @@ impl Vm {
     /// the collector in its default mode, an empty module cache, no script
     /// tiles.
     pub fn reset(&self) -> mlua::Result<()> {
-        let deadline = self
-            .deadline
-            .get()
-            .or_else(|| self.limits.timeout.map(|t| std::time::Instant::now() + t));
+        let deadline = self.deadline.get().or_else(|| self.deadline_from_now());
         self.guard
             .start_run(self.limits.max_instructions, deadline, self.cancel.clone());
         // Everything the last run made becomes garbage: its globals, its
