@@ -1005,3 +1005,46 @@ fn disconnects_from_lua() {
         .message;
     assert!(refused.contains("map:disconnects"), "{refused}");
 }
+
+/// A game's worker thread made with a small stack gets an error from
+/// `build` and `generate`, never a crash: on 64 KiB, the raising of "C
+/// stack exhausted" recursed past the stack's end and aborted the process.
+#[test]
+fn a_thread_with_a_small_stack_gets_an_error_not_a_crash() {
+    for kib in [48, 64, 128, 256] {
+        let outcome = std::thread::Builder::new()
+            .stack_size(kib << 10)
+            .spawn(|| {
+                dunlua::Generator::file("scripts/rooms.lua")
+                    .build()
+                    .map(|_| ())
+                    .map_err(|e| (e.kind, e.message))
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        let (kind, message) = outcome.expect_err("a run cannot start on so small a stack");
+        assert_eq!(
+            kind,
+            dunlua::script::FailureKind::Limit,
+            "{kib} KiB: {message}"
+        );
+        assert!(
+            message.starts_with("C stack exhausted: the thread has "),
+            "{kib} KiB: {message}"
+        );
+    }
+    // With stack enough, the same call works.
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(|| {
+            dunlua::Generator::file("scripts/rooms.lua")
+                .build()
+                .unwrap()
+                .generate(1)
+                .unwrap()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

@@ -392,9 +392,18 @@ fn with_state<R>(
         .state
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    INSIDE.with(|inside| inside.borrow_mut().push(handle));
-    // A cancel meant for an earlier call does not reach this one.
+    // A cancel meant for an earlier call does not reach this one; but a
+    // call that waited for the lock while the generator was freed does not
+    // run at all (`freed` is set before the cancel, so a cancel this store
+    // wiped is seen here).
     generator.cancel.store(false, Ordering::SeqCst);
+    if generator.freed.load(Ordering::SeqCst) {
+        return Err(Failure::new(
+            DunluaStatus::Cancelled,
+            "the generator was freed while this call waited for it",
+        ));
+    }
+    INSIDE.with(|inside| inside.borrow_mut().push(handle));
     generator.busy.store(true, Ordering::SeqCst);
     let result = catch_unwind(AssertUnwindSafe(|| body(&mut guard)));
     generator.busy.store(false, Ordering::SeqCst);
@@ -693,8 +702,9 @@ fn settle(state: &mut GeneratorState) {
     if !state.pending {
         return;
     }
-    // A setter that failed (its change not kept) left the generator
-    // unbuilt: its status is the answer until a generate builds it.
+    // A setter that failed left the generator unbuilt (its change refused,
+    // or kept with the script failing under it): its status is the answer
+    // until a generate builds it.
     if state.status != DunluaStatus::Ok {
         return;
     }
@@ -927,20 +937,39 @@ pub unsafe extern "C" fn dunlua_module_set_source(
     })
 }
 
-/// Applies `change` to a generator's settings and rebuilds it; a change
-/// that does not build (an unknown parameter, a wrong type, a bad size) is
-/// not kept, and the call fails saying why.
+/// Applies `change` to a generator's settings and rebuilds it. A change
+/// the build refuses (an unknown parameter, a wrong type, a bad size) is
+/// not kept, and the call fails saying why. A change the script fails
+/// under (its top level runs past the new budget, memory or deadline, or
+/// raises) is kept, with no generator built: the next call builds again
+/// under it and fails the same way, rather than running the script under
+/// the settings the game replaced.
 fn reconfigure(
     g: *mut DunluaGenerator,
     change: impl FnOnce(GeneratorBuilder) -> Result<GeneratorBuilder, Failure>,
 ) -> DunluaStatus {
     with_generator(g, |state| {
         let builder = change(state.builder.clone())?;
-        let generator = builder.clone().build()?;
-        state.builder = builder;
-        state.generator = Some(generator);
-        state.pending = false;
-        Ok(())
+        match builder.clone().build() {
+            Ok(generator) => {
+                state.builder = builder;
+                state.generator = Some(generator);
+                state.pending = false;
+                Ok(())
+            }
+            Err(e) => {
+                let failure = Failure::from(e);
+                if !matches!(
+                    failure.status,
+                    DunluaStatus::Usage | DunluaStatus::InvalidText
+                ) {
+                    state.builder = builder;
+                    state.generator = None;
+                    state.pending = true;
+                }
+                Err(failure)
+            }
+        }
     })
 }
 

@@ -603,6 +603,85 @@ fn freeing_a_generator_waits_for_its_run_and_its_loader_is_done() {
     assert_eq!(status, DunluaStatus::Cancelled, "{message}");
 }
 
+/// Freed while one thread's run is under way and another thread's call
+/// waits for its turn: both return CANCELLED and the free returns at once.
+/// The waiting call, once it had the lock, cleared the free's cancel and
+/// ran its whole budget (or forever, with an unlimited one), and the free
+/// waited for it.
+#[test]
+fn freeing_a_generator_cancels_the_calls_waiting_for_it_too() {
+    let name = CString::new("loop.lua").unwrap();
+    let source = CString::new(
+        "return { width = 8, height = 8, generate = function(map) while true do end end }",
+    )
+    .unwrap();
+    let g =
+        unsafe { dunlua_generator_from_source(name.as_ptr(), source.as_ptr(), None, null_mut()) };
+    // Budget out of the way; only a 20 s deadline would end a run.
+    assert_eq!(
+        dunlua_generator_set_limits(g, u64::MAX >> 8, 0, 20.0),
+        DunluaStatus::Ok
+    );
+    let g = g as usize;
+    let runners: Vec<_> = (0..2)
+        .map(|_| std::thread::spawn(move || generate_hash(g as *mut _, 1).unwrap_err().0))
+        .collect();
+    // Time for one run to start and the other call to wait for the lock.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let started = std::time::Instant::now();
+    dunlua_generator_free(g as *mut _);
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "the free waited {:?}",
+        started.elapsed()
+    );
+    for runner in runners {
+        assert_eq!(runner.join().unwrap(), DunluaStatus::Cancelled);
+    }
+}
+
+/// A game's limits are kept when the script's top level fails under them:
+/// the next setter and the generate build again under the game's limits
+/// (they were dropped with the failed build, and the mod's top level ran
+/// again under the defaults: 400,000,000 instructions, 512 MiB, 10 s).
+#[test]
+fn limits_the_script_fails_under_are_kept_for_the_next_calls() {
+    let name = CString::new("mods/heavy.lua").unwrap();
+    let source = CString::new(
+        "local n = 0\n\
+         for i = 1, 3000000 do n = n + 1 end\n\
+         return { width = 8, height = 8, params = { k = 1 }, generate = function(map) map:fill('floor') map:set_start(1, 1) end }",
+    )
+    .unwrap();
+    let g =
+        unsafe { dunlua_generator_from_source(name.as_ptr(), source.as_ptr(), None, null_mut()) };
+    let budget_of_a_million = "mods/heavy.lua:2: instruction budget of 1000000 exceeded";
+    assert_eq!(
+        dunlua_generator_set_limits(g, 1_000_000, 16, 5.0),
+        DunluaStatus::Limit
+    );
+    assert!(text(dunlua_generator_error(g)).starts_with(budget_of_a_million));
+    let k = CString::new("k").unwrap();
+    assert_eq!(
+        unsafe { dunlua_generator_set_int(g, k.as_ptr(), 2) },
+        DunluaStatus::Limit
+    );
+    let message = text(dunlua_generator_error(g));
+    assert!(message.starts_with(budget_of_a_million), "{message}");
+    let (status, message) = generate_hash(g, 1).unwrap_err();
+    assert_eq!(status, DunluaStatus::Limit);
+    assert!(message.starts_with(budget_of_a_million), "{message}");
+    // With room, it builds; a change the build refuses is still not kept.
+    assert_eq!(dunlua_generator_set_limits(g, 0, 0, 5.0), DunluaStatus::Ok);
+    let unknown = CString::new("nope").unwrap();
+    assert_eq!(
+        unsafe { dunlua_generator_set_int(g, unknown.as_ptr(), 1) },
+        DunluaStatus::Usage
+    );
+    generate_hash(g, 1).unwrap();
+    dunlua_generator_free(g);
+}
+
 /// A script holding a NUL byte (in a long string, as Lua allows) gives the
 /// same map through `from_text` as from its file; `from_source` reads a
 /// C string, which ends at the NUL.

@@ -48,6 +48,14 @@ struct Loaded {
 impl Session {
     /// Reads and compiles the script in a new sandboxed VM.
     pub fn new(request: &Request) -> Result<Session, ScriptError> {
+        enough_stack()?;
+        Session::open(request)
+    }
+
+    /// [`Session::new`] once the stack is known to be enough (not inlined:
+    /// its frame is the big one).
+    #[inline(never)]
+    fn open(request: &Request) -> Result<Session, ScriptError> {
         let path = &request.script;
         let shown = path.display().to_string();
         let source = match &request.source {
@@ -136,6 +144,12 @@ impl Session {
 
     /// What the script declares, without generating.
     pub fn inspect(&self) -> Result<ScriptInfo, ScriptError> {
+        enough_stack()?;
+        self.read_declared()
+    }
+
+    #[inline(never)]
+    fn read_declared(&self) -> Result<ScriptInfo, ScriptError> {
         self.load(self.request.seed).map(|loaded| loaded.info)
     }
 
@@ -147,6 +161,12 @@ impl Session {
     /// A multi-level script's run is its first level; see
     /// [`run_levels`](Self::run_levels).
     pub fn run(&self, seed: u64) -> Result<Generated, ScriptError> {
+        enough_stack()?;
+        self.run_first_level(seed)
+    }
+
+    #[inline(never)]
+    fn run_first_level(&self, seed: u64) -> Result<Generated, ScriptError> {
         // One deadline for every attempt: rerolls cannot stretch --timeout.
         self.vm.begin_run();
         let result = self.attempts(seed, 1, None, 0);
@@ -158,6 +178,12 @@ impl Session {
     /// handed the one above as `ctx.above`; one `--timeout` covers them
     /// all. A failure names its level.
     pub fn run_levels(&self, seed: u64) -> Result<Vec<Generated>, ScriptError> {
+        enough_stack()?;
+        self.run_every_level(seed)
+    }
+
+    #[inline(never)]
+    fn run_every_level(&self, seed: u64) -> Result<Vec<Generated>, ScriptError> {
         self.vm.begin_run();
         let mut levels: Vec<Generated> = Vec::new();
         let mut failure = None;
@@ -260,6 +286,23 @@ impl Session {
         );
         failure.rejections = rejections;
         Err(failure)
+    }
+}
+
+/// Refuses to start on a thread with too little stack left for a run to
+/// do anything but fail (a game's worker thread made with a small stack):
+/// said at once, before the host's own frames could overflow it.
+fn enough_stack() -> Result<(), ScriptError> {
+    match super::raw::cstack::too_little_left() {
+        None => Ok(()),
+        Some(left) => Err(ScriptError::new(
+            FailureKind::Limit,
+            format!(
+                "C stack exhausted: the thread has {} KiB of stack left and a run needs at least {} KiB (give the thread a bigger stack)",
+                left >> 10,
+                super::raw::cstack::LEAST_TO_START >> 10
+            ),
+        )),
     }
 }
 

@@ -23,6 +23,27 @@ use mlua::ffi::lua_State;
 /// parser in a debug build).
 const RESERVED: usize = 256 << 10;
 
+/// Lua's slack under the floor (`DUNLUA_STACK_SLACK` in `lstate.h`): a
+/// check below `floor - SLACK` is an "error in error handling", which
+/// ends the raising.
+const SLACK: usize = 64 << 10;
+
+/// What raising that last error needs under `floor - SLACK`: the floor is
+/// never lower than this above the stack's end, however small the thread.
+const LAST_RAISE: usize = 32 << 10;
+
+/// The least stack a thread must have left to start a run (or a compile):
+/// with less than `RESERVED` and some room above it, every C call of the
+/// run is under the floor and the run could only fail; and on a very small
+/// thread the host's own frames could overflow before Lua checks anything.
+pub(crate) const LEAST_TO_START: usize = RESERVED + (64 << 10);
+
+/// The stack the current thread has left, if it can be told, when it is
+/// less than [`LEAST_TO_START`].
+pub(crate) fn too_little_left() -> Option<usize> {
+    stacker::remaining_stack().filter(|&left| left < LEAST_TO_START)
+}
+
 /// Sets the floor of `state`'s C stack for the current thread: `RESERVED`
 /// bytes above the end of its stack, or no check where the end is unknown.
 ///
@@ -30,12 +51,16 @@ const RESERVED: usize = 256 << 10;
 pub(crate) unsafe fn set_floor(state: *mut lua_State) {
     let floor = stacker::remaining_stack().map_or(std::ptr::null_mut(), |remaining| {
         let here = stacker_here();
+        let end = here.saturating_sub(remaining);
         // A thread with less than that left fails its first C call with
-        // "C stack overflow" (a floor above Lua's slack would make it an
-        // "error in error handling").
-        here.saturating_sub(remaining)
-            .saturating_add(RESERVED)
-            .min(here) as *mut c_void
+        // "C stack exhausted"; but the floor stays high enough that the
+        // raising of that error, which checks again as it goes, reaches
+        // "error in error handling" before the stack's end (on a 64 KiB
+        // thread, a floor at the current frame let the raises recurse past
+        // it: a crash).
+        end.saturating_add(RESERVED)
+            .min(here)
+            .max(end.saturating_add(SLACK + LAST_RAISE)) as *mut c_void
     });
     dunlua_set_stack_floor(state, floor);
 }
