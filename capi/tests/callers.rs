@@ -480,3 +480,89 @@ fn deep_c_calls_on_a_small_thread_are_an_error_not_a_crash() {
     }
     std::fs::remove_dir_all(&scratch).unwrap();
 }
+
+/// A script whose map turns on how Lua writes and reads numbers: a room 10
+/// wide only when `tostring(0.5)` is "0.5", `string.format("%.2f")` is
+/// "1.50" and `tonumber("0,5")` is nil, as in the C locale.
+const LOCALE_SCRIPT: &str = r#"return { width = 30, height = 20, params = { f = 0.5 },
+  generate = function(map, rng, p)
+    map:fill("wall")
+    local c = tostring(p.f) == "0.5" and string.format("%.2f", 1.5) == "1.50"
+      and tonumber("0,5") == nil and tonumber("0.5") == 0.5 and ("%g"):format(0.25) == "0.25"
+    map:carve_room(Rect.new(1, 1, c and 10 or 20, 8))
+    map:set_start(3, 3)
+    map:mark(4, 4, "x", { t = tostring(p.f) })
+  end }
+"#;
+
+/// A game in a German locale (a comma for the decimal point), set with
+/// `setlocale(LC_ALL, "")`, gets the command line's map: it got another
+/// (`tostring(0.5)` was "0,5"). The locale is made with `localedef` into
+/// a folder of the test's own (`LOCPATH`).
+#[test]
+fn a_game_in_another_locale_gets_the_same_maps() {
+    if !available("cc", "every caller") || !available("localedef", "the locale test") {
+        return;
+    }
+    let scratch = std::env::temp_dir().join(format!("dunlua-capi-locale-{}", std::process::id()));
+    let locales = scratch.join("locales");
+    std::fs::create_dir_all(&locales).unwrap();
+    let made = Command::new("localedef")
+        .args(["-i", "de_DE", "-f", "UTF-8"])
+        .arg(locales.join("de_DE.UTF-8"))
+        .output()
+        .unwrap();
+    // localedef warns (exit 1) over a few of the locale's entries, and
+    // writes it all the same.
+    assert!(
+        locales.join("de_DE.UTF-8").exists(),
+        "localedef could not make de_DE.UTF-8 (package `locales`): {}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let script = scratch.join("numbers.lua");
+    std::fs::write(&script, LOCALE_SCRIPT).unwrap();
+    build_libraries();
+    let program = scratch.join("locale");
+    let dir = built_dir();
+    let output = Command::new("cc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
+        .arg(capi_dir().join("callers/locale.c"))
+        .arg(format!("-I{}", capi_dir().join("include").display()))
+        .arg(format!("-L{}", dir.display()))
+        .arg("-ldunlua_capi")
+        .arg(format!("-Wl,-rpath,{}", dir.display()))
+        .arg("-o")
+        .arg(&program)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for seed in [1u64, 2] {
+        let want = Generator::file(&script)
+            .build()
+            .unwrap()
+            .generate(seed)
+            .unwrap();
+        // In the C locale, the 10-wide room.
+        let c_locale = Generator::source("c.lua", LOCALE_SCRIPT.replace("c and 10 or 20", "10"))
+            .build()
+            .unwrap()
+            .generate(seed)
+            .unwrap();
+        assert_eq!(want.map.hash64(), c_locale.map.hash64());
+        let printed = run(
+            &program,
+            &[&script, Path::new(&seed.to_string())],
+            &[("LC_ALL", Path::new("de_DE.UTF-8")), ("LOCPATH", &locales)],
+        );
+        assert_eq!(
+            printed,
+            format!("hash {:016x}\ngame 0,5\n", want.map.hash64()),
+            "seed {seed}"
+        );
+    }
+    std::fs::remove_dir_all(&scratch).unwrap();
+}

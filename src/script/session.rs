@@ -48,7 +48,7 @@ struct Loaded {
 impl Session {
     /// Reads and compiles the script in a new sandboxed VM.
     pub fn new(request: &Request) -> Result<Session, ScriptError> {
-        enough_stack()?;
+        let _entered = enter()?;
         Session::open(request)
     }
 
@@ -144,7 +144,7 @@ impl Session {
 
     /// What the script declares, without generating.
     pub fn inspect(&self) -> Result<ScriptInfo, ScriptError> {
-        enough_stack()?;
+        let _entered = enter()?;
         self.read_declared()
     }
 
@@ -161,7 +161,7 @@ impl Session {
     /// A multi-level script's run is its first level; see
     /// [`run_levels`](Self::run_levels).
     pub fn run(&self, seed: u64) -> Result<Generated, ScriptError> {
-        enough_stack()?;
+        let _entered = enter()?;
         self.run_first_level(seed)
     }
 
@@ -178,7 +178,7 @@ impl Session {
     /// handed the one above as `ctx.above`; one `--timeout` covers them
     /// all. A failure names its level.
     pub fn run_levels(&self, seed: u64) -> Result<Vec<Generated>, ScriptError> {
-        enough_stack()?;
+        let _entered = enter()?;
         self.run_every_level(seed)
     }
 
@@ -289,12 +289,15 @@ impl Session {
     }
 }
 
-/// Refuses to start on a thread with too little stack left for a run to
-/// do anything but fail (a game's worker thread made with a small stack):
-/// said at once, before the host's own frames could overflow it.
-fn enough_stack() -> Result<(), ScriptError> {
+/// What every way into the VM does first: refuses to start on a thread
+/// with too little stack left for a run to do anything but fail (a game's
+/// worker thread made with a small stack), said at once, before the host's
+/// own frames could overflow it; and puts the thread's numbers in the C
+/// locale until the returned guard drops (`raw::locale`: a game's locale
+/// changed `tostring(0.5)` and so the map).
+fn enter() -> Result<super::raw::locale::CNumbers, ScriptError> {
     match super::raw::cstack::too_little_left() {
-        None => Ok(()),
+        None => Ok(super::raw::locale::CNumbers::enter()),
         Some(left) => Err(ScriptError::new(
             FailureKind::Limit,
             format!(

@@ -23,6 +23,7 @@
 //!
 //! Modules: [`cstack`] (how deep a run's C calls may go), [`fast`] (fast paths for the hottest map and rng methods),
 //! [`fields`] (the fields every run reads and writes, a group per call),
+//! [`locale`] (the C library's numbers in the C locale while Lua runs),
 //! [`rect`] (rect and index userdata), [`reset`] (a run's fresh copy of the
 //! globals), [`watchdog`] (the deadline thread), [`libs`] (the charged C
 //! libraries) and the budget guard.
@@ -32,6 +33,7 @@ pub(crate) mod fast;
 pub(crate) mod fields;
 pub(crate) mod guard;
 pub(crate) mod libs;
+pub(crate) mod locale;
 pub(crate) mod rect;
 pub(crate) mod reset;
 pub(crate) mod watchdog;
