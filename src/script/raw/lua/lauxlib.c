@@ -40,6 +40,17 @@
 */
 
 
+/*
+** dunlua: a message longer than this is cut (at a UTF-8 boundary, and said
+** so) before the traceback is built on it. The host's error handler makes
+** an error object a message with luaL_tolstring, so a script's __tostring
+** could hand it hundreds of megabytes, copied again into the traceback
+** and then into the host's report, outside the memory limit; the report
+** keeps 2000 bytes of a message (src/script/error.rs), and this leaves it
+** room for its location and a suggestion.
+*/
+#define DUNLUA_TRACEBACK_MESSAGE	1900
+
 #define LEVELS1	10	/* size of the first part of the stack */
 #define LEVELS2	11	/* size of the second part of the stack */
 
@@ -137,7 +148,17 @@ LUALIB_API void luaL_traceback (lua_State *L, lua_State *L1,
   int limit2show = (last - level > LEVELS1 + LEVELS2) ? LEVELS1 : -1;
   luaL_buffinit(L, &b);
   if (msg) {
-    luaL_addstring(&b, msg);
+    size_t len = strlen(msg);
+    if (len > DUNLUA_TRACEBACK_MESSAGE) {  /* dunlua: see above */
+      size_t cut = DUNLUA_TRACEBACK_MESSAGE;
+      while (cut > 0 && (msg[cut] & 0xC0) == 0x80)  /* inside a character */
+        cut--;
+      luaL_addlstring(&b, msg, cut);
+      lua_pushfstring(L, "... (%I bytes in all)", (LUA_INTEGER)len);
+      luaL_addvalue(&b);
+    }
+    else
+      luaL_addstring(&b, msg);
     luaL_addchar(&b, '\n');
   }
   luaL_addstring(&b, "stack traceback:");
