@@ -41,14 +41,18 @@
 
 
 /*
-** dunlua: a message longer than this is cut (at a UTF-8 boundary, and said
-** so) before the traceback is built on it. The host's error handler makes
-** an error object a message with luaL_tolstring, so a script's __tostring
-** could hand it hundreds of megabytes, copied again into the traceback
-** and then into the host's report, outside the memory limit; the report
-** keeps 2000 bytes of a message (src/script/error.rs), and this leaves it
-** room for its location and a suggestion.
+** dunlua: a message longer than DUNLUA_TRACEBACK_LONG is cut to
+** DUNLUA_TRACEBACK_MESSAGE bytes (at a UTF-8 boundary, and said so) before
+** the traceback is built on it. The host's error handler makes an error
+** object a message with luaL_tolstring, so a script's __tostring could
+** hand it hundreds of megabytes, copied again into the traceback and then
+** into the host's report, outside the memory limit. The report keeps 2000
+** bytes of a message (src/script/error.rs): one up to a few kilobytes (an
+** error() message, already cut to 2000 bytes and its length by the
+** sandbox) is left for it to cut as before; a longer one is cut here,
+** leaving room for its location and a suggestion.
 */
+#define DUNLUA_TRACEBACK_LONG	4096
 #define DUNLUA_TRACEBACK_MESSAGE	1900
 
 #define LEVELS1	10	/* size of the first part of the stack */
@@ -149,7 +153,7 @@ LUALIB_API void luaL_traceback (lua_State *L, lua_State *L1,
   luaL_buffinit(L, &b);
   if (msg) {
     size_t len = strlen(msg);
-    if (len > DUNLUA_TRACEBACK_MESSAGE) {  /* dunlua: see above */
+    if (len > DUNLUA_TRACEBACK_LONG) {  /* dunlua: see above */
       size_t cut = DUNLUA_TRACEBACK_MESSAGE;
       while (cut > 0 && (msg[cut] & 0xC0) == 0x80)  /* inside a character */
         cut--;
