@@ -46,6 +46,33 @@ fn a_key_behind_its_own_lock_is_unfinishable() {
     );
 }
 
+/// A key no way leads to (walled in) is said to be so, not "behind another
+/// lock" (which the sentence said of any key it could not reach); a key
+/// behind a door of another kind still is.
+#[test]
+fn a_walled_in_key_is_not_said_to_be_behind_another_lock() {
+    let report = check("key_cut_off");
+    assert_eq!(report["ok"], 2);
+    let (kind, seeds, example) = failure(&report);
+    assert_eq!((kind.as_str(), seeds), ("unfinishable", vec![1, 2, 4, 5]));
+    assert_eq!(
+        example,
+        "the locked_door at (6, 1) needs a key; the only key is at (3, 3), where no way leads, through any lock or secret door"
+    );
+    let run = dunlua(&[
+        "check",
+        "tests/completion/key_cut_off.lua",
+        "--seeds",
+        "2..3",
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        failure(&report).2,
+        "the locked_door at (6, 1) needs a key; the only key is at (3, 3), behind another lock"
+    );
+}
+
 #[test]
 fn fewer_consumed_keys_than_locks_on_the_only_route() {
     let report = check("consumed_short");

@@ -500,10 +500,12 @@ fn locked_out(
         .collect();
     if picked.is_empty() {
         let behind = behind(world, puzzle, reached, g);
+        let ways_in = reachable_with_every_way_open(world, reached);
         let why = |it: &super::graph::KeyItem| match it.region {
             None => "where no one can stand",
             Some(r) if behind[r as usize] => "behind it",
-            Some(_) => "behind another lock",
+            Some(r) if ways_in[r as usize] => "behind another lock",
+            Some(_) => "where no way leads, through any lock or secret door",
         };
         return match keys.as_slice() {
             [one] => format!(
@@ -549,6 +551,52 @@ fn locked_out(
         if spent.len() == 1 { "" } else { "s" },
         places(world, &spent),
     )
+}
+
+/// Regions the player could reach were every lock and secret door open:
+/// a key outside them is not behind another lock but cut off (a sealed
+/// pocket, a stair down into it from a place nothing reaches).
+fn reachable_with_every_way_open(world: &World, reached: &[bool]) -> Vec<bool> {
+    let secrets = world.secret_doors();
+    let mut secrets_of: Vec<Vec<u32>> = vec![Vec::new(); world.regions.len()];
+    for (d, door) in secrets.iter().enumerate() {
+        for &r in &door.regions {
+            secrets_of[r as usize].push(d as u32);
+        }
+    }
+    let mut seen = reached.to_vec();
+    let mut queue: VecDeque<u32> = (0..world.regions.len() as u32)
+        .filter(|&r| reached[r as usize])
+        .collect();
+    // Each group and secret door once: opening one leads to its regions.
+    let mut groups_open = vec![false; world.groups.len()];
+    let mut secrets_open = vec![false; secrets.len()];
+    while let Some(r) = queue.pop_front() {
+        let region = &world.regions[r as usize];
+        let mut next: Vec<u32> = region.moves.iter().map(|m| m.to).collect();
+        let mut groups: Vec<u32> = region.groups.clone();
+        for &d in &secrets_of[r as usize] {
+            if !std::mem::replace(&mut secrets_open[d as usize], true) {
+                next.extend(&secrets[d as usize].regions);
+                groups.extend(&secrets[d as usize].groups);
+            }
+        }
+        while let Some(g) = groups.pop() {
+            if std::mem::replace(&mut groups_open[g as usize], true) {
+                continue;
+            }
+            let group = &world.groups[g as usize];
+            next.extend(&group.regions);
+            next.extend(group.moves.iter().map(|m| m.to));
+            groups.extend(&group.links);
+        }
+        for to in next {
+            if !std::mem::replace(&mut seen[to as usize], true) {
+                queue.push_back(to);
+            }
+        }
+    }
+    seen
 }
 
 /// Regions reachable from lock group `g`'s far side with every other lock
