@@ -73,6 +73,21 @@ fn a_walled_in_key_is_not_said_to_be_behind_another_lock() {
     );
 }
 
+/// A level whose way down is walled off from the start: the sentence names
+/// the stairs (it named only the goal, on the level below).
+#[test]
+fn stairs_down_cut_off_from_the_start_are_named() {
+    let report = check("stairs_walled_off");
+    assert_eq!(
+        failure(&report),
+        (
+            "unfinishable".into(),
+            vec![1, 3, 5],
+            "no way down from level 1: the stairs_down at (10, 2) on level 1 cannot be reached from where the player gets to on that level, so the exit at (9, 2) on level 2 is out of reach".into()
+        )
+    );
+}
+
 #[test]
 fn fewer_consumed_keys_than_locks_on_the_only_route() {
     let report = check("consumed_short");

@@ -352,13 +352,42 @@ fn unfinishable(
         .max()
         .unwrap_or(0);
     if deepest < last {
+        // The ways on from that level the player does not reach, if any:
+        // the sentence names them (it named only the goal, levels below).
+        let unreached: Vec<At> = world
+            .regions
+            .iter()
+            .enumerate()
+            .filter(|&(r, region)| region.level == deepest && !reached[r])
+            .flat_map(|(_, region)| &region.moves)
+            .filter(|m| {
+                matches!(m.kind, MoveKind::StairsDown | MoveKind::Drop) && m.landing.0 > deepest
+            })
+            .map(|m| m.from)
+            .collect();
+        let why = match unreached.as_slice() {
+            [] => "it has no stairs_down or drop that leads on".to_string(),
+            [one] => format!(
+                "the {} at {} cannot be reached from where the player gets to on that level",
+                tile_name(world, names, *one),
+                place(world, *one)
+            ),
+            many => format!(
+                "none of its {} ways on ({}) can be reached from where the player gets to on that level",
+                many.len(),
+                places(world, many)
+            ),
+        };
+        let mut cells = unreached;
+        cells.truncate(8);
+        cells.push(goal_at);
         return (
             format!(
-                "no way down from level {}: no stairs_down or drop the player can reach there leads on, so the {goal} at {} is out of reach",
+                "no way down from level {}: {why}, so the {goal} at {} is out of reach",
                 deepest + 1,
                 place(world, goal_at)
             ),
-            vec![goal_at],
+            cells,
             Vec::new(),
         );
     }
