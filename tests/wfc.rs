@@ -352,6 +352,10 @@ fn unsatisfiable_fills_return_nil_and_a_reason_within_a_second() {
         ("wfc.fill(map, Rect.new(0, 0, 19, 11), { sample = { \"...\", \"...\", \"...\" }, border = \"wall\" }, rng)", "the border tile 'wall' is not in the sample"),
         // The ring alone is 60 walls.
         ("wfc.fill(map, Rect.new(0, 0, 19, 11), { sample = SAMPLE, border = \"wall\", counts = { wall = {0, 5} } }, rng)", "the region needs at least 60 'wall' cells, and counts allow at most 5"),
+        // The whole map, no border, no path: the sample's one pattern cannot
+        // overlap itself, and nothing else could be blamed (the reason named
+        // kept cells, a border and path ends that were not there).
+        ("wfc.fill(map, Rect.new(0, 0, 19, 11), { sample = { \"#.\", \".#\" }, n = 2, symmetry = 1 }, rng)", "no fill of the region exists: the sample's 2x2 patterns cannot overlap to cover it"),
     ];
     for (k, (call, reason)) in cases.iter().enumerate() {
         let (setup, call) = call.rsplit_once('\n').unwrap_or(("", call));

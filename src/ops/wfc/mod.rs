@@ -558,8 +558,14 @@ impl Setup {
     /// Whether some window of the fill holds a kept cell, so that a looser
     /// reading of the kept cells can change anything.
     fn touches_kept(&self, n: usize) -> bool {
+        self.some_window_touches(n, |k| k == Cell::Fixed)
+    }
+
+    /// Whether some window of the fill holds a cell of a kind `wanted`
+    /// picks.
+    fn some_window_touches(&self, n: usize, wanted: impl Fn(Cell) -> bool) -> bool {
         let Grid { ox, oy, gw, gh, .. } = self.grid;
-        let kept = windows_touching(
+        let touched = windows_touching(
             &self.kinds,
             self.width,
             ox as usize,
@@ -567,16 +573,26 @@ impl Setup {
             gw,
             gh,
             n,
-            |k| k == Cell::Fixed,
+            wanted,
         );
-        kept.iter().zip(&self.grid.active).any(|(&k, &a)| k && a)
+        touched.iter().zip(&self.grid.active).any(|(&t, &a)| t && a)
     }
 
     /// The reason no window fits at a position the first propagation
-    /// emptied.
+    /// emptied: what was kept around the region, the border or the path
+    /// ends, when any window touches one; else the sample itself, whose
+    /// patterns cannot overlap to cover the region (a window touching no
+    /// such cell starts with every pattern, so nothing else took them).
     fn no_window_fits(&self, pos: usize, n: usize) -> String {
         let x = self.grid.ox as usize + pos % self.grid.gw;
         let y = self.grid.oy as usize + pos / self.grid.gw;
+        if !self.some_window_touches(n, |k| k != Cell::Free) {
+            return format!(
+                "no fill of the region exists: the sample's {n}x{n} patterns cannot overlap to cover it (none is left for the map at ({x}, {y}) to ({}, {}), with nothing kept around the region, no border and no path)",
+                x + n - 1,
+                y + n - 1
+            );
+        }
         format!(
             "no {n}x{n} pattern of the sample fits the map at ({x}, {y}) to ({}, {}): the cells kept around the region, the border or the path ends rule every one out",
             x + n - 1,
