@@ -1048,3 +1048,24 @@ fn a_thread_with_a_small_stack_gets_an_error_not_a_crash() {
         .join()
         .unwrap();
 }
+
+/// A memory limit too small for Lua to start is the caller's mistake,
+/// said so: it was "cannot start Lua: memory error", a runtime failure.
+#[test]
+fn a_memory_limit_under_a_mebibyte_is_a_usage_error() {
+    for bytes in [0, 1000, (1 << 20) - 1] {
+        let err = dunlua::Generator::file("scripts/rooms.lua")
+            .limits(dunlua::Limits {
+                max_memory: bytes,
+                ..dunlua::Limits::default()
+            })
+            .build()
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(err.kind, FailureKind::Usage, "{}", err.message);
+        assert_eq!(
+            err.message,
+            format!("a memory limit of {bytes} bytes is too small to start Lua: give at least 1 MiB (Limits::max_memory)")
+        );
+    }
+}

@@ -56,6 +56,14 @@ impl Session {
     /// its frame is the big one).
     #[inline(never)]
     fn open(request: &Request) -> Result<Session, ScriptError> {
+        // What the command line's --max-memory allows at least: under it,
+        // Lua itself cannot start ("cannot start Lua: memory error").
+        if request.limits.max_memory < 1 << 20 {
+            return Err(ScriptError::usage(format!(
+                "a memory limit of {} bytes is too small to start Lua: give at least 1 MiB ({})",
+                request.limits.max_memory, request.limit_names.memory
+            )));
+        }
         let path = &request.script;
         let shown = path.display().to_string();
         let source = match &request.source {
