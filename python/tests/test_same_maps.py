@@ -69,3 +69,49 @@ def test_a_reused_generator_equals_fresh_ones():
     backwards = [gen.generate(s).hash for s in reversed(range(6))][::-1]
     fresh = [dunlua.Generator("scripts/digger.lua").generate(s).hash for s in range(6)]
     assert forwards == backwards == fresh
+
+
+NUMBERS = """return { width = 30, height = 20, params = { f = 0.5 },
+  generate = function(map, rng, p)
+    map:fill("wall")
+    local c = tostring(p.f) == "0.5" and string.format("%.2f", 1.5) == "1.50" and tonumber("0,5") == nil
+    map:carve_room(Rect.new(1, 1, c and 10 or 20, 8))
+    map:set_start(3, 3)
+  end }
+"""
+
+
+def test_a_program_in_another_locale_gets_the_same_maps(tmp_path):
+    """A program that set a German locale (a comma for the decimal point)
+    with `locale.setlocale` gets the command line's maps, and keeps its
+    locale: Lua's numbers followed the process's locale, and
+    `tostring(0.5)` was "0,5"."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("localedef") is None:
+        assert "CI" not in os.environ, "localedef (package locales) is missing, and CI must run this"
+        pytest.skip("localedef is not installed")
+    locales = tmp_path / "locales"
+    locales.mkdir()
+    subprocess.run(["localedef", "-i", "de_DE", "-f", "UTF-8", str(locales / "de_DE.UTF-8")], capture_output=True)
+    assert (locales / "de_DE.UTF-8").exists(), "localedef could not make de_DE.UTF-8"
+    script = tmp_path / "numbers.lua"
+    script.write_text(NUMBERS)
+    program = (
+        "import locale, sys, dunlua\n"
+        "locale.setlocale(locale.LC_ALL, 'de_DE.UTF-8')\n"
+        "assert locale.localeconv()['decimal_point'] == ','\n"
+        "print(dunlua.Generator(sys.argv[1]).generate(1).hash)\n"
+        "print(locale.localeconv()['decimal_point'], locale.str(0.5))\n"
+    )
+    env = dict(os.environ, LOCPATH=str(locales))
+    done = subprocess.run(
+        [sys.executable, "-c", program, str(script)], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    c_locale = dunlua.Generator.from_source(NUMBERS.replace("c and 10 or 20", "10")).generate(1).hash
+    assert done.stdout.split("\n")[:2] == [c_locale, ", 0,5"]
+    assert cli(str(script), "--seed", "1", "--hash").stdout.strip() == c_locale
