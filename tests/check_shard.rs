@@ -381,12 +381,10 @@ fn shard_usage_errors() {
             "lib/extra.lua",
         ],
     );
-    assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("--shard-out lib/extra.lua: is the module lib/extra.lua the script loads"),
-        "{}",
-        run.stderr
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "dunlua: --shard-out lib/extra.lua: is the module lib/extra.lua the script loads\n"
     );
     assert_eq!(
         std::fs::read_to_string(dir.join("lib/extra.lua")).unwrap(),

@@ -180,20 +180,22 @@ fn refused(scratch: &Scratch, args: &[&str], code: i32, says: &str) {
     );
 }
 
+/// A module is known only once the script ran, but naming it as an output
+/// is the same mistake as naming the script: bad usage (exit 2).
 #[test]
 fn an_output_never_replaces_a_module_the_script_required() {
     let scratch = with_module(1);
     refused(
         &scratch,
         &["--out", "lib/helper.lua"],
-        1,
+        2,
         "--out lib/helper.lua: that is the module lib/helper.lua the script requires; choose another file name",
     );
     // Another output beside it changes nothing: all or none.
     refused(
         &scratch,
         &["--out", "m.txt", "--out", "./lib/helper.lua"],
-        1,
+        2,
         "--out ./lib/helper.lua: that is the module lib/helper.lua the script requires; choose another file name",
     );
     // The same file by another name: a hard link, a symlink.
@@ -205,14 +207,14 @@ fn an_output_never_replaces_a_module_the_script_required() {
     refused(
         &scratch,
         &["--out", "hard.lua"],
-        1,
+        2,
         "--out hard.lua: that is the module lib/helper.lua the script requires; choose another file name",
     );
     symlink("lib/helper.lua", scratch.path().join("soft.lua")).unwrap();
     refused(
         &scratch,
         &["--out", "soft.lua"],
-        1,
+        2,
         "--out soft.lua: that is the module lib/helper.lua the script requires; choose another file name",
     );
     // A Tiled map's .tsx beside it.
@@ -220,7 +222,7 @@ fn an_output_never_replaces_a_module_the_script_required() {
     refused(
         &scratch,
         &["--out", "m.tmx"],
-        1,
+        2,
         "--out m.tmx (its file m.tsx): that is the module lib/helper.lua the script requires; choose another file name",
     );
 }
@@ -239,7 +241,7 @@ fn a_module_reached_through_a_symlink_is_protected_too() {
         scratch.path(),
         &["x.lua", "--seed", "1", "--out", "real.lua"],
     );
-    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(
         run.stderr,
         "dunlua: --out real.lua: that is the module lib/helper.lua the script requires; choose another file name\n"
@@ -259,7 +261,7 @@ fn a_level_file_never_replaces_a_module() {
     )
     .unwrap();
     let says = "--out h.lua (its file h-2.lua): that is the module lib/helper.lua the script requires; choose another file name";
-    refused(&scratch, &["--out", "h.lua"], 1, says);
+    refused(&scratch, &["--out", "h.lua"], 2, says);
     // Without the module in the way, the levels are written.
     std::fs::remove_file(scratch.path().join("h-2.lua")).unwrap();
     let run = dunlua_in(scratch.path(), &["x.lua", "--seed", "1", "--out", "h.lua"]);

@@ -289,11 +289,11 @@ fn bad_levels_are_clear_errors() {
         run.stderr
     );
     // A level's file may not be the script (`--out d.lua` writes d-2.lua):
-    // known only once the script said it makes two levels (exit 1), or
-    // before generating with --levels (exit 2).
+    // known only once the script said it makes two levels, or before
+    // generating with --levels; bad usage (exit 2) either way.
     let script = "return { levels = 2, generate = function(map) map:fill('floor') map:set_start(1, 1) end }\n";
     scratch.write("d-2.lua", script);
-    for (flags, code) in [(&[][..], 1), (&["--levels", "2"][..], 2)] {
+    for (flags, code) in [(&[][..], 2), (&["--levels", "2"][..], 2)] {
         let mut args = vec!["d-2.lua", "--seed", "1", "--out", "d.lua"];
         args.extend_from_slice(flags);
         let run = dunlua_in(scratch.path(), &args);

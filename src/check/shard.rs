@@ -427,11 +427,12 @@ pub fn run(options: &CheckOptions, shard: Shard, out: &Path) -> anyhow::Result<R
     let mut modules = BTreeMap::new();
     for path in loaded {
         if files::same_file(out, path) {
-            bail!(
+            return Err(Refused(format!(
                 "--shard-out {}: is the module {} the script loads",
                 out.display(),
                 path.display()
-            );
+            ))
+            .into());
         }
         modules.insert(module_name(&request.script, path), hash_file(path)?);
     }
@@ -489,16 +490,7 @@ pub struct MergeOptions {
 }
 
 /// Why shards were refused: a usage error (exit 2), one line.
-#[derive(Debug)]
-pub struct Refused(pub String);
-
-impl fmt::Display for Refused {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Refused {}
+pub use crate::export::Refused;
 
 fn read_shard(path: &Path) -> Result<ShardFile, Refused> {
     let name = path.display();

@@ -69,7 +69,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
                 out.display()
             )));
         }
-        let report = shard::run(&options, shard, out).map_err(Failure::run)?;
+        let report = shard::run(&options, shard, out).map_err(Failure::run_or_usage)?;
         print_stdout(&if args.json {
             report.json()
         } else {
@@ -332,11 +332,7 @@ fn merge(args: &CheckArgs, jobs: usize) -> Result<(), Failure> {
         variety: variety_settings(args),
     };
     let started = std::time::Instant::now();
-    let report =
-        shard::merge(&args.merge, &options).map_err(|e| match e.downcast::<shard::Refused>() {
-            Ok(refused) => Failure::usage(refused.0),
-            Err(e) => Failure::run(e),
-        })?;
+    let report = shard::merge(&args.merge, &options).map_err(Failure::run_or_usage)?;
     print_report(args, &report, started, None)
 }
 

@@ -55,6 +55,18 @@ impl Failure {
     pub(crate) fn run(err: impl Into<anyhow::Error>) -> Failure {
         Failure::new(EXIT_SCRIPT, format!("{:#}", err.into()))
     }
+
+    /// A failure of the run, unless what failed is something the user
+    /// asked for that cannot be done (an [`export::Refused`] output, found
+    /// only once the run knows its files): then bad usage.
+    ///
+    /// [`export::Refused`]: crate::export::Refused
+    pub(crate) fn run_or_usage(err: anyhow::Error) -> Failure {
+        match err.downcast::<crate::export::Refused>() {
+            Ok(refused) => Failure::usage(refused.0),
+            Err(err) => Failure::run(err),
+        }
+    }
 }
 
 impl From<ScriptError> for Failure {

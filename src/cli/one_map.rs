@@ -120,7 +120,7 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     }
     if !cli.outs.is_empty() {
         let (written, notes) =
-            export::write_levels(&cli.outs, &levels, &options).map_err(Failure::run)?;
+            export::write_levels(&cli.outs, &levels, &options).map_err(Failure::run_or_usage)?;
         for note in notes {
             note!("dunlua: {note}");
         }

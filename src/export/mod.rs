@@ -22,6 +22,21 @@ use crate::generated::Generated;
 use crate::json;
 use crate::render::{MarkerLooks, Style};
 
+/// An output that cannot be written as the user asked (it is a file the
+/// run read, two outputs would write one file differently): bad usage,
+/// which the command reports as such (exit 2), not a failed run. Its text
+/// is the whole one-line message.
+#[derive(Debug)]
+pub struct Refused(pub String);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
+
 /// The formats `--out` understands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -261,10 +276,11 @@ impl Inputs {
         } else {
             format!(" (its file {})", file.display())
         };
-        bail!(
+        Err(Refused(format!(
             "--out {}{its}: that is {what}; choose another file name",
             out.display()
-        )
+        ))
+        .into())
     }
 }
 
@@ -444,11 +460,12 @@ impl<'a> Staging<'a> {
         match self.staged.iter().find(|s| s.path == file) {
             // The temporary copy is removed as it drops.
             Some(same) if same.digest == digest => Ok(()),
-            Some(_) => bail!(
+            Some(_) => Err(Refused(format!(
                 "--out {}: two outputs would write {} differently",
                 out.display(),
                 file.display()
-            ),
+            ))
+            .into()),
             None => {
                 self.staged.push(Staged {
                     path: file,
