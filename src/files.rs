@@ -6,12 +6,13 @@
 //! say why; the caller names the file.
 //!
 //! [`same_file`] is the other half of the rule: an output never replaces a
-//! file the run read (see [`crate::export`]).
+//! file the run read (see [`crate::export`]); [`same_output`] tells two
+//! outputs that are one file however they are spelled, before either exists.
 
 use std::fmt;
 use std::fs::File;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A kind of input file: what it is called in messages and how big it may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,6 +183,46 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// The file an output path names, whether it exists or not: its real path
+/// (symlinks, `./` and `..` resolved), or its folder's real path and its
+/// name, or (its folder missing too) the path made absolute from the
+/// working folder with `.` and `..` folded by their text.
+pub fn output_path(path: &Path) -> PathBuf {
+    if let Ok(real) = path.canonicalize() {
+        return real;
+    }
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if let (Some(name), Ok(folder)) = (
+        path.file_name(),
+        folder.unwrap_or(Path::new(".")).canonicalize(),
+    ) {
+        return folder.join(name);
+    }
+    folded(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
+/// `path` with `.` dropped and each `..` taking away the part before it.
+fn folded(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Whether two outputs are one file, whether they exist yet or not: the
+/// same file (see [`same_file`]) or the same [`output_path`].
+pub fn same_output(a: &Path, b: &Path) -> bool {
+    same_file(a, b) || output_path(a) == output_path(b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,5 +285,16 @@ mod tests {
         assert!(same_file(&file, &dir.path().join("./a.lua")));
         assert!(!same_file(&file, &other));
         assert!(!same_file(&file, &dir.path().join("missing.lua")));
+    }
+
+    #[test]
+    fn one_output_by_any_spelling() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        assert!(same_output(&at("m.png"), &at("./m.png")));
+        assert!(same_output(&at("m.png"), &at("sub/../m.png")));
+        assert!(same_output(&at("no/such/m.png"), &at("no/./such/m.png")));
+        assert!(same_output(&at("no/x/../m.png"), &at("no/m.png")));
+        assert!(!same_output(&at("m.png"), &at("n.png")));
     }
 }

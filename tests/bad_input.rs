@@ -1300,3 +1300,42 @@ fn whole_floats_are_integers_in_options_and_fields_too() {
         err.message
     );
 }
+
+/// `m.tiles.png` and `./m.tiles.png` are one file: two outputs that would
+/// write it differently are refused as bad usage (however they are spelled
+/// and in whichever order), nothing written; two that agree write it once.
+#[test]
+fn two_outputs_that_are_one_file_are_caught_however_spelled() {
+    let scratch = Scratch::new();
+    let rooms = crate::util::root().join("scripts/rooms.lua");
+    let run_with = |outs: &[&str]| {
+        let mut args = vec![rooms.to_str().unwrap(), "--seed", "1"];
+        for out in outs {
+            args.extend(["--out", out]);
+        }
+        dunlua_in(scratch.path(), &args)
+    };
+    for (outs, says) in [
+        (
+            &["m.tmx", "./m.tiles.png"][..],
+            "--out ./m.tiles.png: two outputs would write ./m.tiles.png differently",
+        ),
+        (
+            &["./m.tiles.png", "m.tmx"][..],
+            "--out m.tmx: two outputs would write m.tiles.png differently",
+        ),
+        (
+            &["m.tmx", "m.tiles.png"][..],
+            "--out m.tiles.png: two outputs would write m.tiles.png differently",
+        ),
+    ] {
+        let run = run_with(outs);
+        assert_eq!(run.code, 2, "{outs:?}: {}", run.stderr);
+        assert_eq!(run.stderr, format!("dunlua: {says}\n"), "{outs:?}");
+        assert!(crate::util::files_in(scratch.path()).is_empty(), "{outs:?}");
+    }
+    let run = run_with(&["a.json", "./a.json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr, "dunlua: wrote a.json\n");
+    assert_eq!(crate::util::files_in(scratch.path()), ["a.json"]);
+}

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::flags::{BenchArgs, CheckArgs, NewArgs};
 use super::{print_stdout, Failure, EXIT_SCRIPT, EXIT_USAGE};
 use crate::check::{self, shard, CheckOptions};
+use crate::files::{output_path, same_output};
 use crate::map;
 use crate::script;
 
@@ -211,10 +212,8 @@ fn check_outputs_apart(args: &CheckArgs, script: &Path) -> Result<(), Failure> {
                 folder.display()
             )));
         }
-        let Some(real) = output_path(path) else {
-            continue;
-        };
-        let inside = folder_is.is_some() && real.parent() == folder_is.as_deref();
+        let real = output_path(path);
+        let inside = real.parent() == Some(folder_is.as_path());
         let name = real.file_name().map(|n| n.to_string_lossy().into_owned());
         if inside && name.is_some_and(|n| failure_file(&stem, &n)) {
             return Err(Failure::usage(format!(
@@ -241,30 +240,6 @@ fn failure_file(stem: &str, name: &str) -> bool {
     ["png", "json", "txt"].contains(&ext)
         && numbers.split('-').count() <= 2
         && numbers.split('-').all(digits)
-}
-
-/// The file an output path names, whether it exists or not: its real path
-/// (symlinks, `./` and `..` resolved), or its folder's real path and its
-/// name. `None` when neither can be found (a missing folder, no name).
-fn output_path(path: &Path) -> Option<PathBuf> {
-    if let Ok(real) = path.canonicalize() {
-        return Some(real);
-    }
-    let name = path.file_name()?;
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-    Some(
-        folder
-            .unwrap_or(Path::new("."))
-            .canonicalize()
-            .ok()?
-            .join(name),
-    )
-}
-
-/// Whether two outputs are one file: the same real path, or hard links.
-fn same_output(a: &Path, b: &Path) -> bool {
-    crate::files::same_file(a, b)
-        || matches!((output_path(a), output_path(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// `--catalog FILE` can be written and is not the script.

@@ -457,7 +457,12 @@ impl<'a> Staging<'a> {
         temp.as_file()
             .sync_all()
             .with_context(|| format!("cannot write {}", file.display()))?;
-        match self.staged.iter().find(|s| s.path == file) {
+        // `./m.png` and `m.png` are one file, though neither exists yet.
+        let same = self
+            .staged
+            .iter()
+            .find(|s| crate::files::same_output(&s.path, &file));
+        match same {
             // The temporary copy is removed as it drops.
             Some(same) if same.digest == digest => Ok(()),
             Some(_) => Err(Refused(format!(
