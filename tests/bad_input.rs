@@ -1339,3 +1339,60 @@ fn two_outputs_that_are_one_file_are_caught_however_spelled() {
     assert_eq!(run.stderr, "dunlua: wrote a.json\n");
     assert_eq!(crate::util::files_in(scratch.path()), ["a.json"]);
 }
+
+/// A scratch folder holding `scripts/rooms.lua` as `name` and the `lib/`
+/// modules it requires beside it.
+fn rooms_as(name: &str) -> Scratch {
+    let scratch = Scratch::new();
+    let scripts = crate::util::root().join("scripts");
+    let text = std::fs::read_to_string(scripts.join("rooms.lua")).unwrap();
+    scratch.write(name, &text);
+    for module in std::fs::read_dir(scripts.join("lib")).unwrap() {
+        let module = module.unwrap();
+        let text = std::fs::read_to_string(module.path()).unwrap();
+        scratch.write(
+            &format!("lib/{}", module.file_name().to_string_lossy()),
+            &text,
+        );
+    }
+    scratch
+}
+
+/// `sheet --out` and `check --html` never replace the script, by any
+/// name: refused before any seed runs, as --out and --catalog are.
+#[test]
+fn a_sheet_or_an_html_report_never_replaces_the_script() {
+    let scratch = rooms_as("x.png");
+    std::fs::hard_link(scratch.path().join("x.png"), scratch.path().join("y.png")).unwrap();
+    let script = std::fs::read(scratch.path().join("x.png")).unwrap();
+    for out in ["x.png", "./x.png", "y.png"] {
+        let run = dunlua_in(
+            scratch.path(),
+            &["sheet", "x.png", "--seeds", "0..2", "--out", out],
+        );
+        assert_eq!(run.code, 2, "{out}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!("dunlua: --out {out}: is the script itself\n")
+        );
+        assert_eq!(std::fs::read(scratch.path().join("x.png")).unwrap(), script);
+    }
+    let scratch = rooms_as("r.html");
+    let script = std::fs::read(scratch.path().join("r.html")).unwrap();
+    for html in ["r.html", "./r.html", "lib/../r.html"] {
+        let run = dunlua_in(
+            scratch.path(),
+            &["check", "r.html", "--seeds", "0..3", "--html", html],
+        );
+        assert_eq!(run.code, 2, "{html}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!("dunlua: --html {html}: is the script itself\n")
+        );
+        assert_eq!(run.stdout, "", "no seed ran");
+        assert_eq!(
+            std::fs::read(scratch.path().join("r.html")).unwrap(),
+            script
+        );
+    }
+}

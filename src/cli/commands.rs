@@ -26,6 +26,9 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
             )));
         }
         folder_exists("--html", path)?;
+        if let Some(script) = &args.script {
+            not_the_script("--html", path, script)?;
+        }
     }
     if !args.merge.is_empty() {
         return merge(args, jobs);
@@ -64,12 +67,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
     let started = std::time::Instant::now();
     if let (Some(shard), Some(out)) = (args.shard, &args.shard_out) {
         shard::check_target(out).map_err(|e| Failure::usage(e.to_string()))?;
-        if crate::files::same_file(out, script_path) {
-            return Err(Failure::usage(format!(
-                "--shard-out {}: is the script itself",
-                out.display()
-            )));
-        }
+        not_the_script("--shard-out", out, script_path)?;
         let report = shard::run(&options, shard, out).map_err(Failure::run_or_usage)?;
         print_stdout(&if args.json {
             report.json()
@@ -251,9 +249,15 @@ fn check_catalog_target(path: &std::path::Path, script: &std::path::Path) -> Res
             path.display()
         )));
     }
+    not_the_script("--catalog", path, script)
+}
+
+/// An error when the output `flag PATH` is the script, by any name (`./`,
+/// `..`, a symlink, a hard link): writing it would replace the script.
+pub(super) fn not_the_script(flag: &str, path: &Path, script: &Path) -> Result<(), Failure> {
     if crate::files::same_file(path, script) {
         return Err(Failure::usage(format!(
-            "--catalog {}: is the script itself",
+            "{flag} {}: is the script itself",
             path.display()
         )));
     }

@@ -51,6 +51,7 @@ pub(super) fn sheet_command(args: &SheetArgs) -> Result<(), Failure> {
         )));
     }
     export::check_target(&args.out).map_err(|e| Failure::usage(e.to_string()))?;
+    super::commands::not_the_script("--out", &args.out, &args.script)?;
     let request = args.script_args.request(&args.script, 0);
     // A bad script, parameter or size is a usage error, not a sheet of failures.
     let info = crate::script::inspect(&request)?;
