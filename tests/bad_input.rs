@@ -1396,3 +1396,60 @@ fn a_sheet_or_an_html_report_never_replaces_the_script() {
         );
     }
 }
+
+/// `--save-failures` names a folder: a file there is refused before any
+/// seed runs, and the folder is made only when a failure is saved in it.
+#[test]
+fn save_failures_is_a_folder_made_only_for_a_failure() {
+    let scratch = rooms_as("ok.lua");
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "ok.lua",
+            "--seeds",
+            "0..2",
+            "--save-failures",
+            "ok.lua",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "dunlua: --save-failures ok.lua: is a file, not a folder\n"
+    );
+    assert_eq!(run.stdout, "", "no seed ran");
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "ok.lua",
+            "--seeds",
+            "0..2",
+            "--save-failures",
+            "a/b/c",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        !scratch.path().join("a").exists(),
+        "nothing failed, no folder"
+    );
+    scratch.write("bad.lua", &script_with("error('always')"));
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "bad.lua",
+            "--seeds",
+            "0..1",
+            "--save-failures",
+            "a/b",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        crate::util::files_in(&scratch.path().join("a/b")),
+        ["bad-0.txt"]
+    );
+}

@@ -712,6 +712,10 @@ fn save_failures(
     options: &Options,
 ) -> anyhow::Result<()> {
     use anyhow::Context;
+    // A check where nothing failed leaves no empty folder behind.
+    if results.iter().all(|r| r.outcome.is_ok()) {
+        return Ok(());
+    }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let stem = request
         .script

@@ -30,6 +30,14 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
             not_the_script("--html", path, script)?;
         }
     }
+    if let Some(dir) = &args.save_failures {
+        if dir.exists() && !dir.is_dir() {
+            return Err(Failure::usage(format!(
+                "--save-failures {}: is a file, not a folder",
+                dir.display()
+            )));
+        }
+    }
     if !args.merge.is_empty() {
         return merge(args, jobs);
     }
