@@ -1453,3 +1453,44 @@ fn save_failures_is_a_folder_made_only_for_a_failure() {
         ["bad-0.txt"]
     );
 }
+
+/// `dunlua new NAME` writes NAME.lua whatever dots NAME holds, and refuses
+/// a name that would read as a flag or break the script's first line.
+#[test]
+fn new_writes_name_dot_lua_and_refuses_names_that_would_not_work() {
+    let scratch = Scratch::new();
+    for (name, file) in [
+        ("my.dungeon", "my.dungeon.lua"),
+        ("v1.2", "v1.2.lua"),
+        ("x.lua", "x.lua"),
+    ] {
+        let run = dunlua_in(scratch.path(), &["new", name]);
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        assert!(scratch.path().join(file).is_file(), "{name}");
+        let run = dunlua_in(scratch.path(), &[file, "--seed", "1", "--hash"]);
+        assert_eq!(run.code, 0, "{file}: {}", run.stderr);
+    }
+    assert_eq!(
+        crate::util::files_in(scratch.path()),
+        ["my.dungeon.lua", "v1.2.lua", "x.lua"]
+    );
+    for (name, says) in [
+        (
+            "-p",
+            "dunlua: new -p: a script name cannot start with '-' (it would read as a flag)\n",
+        ),
+        (
+            "nl\nx",
+            "dunlua: new nl\\nx: a script name cannot hold a control character\n",
+        ),
+    ] {
+        let run = dunlua_in(scratch.path(), &["new", "--", name]);
+        assert_eq!(run.code, 2, "{name:?}: {}", run.stderr);
+        assert_eq!(run.stderr, says);
+    }
+    assert_eq!(
+        crate::util::files_in(scratch.path()).len(),
+        3,
+        "nothing written"
+    );
+}

@@ -366,10 +366,7 @@ fn print_report(
 
 /// `dunlua new`: a starting script that runs at once; never overwrites.
 pub(super) fn new(args: &NewArgs) -> Result<(), Failure> {
-    let mut path = args.name.clone();
-    if path.extension().is_none_or(|e| e != "lua") {
-        path.set_extension("lua");
-    }
+    let path = new_script_path(&args.name)?;
     let written = crate::templates::write_new(&path, args.from.as_deref()).map_err(|e| {
         let text = e.to_string();
         // A name, a folder or a neighbour the user chose: usage, as a
@@ -389,6 +386,32 @@ pub(super) fn new(args: &NewArgs) -> Result<(), Failure> {
     }
     note!("dunlua: try it: dunlua {} --seed 1", path.display());
     Ok(())
+}
+
+/// The file `dunlua new NAME` writes: NAME.lua, or NAME itself when it
+/// ends in `.lua` (`my.dungeon` is `my.dungeon.lua`, not `my.lua`). A name
+/// that starts with `-` is refused (`dunlua -p.lua` reads as a flag), and
+/// so is one with a control character (it goes into the script's first
+/// comment line, where a newline would break the script).
+fn new_script_path(name: &Path) -> Result<PathBuf, Failure> {
+    let text = name.to_string_lossy();
+    if text.starts_with('-') {
+        return Err(Failure::usage(format!(
+            "new {text}: a script name cannot start with '-' (it would read as a flag)"
+        )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(Failure::usage(format!(
+            "new {}: a script name cannot hold a control character",
+            text.escape_debug()
+        )));
+    }
+    if name.extension().is_some_and(|e| e == "lua") {
+        return Ok(name.to_path_buf());
+    }
+    let mut path = name.as_os_str().to_owned();
+    path.push(".lua");
+    Ok(PathBuf::from(path))
 }
 
 /// `dunlua bench`: seeds 0..N-1 through one reused VM, on one thread (see
