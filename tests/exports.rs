@@ -185,6 +185,12 @@ fn writes_are_atomic_in_a_folder_that_cannot_be_written() {
         "{}",
         run.stderr
     );
+    // The user named the target, not the temporary file beside it.
+    assert!(
+        !run.stderr.contains(".dunlua-") && !run.stderr.contains(" at path "),
+        "{}",
+        run.stderr
+    );
     assert!(!target.exists());
     if let Some(folder) = target.parent().filter(|_| !is_root) {
         assert_eq!(

@@ -798,6 +798,7 @@ fn new_temp(path: &Path) -> anyhow::Result<tempfile::NamedTempFile> {
     }
     builder
         .tempfile_in(folder_of(path))
+        .map_err(without_temp_path)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
@@ -806,8 +807,21 @@ fn stage(path: &Path, bytes: &[u8]) -> anyhow::Result<tempfile::NamedTempFile> {
     let mut file = new_temp(path)?;
     file.write_all(bytes)
         .and_then(|()| file.as_file().sync_all())
+        .map_err(without_temp_path)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(file)
+}
+
+/// `err` without the temporary file's name tempfile appends to its errors
+/// (`... at path "/dir/.dunlua-Xb3k.tmp"`): the user named the target,
+/// which the message names, and never saw that file. tempfile keeps the
+/// original error private, so its text is cut.
+fn without_temp_path(err: std::io::Error) -> std::io::Error {
+    let text = err.to_string();
+    match text.rsplit_once(" at path \"") {
+        Some((reason, _)) => std::io::Error::new(err.kind(), reason.to_string()),
+        None => err,
+    }
 }
 
 /// A temporary path holding what is at `path` now (removed when dropped),
