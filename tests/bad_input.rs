@@ -1494,3 +1494,54 @@ fn new_writes_name_dot_lua_and_refuses_names_that_would_not_work() {
         "nothing written"
     );
 }
+
+/// A file where a folder should be, or a folder where a file should be,
+/// is said to be that, not "does not exist" or an OS error.
+#[test]
+fn a_file_for_a_folder_or_a_folder_for_a_file_is_named_as_such() {
+    let scratch = rooms_as("ok.lua");
+    std::fs::create_dir(scratch.path().join("dir.lua")).unwrap();
+    for (args, says) in [
+        (
+            &["ok.lua", "--seed", "1", "--out", "ok.lua/x.json"][..],
+            "--out ok.lua/x.json: ok.lua is a file, not a folder",
+        ),
+        (
+            &["ok.lua", "--seed", "1", "--out", "dir.lua/"][..],
+            "--out dir.lua/: is a folder",
+        ),
+        (
+            &["ok.lua", "--seed", "1", "--out", "dir.lua"][..],
+            "--out dir.lua: is a folder",
+        ),
+        (
+            &["ok.lua", "--seed", "1", "--out", "x.json/"][..],
+            "--out x.json/: names a folder (it ends in a separator), not a file",
+        ),
+        (
+            &["ok.lua", "--seed", "1", "--hash", "--save-dir", "ok.lua"][..],
+            "--save-dir ok.lua: is a file, not a folder",
+        ),
+        (
+            &["check", "ok.lua", "--html", "ok.lua/r.html"][..],
+            "--html ok.lua/r.html: ok.lua is a file, not a folder",
+        ),
+        (
+            &["check", "ok.lua", "--html", "dir.lua/r.html/"][..],
+            "--html dir.lua/r.html/: names a folder (it ends in a separator), not a file",
+        ),
+        (
+            &["sheet", "ok.lua", "--out", "ok.lua/s.png"][..],
+            "--out ok.lua/s.png: ok.lua is a file, not a folder",
+        ),
+    ] {
+        let run = dunlua_in(scratch.path(), args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr, format!("dunlua: {says}\n"), "{args:?}");
+    }
+    assert_eq!(
+        crate::util::files_in(scratch.path()),
+        ["dir.lua", "lib", "ok.lua"]
+    );
+    assert!(crate::util::files_in(&scratch.path().join("dir.lua")).is_empty());
+}

@@ -224,10 +224,12 @@ fn an_existing_file_is_replaced_whole() {
 fn several_outputs_are_written_all_or_none() {
     let scratch = Scratch::new();
     scratch.write("a.txt", "OLD A\n");
-    // The second target cannot be replaced by a file: its rename fails after
-    // the first output is already in place, which must then be put back.
-    std::fs::create_dir(scratch.path().join("b.json")).unwrap();
-    std::fs::write(scratch.path().join("b.json/keep"), "x").unwrap();
+    // The second output's tileset image cannot be replaced by a file (a
+    // folder named `--out` itself is refused up front): its rename fails
+    // after the first output is already in place, which must then be put
+    // back.
+    std::fs::create_dir(scratch.path().join("b.tiles.png")).unwrap();
+    std::fs::write(scratch.path().join("b.tiles.png/keep"), "x").unwrap();
     let rooms = root().join("scripts/rooms.lua");
     let run = dunlua_in(
         scratch.path(),
@@ -238,12 +240,12 @@ fn several_outputs_are_written_all_or_none() {
             "--out",
             "a.txt",
             "--out",
-            "b.json",
+            "b.tmj",
         ],
     );
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr.starts_with("dunlua: cannot write b.json"),
+        run.stderr.starts_with("dunlua: cannot write b.tiles.png"),
         "{}",
         run.stderr
     );
@@ -253,12 +255,12 @@ fn several_outputs_are_written_all_or_none() {
     );
     assert_eq!(
         files_in(scratch.path()),
-        ["a.txt", "b.json"],
+        ["a.txt", "b.tiles.png"],
         "no temporaries or backups left"
     );
 
     // Without the obstacle both are written.
-    std::fs::remove_dir_all(scratch.path().join("b.json")).unwrap();
+    std::fs::remove_dir_all(scratch.path().join("b.tiles.png")).unwrap();
     let run = dunlua_in(
         scratch.path(),
         &[
@@ -268,7 +270,7 @@ fn several_outputs_are_written_all_or_none() {
             "--out",
             "a.txt",
             "--out",
-            "b.json",
+            "b.tmj",
         ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -276,8 +278,8 @@ fn several_outputs_are_written_all_or_none() {
         std::fs::read_to_string(scratch.path().join("a.txt")).unwrap(),
         "OLD A\n"
     );
-    assert!(scratch.path().join("b.json").is_file());
-    assert_eq!(files_in(scratch.path()), ["a.txt", "b.json"]);
+    assert!(scratch.path().join("b.tmj").is_file());
+    assert_eq!(files_in(scratch.path()), ["a.txt", "b.tiles.png", "b.tmj"]);
 }
 
 #[test]

@@ -805,16 +805,8 @@ fn remake_failures(options: &CheckOptions, results: &mut [SeedResult]) -> anyhow
 
 /// `--shard-out FILE` can be written: its folder exists and it is no folder.
 pub fn check_target(path: &Path) -> anyhow::Result<()> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-    if folder.is_some_and(|f| !f.is_dir()) {
-        bail!(
-            "--shard-out {}: folder {} does not exist",
-            path.display(),
-            folder.unwrap_or(Path::new(".")).display()
-        );
-    }
-    if path.is_dir() {
-        bail!("--shard-out {}: is a folder", path.display());
+    if let Some(problem) = crate::export::target_problem(path) {
+        bail!("--shard-out {}: {problem}", path.display());
     }
     Ok(())
 }

@@ -25,7 +25,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
                 path.display()
             )));
         }
-        folder_exists("--html", path)?;
+        writable_target("--html", path)?;
         if let Some(script) = &args.script {
             not_the_script("--html", path, script)?;
         }
@@ -150,17 +150,16 @@ fn variety_settings(args: &CheckArgs) -> Option<check::variety::Settings> {
     (!args.no_variety).then_some(check::variety::Settings { near: args.near })
 }
 
-/// The folder an output `flag PATH` goes into exists.
-fn folder_exists(flag: &str, path: &std::path::Path) -> Result<(), Failure> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-    if folder.is_some_and(|f| !f.is_dir()) {
-        return Err(Failure::usage(format!(
-            "{flag} {}: folder {} does not exist",
-            path.display(),
-            folder.unwrap_or(std::path::Path::new(".")).display()
-        )));
+/// An output `flag PATH` can be written: its folder exists and it is not
+/// itself a folder (see [`crate::export::target_problem`]).
+fn writable_target(flag: &str, path: &Path) -> Result<(), Failure> {
+    match crate::export::target_problem(path) {
+        Some(problem) => Err(Failure::usage(format!(
+            "{flag} {}: {problem}",
+            path.display()
+        ))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// No two of check's outputs are one file, and none is a file
@@ -250,13 +249,7 @@ fn failure_file(stem: &str, name: &str) -> bool {
 
 /// `--catalog FILE` can be written and is not the script.
 fn check_catalog_target(path: &std::path::Path, script: &std::path::Path) -> Result<(), Failure> {
-    folder_exists("--catalog", path)?;
-    if path.is_dir() {
-        return Err(Failure::usage(format!(
-            "--catalog {}: is a folder",
-            path.display()
-        )));
-    }
+    writable_target("--catalog", path)?;
     not_the_script("--catalog", path, script)
 }
 

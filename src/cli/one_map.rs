@@ -82,8 +82,13 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     }
     if let Some(dir) = &cli.save_dir {
         if !dir.is_dir() {
+            let problem = if dir.exists() {
+                "is a file, not a folder"
+            } else {
+                "no such folder"
+            };
             return Err(Failure::usage(format!(
-                "--save-dir {}: no such folder",
+                "--save-dir {}: {problem}",
                 dir.display()
             )));
         }

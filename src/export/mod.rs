@@ -140,15 +140,35 @@ impl Format {
 /// extension and an existing folder.
 pub fn check_target(path: &Path) -> anyhow::Result<Format> {
     let format = Format::for_path(path)?;
-    let folder = folder_of(path);
-    if !folder.is_dir() {
-        bail!(
-            "--out {}: folder {} does not exist",
-            path.display(),
-            folder.display()
-        );
+    if let Some(problem) = target_problem(path) {
+        bail!("--out {}: {problem}", path.display());
     }
     Ok(format)
+}
+
+/// What stops a file being written at `path`, as a message says it after
+/// the flag and path: its folder is missing or is a file, or the path is
+/// itself a folder (or names one, ending in `/`). `None` when it can be.
+pub fn target_problem(path: &Path) -> Option<String> {
+    let folder = folder_of(path);
+    if !folder.is_dir() {
+        return Some(if folder.exists() {
+            format!("{} is a file, not a folder", folder.display())
+        } else {
+            format!("folder {} does not exist", folder.display())
+        });
+    }
+    if path.is_dir() {
+        return Some("is a folder".to_string());
+    }
+    if path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::is_separator)
+    {
+        return Some("names a folder (it ends in a separator), not a file".to_string());
+    }
+    None
 }
 
 fn folder_of(path: &Path) -> &Path {
