@@ -1545,3 +1545,48 @@ fn a_file_for_a_folder_or_a_folder_for_a_file_is_named_as_such() {
     );
     assert!(crate::util::files_in(&scratch.path().join("dir.lua")).is_empty());
 }
+
+/// A negative number is a value, checked by its flag's own check and
+/// named in its message, not an unknown flag (`unexpected argument '-5'`).
+#[test]
+fn negative_values_reach_their_flags_check() {
+    for (args, says) in [
+        (
+            &["scripts/rooms.lua", "--size", "-5x10"][..],
+            "invalid value '-5x10' for '--size <WxH>': width and height must be 1..=10000, got -5x10",
+        ),
+        (
+            &["scripts/rooms.lua", "--levels", "-1"][..],
+            "invalid value '-1' for '--levels <N>': -1 is not in 1..=32",
+        ),
+        (
+            &["scripts/rooms.lua", "--timeout", "-1"][..],
+            "invalid value '-1' for '--timeout <SECONDS>': \"-1\" is not a number of seconds from 0 to 86400",
+        ),
+        (
+            &["check", "scripts/rooms.lua", "--near", "-0.1"][..],
+            "invalid value '-0.1' for '--near <SHARE>': expected a share of cells above 0 and at most 0.5 (0.05 is 5%), got '-0.1'",
+        ),
+        (
+            &["check", "scripts/rooms.lua", "--seeds", "-1..5"][..],
+            "invalid value '-1..5' for '--seeds <RANGE>': expected seeds as A..B, A..=B or N, got '-1..5'",
+        ),
+        (
+            &["check", "scripts/rooms.lua", "--jobs", "-1"][..],
+            "invalid value '-1' for '--jobs <N>': -1 is not in 1..=1024",
+        ),
+        (
+            &["bench", "scripts/rooms.lua", "--count", "-1"][..],
+            "invalid value '-1' for '--count <N>'",
+        ),
+    ] {
+        let run = dunlua(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with(&format!("dunlua: {says}")),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
+}

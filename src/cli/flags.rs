@@ -1,5 +1,9 @@
 //! What clap parses: the commands, their flags and the parsers that check
 //! a flag's value as it is read. Nothing here runs anything.
+//!
+//! A flag whose value is a number takes a value that starts with `-`
+//! (`allow_hyphen_values`): `--size -5x10` reaches the size's own check
+//! and its message, not clap's "unexpected argument '-5'".
 
 use std::path::PathBuf;
 
@@ -67,7 +71,7 @@ pub struct BenchArgs {
     pub script: PathBuf,
 
     /// How many maps: seeds 0..N-1.
-    #[arg(long, value_name = "N", default_value_t = 1000,
+    #[arg(long, allow_hyphen_values = true, value_name = "N", default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub count: u64,
 
@@ -134,11 +138,11 @@ pub struct CheckArgs {
     pub script: Option<PathBuf>,
 
     /// The seeds: A..B (B excluded), A..=B (B included) or N (0..N).
-    #[arg(long, value_name = "RANGE", default_value = "0..100", value_parser = crate::check::parse_seeds)]
+    #[arg(long, allow_hyphen_values = true, value_name = "RANGE", default_value = "0..100", value_parser = crate::check::parse_seeds)]
     pub seeds: std::ops::Range<u64>,
 
     /// Worker threads, each running its own Lua VMs (default: one per core).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, allow_hyphen_values = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: Option<u16>,
 
     /// Print the report as JSON.
@@ -173,7 +177,7 @@ pub struct CheckArgs {
 
     /// Maps whose tiles differ in fewer than this share of their cells are
     /// reported as near-duplicates (0.05 is 5%).
-    #[arg(long, value_name = "SHARE", default_value_t = crate::check::variety::DEFAULT_NEAR,
+    #[arg(long, allow_hyphen_values = true, value_name = "SHARE", default_value_t = crate::check::variety::DEFAULT_NEAR,
           value_parser = crate::check::variety::parse_near)]
     pub near: f64,
 
@@ -206,7 +210,7 @@ pub struct SheetArgs {
     pub script: PathBuf,
 
     /// The seeds: A..B (B excluded), A..=B (B included) or N (0..N).
-    #[arg(long, value_name = "RANGE", default_value = "0..16", value_parser = crate::check::parse_seeds)]
+    #[arg(long, allow_hyphen_values = true, value_name = "RANGE", default_value = "0..16", value_parser = crate::check::parse_seeds)]
     pub seeds: std::ops::Range<u64>,
 
     /// The PNG to write.
@@ -214,19 +218,19 @@ pub struct SheetArgs {
     pub out: PathBuf,
 
     /// Pictures a row (default: as many as make a square).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
+    #[arg(long, allow_hyphen_values = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub columns: Option<u16>,
 
     /// The box each thumbnail fits in, in pixels.
-    #[arg(long, value_name = "PX", default_value_t = 200, value_parser = clap::value_parser!(u16).range(16..=2000))]
+    #[arg(long, allow_hyphen_values = true, value_name = "PX", default_value_t = 200, value_parser = clap::value_parser!(u16).range(16..=2000))]
     pub thumb: u16,
 
     /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, allow_hyphen_values = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: Option<u16>,
 
     /// Which level of a multi-level script to picture (1 is the first).
-    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_hyphen_values = true, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub level: u32,
 
     #[command(flatten)]
@@ -237,7 +241,7 @@ pub struct SheetArgs {
 #[derive(clap::Args, Debug)]
 pub struct ScriptArgs {
     /// Map size, overriding the script's width and height.
-    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    #[arg(long, allow_hyphen_values = true, value_name = "WxH", value_parser = parse_size)]
     pub size: Option<(i64, i64)>,
 
     /// Override a declared parameter (repeatable); see --params.
@@ -245,27 +249,27 @@ pub struct ScriptArgs {
     pub params: Vec<String>,
 
     /// Lua instructions a run may execute before it is stopped.
-    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_INSTRUCTIONS)]
+    #[arg(long, allow_hyphen_values = true, value_name = "N", default_value_t = Limits::DEFAULT_INSTRUCTIONS)]
     pub max_instructions: u64,
 
     /// Attempts a script that rejects its map (reject() or validate) gets.
-    #[arg(long, value_name = "N", default_value_t = script::DEFAULT_MAX_ATTEMPTS,
+    #[arg(long, allow_hyphen_values = true, value_name = "N", default_value_t = script::DEFAULT_MAX_ATTEMPTS,
           value_parser = clap::value_parser!(u32).range(1..=script::MAX_ATTEMPTS as i64))]
     pub max_attempts: u32,
 
     /// How many linked levels to make, overriding the script's `levels`.
-    #[arg(long, value_name = "N",
+    #[arg(long, allow_hyphen_values = true, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=script::MAX_LEVELS))]
     pub levels: Option<u32>,
 
     /// Megabytes a run may use (the Lua heap plus what the host keeps for the script) before it is stopped.
-    #[arg(long, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB,
+    #[arg(long, allow_hyphen_values = true, value_name = "MB", default_value_t = Limits::DEFAULT_MEMORY_MB,
           value_parser = parse_megabytes)]
     pub max_memory: usize,
 
     /// Seconds of wall-clock time a run may take before it is stopped (0: no
     /// deadline); the last safety net behind the instruction budget.
-    #[arg(long, value_name = "SECONDS", default_value_t = Limits::DEFAULT_TIMEOUT_SECS as f64,
+    #[arg(long, allow_hyphen_values = true, value_name = "SECONDS", default_value_t = Limits::DEFAULT_TIMEOUT_SECS as f64,
           value_parser = parse_timeout)]
     pub timeout: f64,
 }
@@ -284,7 +288,7 @@ pub struct ExportArgs {
     pub png_rock: PngRock,
 
     /// Pixels per tile in a .png output (default 16 for glyph, 8 for cells).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, allow_hyphen_values = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub cell_size: Option<u16>,
 
     /// A Tiled tileset (.tsx or .tsj) whose tiles the .tmx/.tmj/.lua outputs
