@@ -697,7 +697,7 @@ fn a_mistyped_flag_or_value_names_the_closest_one() {
     for (args, want) in [
         (
             &["check", "--job", "2", "scripts/rooms.lua"][..],
-            "dunlua: unexpected argument '--job' found; did you mean '--jobs'? (see dunlua --help)\n",
+            "dunlua: unexpected argument '--job' found; did you mean '--jobs'? (see dunlua check --help)\n",
         ),
         (
             &["scripts/rooms.lua", "--sed", "1"][..],
@@ -1588,5 +1588,41 @@ fn negative_values_reach_their_flags_check() {
             run.stderr
         );
         assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
+}
+
+/// A usage error inside a command points at that command's help; a second
+/// script is named as the stray argument it is, with the script the run
+/// took (clap said "the subcommand 'extra.lua' cannot be used with
+/// <SCRIPT>").
+#[test]
+fn usage_errors_point_at_the_right_help_and_name_a_stray_script() {
+    for (args, says) in [
+        (
+            &["sheet", "scripts/rooms.lua", "--out", "s.png", "--thumb", "3"][..],
+            "dunlua: invalid value '3' for '--thumb <PX>': 3 is not in 16..=2000 (see dunlua sheet --help)\n",
+        ),
+        (
+            &["bench", "scripts/rooms.lua", "--zzzz"][..],
+            "dunlua: unexpected argument '--zzzz' found (see dunlua bench --help)\n",
+        ),
+        (
+            &["scripts/rooms.lua", "--seed", "1", "--ascii", "extra.lua"][..],
+            "dunlua: unexpected argument 'extra.lua' (one script a run: scripts/rooms.lua) (see dunlua --help)\n",
+        ),
+        (
+            &["--seed", "1", "scripts/rooms.lua", "extra.lua"][..],
+            "dunlua: unexpected argument 'extra.lua' (one script a run: scripts/rooms.lua) (see dunlua --help)\n",
+        ),
+        // `--size` took `--seed` for its value and left `1` over: the size
+        // is what to fix.
+        (
+            &["scripts/rooms.lua", "--size", "--seed", "1"][..],
+            "dunlua: invalid value '--seed' for '--size <WxH>': expected WxH such as 80x50, got '--seed' (see dunlua --help)\n",
+        ),
+    ] {
+        let run = dunlua(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr, says, "{args:?}");
     }
 }

@@ -18,7 +18,7 @@ use clap::Parser;
 
 use crate::script::{self, ScriptError};
 pub use flags::Cli;
-use flags::Command;
+use flags::{Command, RunArgs};
 pub use one_map::report_rejections;
 
 /// Exit codes: 0 ok, 1 the script failed, 2 bad usage.
@@ -203,6 +203,57 @@ fn mistyped_command(first: Option<std::ffi::OsString>) -> Option<String> {
     })
 }
 
+/// The command the arguments name, as its help is asked for: `dunlua
+/// check` when the first argument is a command, else `dunlua`.
+fn command_named() -> String {
+    use clap::CommandFactory;
+    let first = std::env::args_os().nth(1);
+    let first = first.as_ref().and_then(|f| f.to_str()).unwrap_or("");
+    let is_command = Cli::command()
+        .get_subcommands()
+        .any(|c| c.get_name() == first && first != "help");
+    if is_command {
+        format!("dunlua {first}")
+    } else {
+        "dunlua".to_string()
+    }
+}
+
+/// A second script-like word after the script (`dunlua ok.lua --ascii
+/// extra.lua`), which clap calls a subcommand that "cannot be used with
+/// <SCRIPT>": said as the stray argument it is, naming the script the run
+/// took (found by parsing the arguments without the stray one). When those
+/// do not parse either, their error is the one to fix first (`--size
+/// --seed 1` took `--seed` for the size, and left `1` over).
+fn stray_script(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let Some(ContextValue::String(stray)) = err.get(ContextKind::InvalidSubcommand) else {
+        return None;
+    };
+    if err.kind() != clap::error::ErrorKind::ArgumentConflict {
+        return None;
+    }
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let at = args
+        .iter()
+        .rposition(|a| a.to_str() == Some(stray.as_str()))?;
+    args.remove(at);
+    Some(match Cli::try_parse_from(args) {
+        Ok(Cli {
+            run: RunArgs {
+                script: Some(script),
+                ..
+            },
+            ..
+        }) => format!(
+            "unexpected argument '{stray}' (one script a run: {})",
+            script.display()
+        ),
+        Ok(_) => format!("unexpected argument '{stray}'"),
+        Err(first) => usage_error(&first),
+    })
+}
+
 /// Parses the process arguments, runs, reports; returns the exit code.
 pub fn main() -> i32 {
     if let Some(message) = mistyped_command(std::env::args_os().nth(1)) {
@@ -220,7 +271,8 @@ pub fn main() -> i32 {
                 let _ = err.print();
                 return EXIT_OK;
             }
-            note!("dunlua: {} (see dunlua --help)", usage_error(&err));
+            let message = stray_script(&err).unwrap_or_else(|| usage_error(&err));
+            note!("dunlua: {message} (see {} --help)", command_named());
             return EXIT_USAGE;
         }
     };
