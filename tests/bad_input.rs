@@ -1626,3 +1626,43 @@ fn usage_errors_point_at_the_right_help_and_name_a_stray_script() {
         assert_eq!(run.stderr, says, "{args:?}");
     }
 }
+
+/// A Tiled or LDtk map names the files beside it in its text: an output
+/// name that is not UTF-8 is refused up front (it gave the side files a
+/// U+FFFD name the map could not point at); other formats write it as is.
+#[cfg(unix)]
+#[test]
+fn a_tiled_output_named_in_bytes_that_are_not_utf8_is_refused() {
+    use std::os::unix::ffi::OsStrExt;
+    let scratch = Scratch::new();
+    let rooms = crate::util::root().join("scripts/rooms.lua");
+    let run = |name: &[u8]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_dunlua"))
+            .arg(&rooms)
+            .args(["--seed", "1", "--out"])
+            .arg(std::ffi::OsStr::from_bytes(name))
+            .current_dir(scratch.path())
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    for (name, kind) in [
+        (&b"m\xff.tmx"[..], "Tiled"),
+        (b"m\xff.tmj", "Tiled"),
+        (b"m\xff.ldtk", "LDtk"),
+    ] {
+        let (code, stderr) = run(name);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert_eq!(
+            stderr,
+            format!("dunlua: --out m\u{fffd}.{}: a {kind} file names its tileset files in its text, so its own name must be UTF-8\n",
+                String::from_utf8_lossy(&name[3..]))
+        );
+        assert!(std::fs::read_dir(scratch.path()).unwrap().next().is_none());
+    }
+    let (code, stderr) = run(b"m\xff.json");
+    assert_eq!(code, Some(0), "{stderr}");
+}

@@ -143,6 +143,19 @@ pub fn check_target(path: &Path) -> anyhow::Result<Format> {
     if let Some(problem) = target_problem(path) {
         bail!("--out {}: {problem}", path.display());
     }
+    // Such a map names the files beside it (`NAME.tiles.png`, `NAME.tsx`)
+    // in its text, which cannot spell a name that is not UTF-8.
+    let names_its_files = matches!(
+        format,
+        Format::Tiled | Format::TiledXml | Format::TiledLua | Format::Ldtk
+    );
+    if names_its_files && path.file_name().is_some_and(|n| n.to_str().is_none()) {
+        bail!(
+            "--out {}: a {} file names its tileset files in its text, so its own name must be UTF-8",
+            path.display(),
+            if format == Format::Ldtk { "LDtk" } else { "Tiled" }
+        );
+    }
     Ok(format)
 }
 
