@@ -520,3 +520,72 @@ fn an_export_too_big_to_make_in_memory_is_refused_before_writing() {
             .unwrap();
     assert_eq!(json["markers"].as_array().unwrap().len(), 100_000);
 }
+
+/// Ctrl-C, SIGTERM or SIGHUP while an output is being written ends the
+/// process by that signal, as before, and takes the hidden temporary file
+/// with it (it was left behind, as large as the output); the target is
+/// untouched.
+#[cfg(unix)]
+#[test]
+fn a_signal_during_a_write_leaves_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::time::{Duration, Instant};
+    let scratch = Scratch::new();
+    scratch.write(
+        "big.lua",
+        "return { width = 8, height = 8, generate = function(map)\n  map:fill('floor') map:set_start(1, 1)\nend }\n",
+    );
+    let staging = |dir: &std::path::Path| {
+        files_in(dir)
+            .iter()
+            .any(|n| n.starts_with(".dunlua-") && n.ends_with(".tmp"))
+    };
+    for (signal, name) in [
+        (libc::SIGINT, "INT"),
+        (libc::SIGTERM, "TERM"),
+        (libc::SIGHUP, "HUP"),
+    ] {
+        scratch.write("b.png", "OLD\n");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dunlua"))
+            .args([
+                "big.lua",
+                "--seed",
+                "1",
+                "--size",
+                "5000x5000",
+                "--out",
+                "b.png",
+            ])
+            .current_dir(scratch.path())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Only what tells a hang from a slow machine.
+        let started = Instant::now();
+        while !staging(scratch.path()) {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "SIG{name}: the run ended before its temporary file was seen"
+            );
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "SIG{name}: no temporary file"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let sent = std::process::Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(signal), "SIG{name}: {status:?}");
+        assert_eq!(files_in(scratch.path()), ["b.png", "big.lua"], "SIG{name}");
+        assert_eq!(
+            std::fs::read_to_string(scratch.path().join("b.png")).unwrap(),
+            "OLD\n",
+            "SIG{name}"
+        );
+    }
+}

@@ -9,6 +9,7 @@
 pub mod ansi;
 pub mod ldtk;
 pub mod png;
+mod temp_files;
 pub mod text;
 pub mod tiled;
 
@@ -21,6 +22,7 @@ use anyhow::{bail, Context};
 use crate::generated::Generated;
 use crate::json;
 use crate::render::{MarkerLooks, Style};
+use temp_files::Tracked;
 
 /// An output that cannot be written as the user asked (it is a file the
 /// run read, two outputs would write one file differently): bad usage,
@@ -431,7 +433,7 @@ pub struct Staging<'a> {
 
 struct Staged {
     path: PathBuf,
-    temp: tempfile::NamedTempFile,
+    temp: Tracked,
     /// Length and a hash of the bytes, to compare a shared file's copies.
     digest: (u64, u64),
 }
@@ -788,7 +790,7 @@ pub fn write(
 /// the targets. If a rename fails, the targets already replaced get their
 /// backups back (or are removed if they were new), so the folder is as it
 /// was. The backups are removed once all are in place.
-fn commit(staged: Vec<(PathBuf, tempfile::NamedTempFile)>) -> anyhow::Result<Vec<PathBuf>> {
+fn commit(staged: Vec<(PathBuf, Tracked)>) -> anyhow::Result<Vec<PathBuf>> {
     let paths: Vec<PathBuf> = staged.iter().map(|(p, _)| p.clone()).collect();
     let mut backups: Vec<(PathBuf, Option<tempfile::TempPath>)> = Vec::new();
     for (path, _) in &staged {
@@ -808,7 +810,7 @@ fn commit(staged: Vec<(PathBuf, tempfile::NamedTempFile)>) -> anyhow::Result<Vec
                     }
                 }
             }
-            return Err(e.error).with_context(|| format!("cannot write {}", path.display()));
+            return Err(e).with_context(|| format!("cannot write {}", path.display()));
         }
         placed.push(i);
     }
@@ -821,7 +823,7 @@ fn commit(staged: Vec<(PathBuf, tempfile::NamedTempFile)>) -> anyhow::Result<Vec
 /// the umask, not a temporary file's private 0600): renamed over `path`,
 /// it replaces the name, and a file there or a symlink's target lends it
 /// nothing, neither bytes nor permissions.
-fn new_temp(path: &Path) -> anyhow::Result<tempfile::NamedTempFile> {
+fn new_temp(path: &Path) -> anyhow::Result<Tracked> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(".dunlua-").suffix(".tmp");
     #[cfg(unix)]
@@ -829,16 +831,16 @@ fn new_temp(path: &Path) -> anyhow::Result<tempfile::NamedTempFile> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    builder
-        .tempfile_in(folder_of(path))
+    Tracked::create(|| builder.tempfile_in(folder_of(path)))
         .map_err(without_temp_path)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// `bytes` in a synced temporary file beside `path` (see [`new_temp`]).
-fn stage(path: &Path, bytes: &[u8]) -> anyhow::Result<tempfile::NamedTempFile> {
+fn stage(path: &Path, bytes: &[u8]) -> anyhow::Result<Tracked> {
     let mut file = new_temp(path)?;
-    file.write_all(bytes)
+    file.as_file_mut()
+        .write_all(bytes)
         .and_then(|()| file.as_file().sync_all())
         .map_err(without_temp_path)
         .with_context(|| format!("cannot write {}", path.display()))?;
@@ -902,7 +904,6 @@ fn copy_link(link: &Path, to: &Path) -> std::io::Result<()> {
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     stage(path, bytes)?
         .persist(path)
-        .map_err(|e| e.error)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }

@@ -1,0 +1,117 @@
+//! The temporary files a write stages beside its targets are removed when
+//! the process is ended by Ctrl-C, SIGTERM or SIGHUP, not only when it
+//! returns. A temporary file is removed as it drops; a signal ends the
+//! process without dropping anything, and left a hidden `.dunlua-*.tmp`
+//! as large as the output beside it (the target itself was never touched).
+//!
+//! Every live temporary file's path is kept here from the moment it is
+//! made until it is renamed into place or removed. The first one made
+//! starts a thread that waits for those signals: it removes the files
+//! still listed, then ends the process by the signal as it would have
+//! ended without this (a shell still sees "killed by SIGINT"). It keeps
+//! the list locked from then on, so no file is made after the sweep.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use tempfile::NamedTempFile;
+
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn live() -> MutexGuard<'static, Vec<PathBuf>> {
+    // A panic elsewhere while the list was held leaves it as good as it was.
+    LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A temporary file that is removed if a signal ends the process; it is
+/// removed as it drops, or renamed into place by [`Tracked::persist`].
+pub struct Tracked {
+    file: Option<NamedTempFile>,
+    path: PathBuf,
+}
+
+impl Tracked {
+    /// The file `make` creates, listed in the same step, so none made
+    /// escapes the sweep.
+    pub fn create(make: impl FnOnce() -> std::io::Result<NamedTempFile>) -> std::io::Result<Self> {
+        watch_signals();
+        let mut live = live();
+        let file = make()?;
+        let path = file.path().to_path_buf();
+        live.push(path.clone());
+        Ok(Tracked {
+            file: Some(file),
+            path,
+        })
+    }
+
+    pub fn as_file(&self) -> &std::fs::File {
+        self.inner().as_file()
+    }
+
+    pub fn as_file_mut(&mut self) -> &mut std::fs::File {
+        self.file
+            .as_mut()
+            .expect("a tracked file is there until it is consumed")
+            .as_file_mut()
+    }
+
+    fn inner(&self) -> &NamedTempFile {
+        self.file
+            .as_ref()
+            .expect("a tracked file is there until it is consumed")
+    }
+
+    /// Renames the file over `target`; on failure it is removed.
+    pub fn persist(mut self, target: &Path) -> std::io::Result<()> {
+        let file = self.file.take().expect("persisted once");
+        let result = file.persist(target).map(drop).map_err(|e| e.error);
+        forget(&self.path);
+        result
+    }
+}
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        // Removed first, then forgotten: never on disk and off the list.
+        if let Some(file) = self.file.take() {
+            drop(file);
+            forget(&self.path);
+        }
+    }
+}
+
+fn forget(path: &Path) {
+    let mut live = live();
+    if let Some(at) = live.iter().position(|p| p == path) {
+        live.swap_remove(at);
+    }
+}
+
+#[cfg(unix)]
+fn watch_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        // Without the watcher the files are still removed on every other
+        // way out; a signal then ends the process as it always did.
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                // Held until the process is gone: nothing new is made.
+                let live = live();
+                for path in live.iter() {
+                    let _ = std::fs::remove_file(path);
+                }
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                // Not reached unless the signal could not end the process.
+                std::process::exit(128 + signal);
+            }
+        });
+    });
+}
+
+#[cfg(not(unix))]
+fn watch_signals() {}
