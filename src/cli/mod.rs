@@ -256,6 +256,9 @@ fn stray_script(err: &clap::Error) -> Option<String> {
 
 /// Parses the process arguments, runs, reports; returns the exit code.
 pub fn main() -> i32 {
+    // The command line's own process: a signal that ends it removes the
+    // files a write was staging (the library leaves a game's signals alone).
+    crate::export::temp_files::sweep_on_signals();
     if let Some(message) = mistyped_command(std::env::args_os().nth(1)) {
         note!("dunlua: {message} (see dunlua --help)");
         return EXIT_USAGE;

@@ -9,7 +9,7 @@
 pub mod ansi;
 pub mod ldtk;
 pub mod png;
-mod temp_files;
+pub(crate) mod temp_files;
 pub mod text;
 pub mod tiled;
 

@@ -5,11 +5,13 @@
 //! as large as the output beside it (the target itself was never touched).
 //!
 //! Every live temporary file's path is kept here from the moment it is
-//! made until it is renamed into place or removed. The first one made
-//! starts a thread that waits for those signals: it removes the files
-//! still listed, then ends the process by the signal as it would have
-//! ended without this (a shell still sees "killed by SIGINT"). It keeps
-//! the list locked from then on, so no file is made after the sweep.
+//! made until it is renamed into place or removed. The command line starts
+//! ([`sweep_on_signals`], from `cli::main`) a thread that waits for those
+//! signals: it removes the files still listed, then ends the process by
+//! the signal as it would have ended without this (a shell still sees
+//! "killed by SIGINT"). It keeps the list locked from then on, so no file
+//! is made after the sweep. A game or tool using the library keeps its
+//! signals its own: nothing here takes them unless it asks.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -34,7 +36,6 @@ impl Tracked {
     /// The file `make` creates, listed in the same step, so none made
     /// escapes the sweep.
     pub fn create(make: impl FnOnce() -> std::io::Result<NamedTempFile>) -> std::io::Result<Self> {
-        watch_signals();
         let mut live = live();
         let file = make()?;
         let path = file.path().to_path_buf();
@@ -88,8 +89,10 @@ fn forget(path: &Path) {
     }
 }
 
+/// Removes the live temporary files when Ctrl-C, SIGTERM or SIGHUP ends
+/// the process (see the module's doc); once per process.
 #[cfg(unix)]
-fn watch_signals() {
+pub fn sweep_on_signals() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
@@ -114,4 +117,4 @@ fn watch_signals() {
 }
 
 #[cfg(not(unix))]
-fn watch_signals() {}
+pub fn sweep_on_signals() {}
