@@ -495,3 +495,60 @@ fn help_lists_every_output_format_the_writer_takes() {
         .to_string();
     assert!(err.ends_with(&format!("use one of {listed}")), "{err}");
 }
+
+/// Integer props wider than LDtk's 32-bit `Int` are a `Float` while a
+/// double holds them exactly and text past that: they were `Int` fields
+/// holding 2^40 or 9223372036854775807, which LDtk's editor rounds.
+#[test]
+fn integers_wider_than_an_int_keep_their_value() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "wide.lua",
+        "return { width = 10, height = 6, generate = function(map)\n\
+           map:carve_room(Rect.new(0, 0, 9, 5)) map:set_start(1, 1)\n\
+           map:mark(2, 2, \"m\", { small = 7, big = 1 << 40, huge = math.maxinteger, least = math.mininteger })\n\
+         end }\n",
+    );
+    run_ok(
+        scratch.path(),
+        &[
+            "wide.lua", "--seed", "1", "--out", "w.ldtk", "--out", "w.json",
+        ],
+    );
+    let doc = read_json(&scratch.path().join("w.ldtk"));
+    let entity = doc["defs"]["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["identifier"] == "m")
+        .unwrap();
+    let types: Vec<(&str, &str)> = entity["fieldDefs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["identifier"].as_str().unwrap(),
+                f["__type"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        types,
+        [
+            ("big", "Float"),
+            ("huge", "String"),
+            ("least", "String"),
+            ("small", "Int")
+        ]
+    );
+    let values: Vec<(String, serde_json::Value)> = instance_of(&doc, "m");
+    let value = |name: &str| values.iter().find(|(k, _)| k == name).unwrap().1.clone();
+    assert_eq!(value("small"), serde_json::json!(7));
+    assert_eq!(value("big"), serde_json::json!(1099511627776.0));
+    assert_eq!(value("huge"), serde_json::json!("9223372036854775807"));
+    assert_eq!(value("least"), serde_json::json!("-9223372036854775808"));
+    if python_ready() {
+        check_with_ldtk(scratch.path(), &[("w.ldtk".into(), "w.json".into())]);
+    }
+}

@@ -134,9 +134,18 @@ enum FieldType {
 }
 
 impl FieldType {
+    /// An integer is an `Int` only when it fits one: LDtk's `Int` is 32
+    /// bits (Haxe's), and the editor reads JSON numbers as doubles. Wider,
+    /// it is a `Float` while a double holds it exactly (up to 2^53), and
+    /// text past that, so no value is written that a loader changes.
     fn of(value: &ParamValue) -> FieldType {
+        const EXACT_IN_A_DOUBLE: i64 = 1 << 53;
         match value {
-            ParamValue::Integer(_) => FieldType::Int,
+            ParamValue::Integer(i) if i32::try_from(*i).is_ok() => FieldType::Int,
+            ParamValue::Integer(i) if (-EXACT_IN_A_DOUBLE..=EXACT_IN_A_DOUBLE).contains(i) => {
+                FieldType::Float
+            }
+            ParamValue::Integer(_) => FieldType::String,
             ParamValue::Number(_) => FieldType::Float,
             ParamValue::Boolean(_) => FieldType::Bool,
             ParamValue::Text(_) => FieldType::String,
