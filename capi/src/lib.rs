@@ -702,9 +702,8 @@ fn settle(state: &mut GeneratorState) {
     if !state.pending {
         return;
     }
-    // A setter that failed left the generator unbuilt (its change refused,
-    // or kept with the script failing under it): its status is the answer
-    // until a generate builds it.
+    // A setter that failed, its change refused, left the generator unbuilt:
+    // its status is the answer until a generate builds it.
     if state.status != DunluaStatus::Ok {
         return;
     }
@@ -939,11 +938,12 @@ pub unsafe extern "C" fn dunlua_module_set_source(
 
 /// Applies `change` to a generator's settings and rebuilds it. A change
 /// the build refuses (an unknown parameter, a wrong type, a bad size) is
-/// not kept, and the call fails saying why. A change the script fails
-/// under (its top level runs past the new budget, memory or deadline, or
-/// raises) is kept, with no generator built: the next call builds again
-/// under it and fails the same way, rather than running the script under
-/// the settings the game replaced.
+/// not kept, nor is one whose build was cancelled, and the call fails
+/// saying why. A change the script fails under (its top level runs past
+/// the new budget, memory or deadline, or raises) is kept, and the
+/// generator is left unbuilt: generating repeats why, as a generator that
+/// never built does, until a setter builds it; the script never runs
+/// again under the settings the game replaced.
 fn reconfigure(
     g: *mut DunluaGenerator,
     change: impl FnOnce(GeneratorBuilder) -> Result<GeneratorBuilder, Failure>,
@@ -961,11 +961,11 @@ fn reconfigure(
                 let failure = Failure::from(e);
                 if !matches!(
                     failure.status,
-                    DunluaStatus::Usage | DunluaStatus::InvalidText
+                    DunluaStatus::Usage | DunluaStatus::InvalidText | DunluaStatus::Cancelled
                 ) {
                     state.builder = builder;
                     state.generator = None;
-                    state.pending = true;
+                    state.pending = false;
                 }
                 Err(failure)
             }
