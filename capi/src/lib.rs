@@ -395,16 +395,18 @@ fn with_state<R>(
     // A cancel meant for an earlier call does not reach this one; but a
     // call that waited for the lock while the generator was freed does not
     // run at all (`freed` is set before the cancel, so a cancel this store
-    // wiped is seen here).
+    // wiped is seen here). Busy before `freed` is read: a free that sets
+    // `freed` after the read then sees the call busy and cancels it.
     generator.cancel.store(false, Ordering::SeqCst);
+    generator.busy.store(true, Ordering::SeqCst);
     if generator.freed.load(Ordering::SeqCst) {
+        generator.busy.store(false, Ordering::SeqCst);
         return Err(Failure::new(
             DunluaStatus::Cancelled,
             "the generator was freed while this call waited for it",
         ));
     }
     INSIDE.with(|inside| inside.borrow_mut().push(handle));
-    generator.busy.store(true, Ordering::SeqCst);
     let result = catch_unwind(AssertUnwindSafe(|| body(&mut guard)));
     generator.busy.store(false, Ordering::SeqCst);
     INSIDE.with(|inside| inside.borrow_mut().retain(|&h| h != handle));
@@ -936,17 +938,37 @@ pub unsafe extern "C" fn dunlua_module_set_source(
     })
 }
 
-/// Applies `change` to a generator's settings and rebuilds it. A change
-/// the build refuses (an unknown parameter, a wrong type, a bad size) is
-/// not kept, nor is one whose build was cancelled, and the call fails
-/// saying why. A change the script fails under (its top level runs past
-/// the new budget, memory or deadline, or raises) is kept, and the
-/// generator is left unbuilt: generating repeats why, as a generator that
-/// never built does, until a setter builds it; the script never runs
-/// again under the settings the game replaced.
+/// Applies `change` to a generator's settings and rebuilds it; a change
+/// that does not build (an unknown parameter, a wrong type, a bad size, or
+/// the script failing under it) is not kept, and the call fails saying
+/// why. See [`reconfigure_limits`] for the limits.
 fn reconfigure(
     g: *mut DunluaGenerator,
     change: impl FnOnce(GeneratorBuilder) -> Result<GeneratorBuilder, Failure>,
+) -> DunluaStatus {
+    rebuild(g, change, false)
+}
+
+/// [`reconfigure`] for the limits: limits the script's top level fails
+/// under (it runs past the new budget, memory or deadline) are kept, and
+/// the generator is left unbuilt: generating repeats why, as a generator
+/// that never built does, until a setter builds it. Dropped, the next
+/// setter ran the mod's top level again under the settings the game had
+/// replaced (the defaults: 400,000,000 instructions, 512 MiB). Only the
+/// limits are kept so: a parameter or a size set while the script fails
+/// under the limits is not (its own error would be hidden by the limit's,
+/// and it could never be taken back).
+fn reconfigure_limits(
+    g: *mut DunluaGenerator,
+    change: impl FnOnce(GeneratorBuilder) -> Result<GeneratorBuilder, Failure>,
+) -> DunluaStatus {
+    rebuild(g, change, true)
+}
+
+fn rebuild(
+    g: *mut DunluaGenerator,
+    change: impl FnOnce(GeneratorBuilder) -> Result<GeneratorBuilder, Failure>,
+    keep_when_the_script_fails: bool,
 ) -> DunluaStatus {
     with_generator(g, |state| {
         let builder = change(state.builder.clone())?;
@@ -959,10 +981,12 @@ fn reconfigure(
             }
             Err(e) => {
                 let failure = Failure::from(e);
-                if !matches!(
+                // A cancelled build says nothing about the change.
+                let refused = matches!(
                     failure.status,
                     DunluaStatus::Usage | DunluaStatus::InvalidText | DunluaStatus::Cancelled
-                ) {
+                );
+                if keep_when_the_script_fails && !refused {
                     state.builder = builder;
                     state.generator = None;
                     state.pending = false;
@@ -1060,7 +1084,7 @@ pub extern "C" fn dunlua_generator_set_limits(
     max_memory_mb: u64,
     timeout_seconds: f64,
 ) -> DunluaStatus {
-    reconfigure(g, |b| {
+    reconfigure_limits(g, |b| {
         if !(timeout_seconds.is_finite() && (0.0..=86_400.0).contains(&timeout_seconds)) {
             return Err(Failure::new(
                 DunluaStatus::Usage,

@@ -661,6 +661,7 @@ fn limits_the_script_fails_under_are_kept_for_the_next_calls() {
         DunluaStatus::Limit
     );
     assert!(text(dunlua_generator_error(g)).starts_with(budget_of_a_million));
+    // Another setter builds under the kept limits (and is not kept).
     let k = CString::new("k").unwrap();
     assert_eq!(
         unsafe { dunlua_generator_set_int(g, k.as_ptr(), 2) },
@@ -671,9 +672,16 @@ fn limits_the_script_fails_under_are_kept_for_the_next_calls() {
     let (status, message) = generate_hash(g, 1).unwrap_err();
     assert_eq!(status, DunluaStatus::Limit);
     assert!(message.starts_with(budget_of_a_million), "{message}");
+    // A parameter set while the script fails under the limits is not kept
+    // (its own error is hidden by the limit's, and could never be taken
+    // back: the generator was stuck on "unknown parameter" for good).
+    let unknown = CString::new("nope").unwrap();
+    assert_eq!(
+        unsafe { dunlua_generator_set_int(g, unknown.as_ptr(), 1) },
+        DunluaStatus::Limit
+    );
     // With room, it builds; a change the build refuses is still not kept.
     assert_eq!(dunlua_generator_set_limits(g, 0, 0, 5.0), DunluaStatus::Ok);
-    let unknown = CString::new("nope").unwrap();
     assert_eq!(
         unsafe { dunlua_generator_set_int(g, unknown.as_ptr(), 1) },
         DunluaStatus::Usage
