@@ -589,3 +589,43 @@ fn a_signal_during_a_write_leaves_no_temporary_file() {
         );
     }
 }
+
+/// A signal the process was started ignoring (`nohup`, a shell script's
+/// `&` job, which ignores SIGINT) stays ignored: the sweep's handler took
+/// SIGINT and SIGHUP over and ended such a run.
+#[cfg(unix)]
+#[test]
+fn a_signal_ignored_at_start_stays_ignored() {
+    use std::time::Duration;
+    let scratch = Scratch::new();
+    scratch.write(
+        "spin.lua",
+        "return { generate = function(map) while true do end end }\n",
+    );
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' INT HUP; exec \"$0\" spin.lua --seed 1 --hash --max-instructions 1000000000000 --timeout 0")
+        .arg(env!("CARGO_BIN_EXE_dunlua"))
+        .current_dir(scratch.path())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Started (its handlers, if any, in place) before the signals come.
+    std::thread::sleep(Duration::from_millis(500));
+    for name in ["INT", "HUP"] {
+        let sent = std::process::Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let still = child.try_wait().unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        still.is_none(),
+        "an ignored signal ended the run: {still:?}"
+    );
+}

@@ -98,7 +98,17 @@ pub fn sweep_on_signals() {
     STARTED.call_once(|| {
         // Without the watcher the files are still removed on every other
         // way out; a signal then ends the process as it always did.
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        // A signal the process was started ignoring (`nohup`, a shell's
+        // `&` job, which ignores SIGINT) stays ignored: a handler over it
+        // would end the process where it went on before.
+        let taken: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
+            .into_iter()
+            .filter(|&signal| !ignored(signal))
+            .collect();
+        if taken.is_empty() {
+            return;
+        }
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(taken) else {
             return;
         };
         std::thread::spawn(move || {
@@ -114,6 +124,21 @@ pub fn sweep_on_signals() {
             }
         });
     });
+}
+
+/// Whether `signal` is ignored (`SIG_IGN`) in this process. (The crate's
+/// one `unsafe` outside `script::raw`: reading a signal's disposition has
+/// no safe interface.)
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn ignored(signal: i32) -> bool {
+    // SAFETY: with a null new action, sigaction only reads the current one
+    // into `old`, which is a plain C struct zeroed first.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
+    }
 }
 
 #[cfg(not(unix))]
