@@ -546,3 +546,90 @@ fn shards_with_values_no_check_measures_are_refused() {
     let ok = merge(dir, &["s1.json", "s2.json"], &[]);
     assert!(ok.code == 0 || ok.code == 1, "{}", ok.stderr);
 }
+
+/// A shard's heat maps must be the count of its own maps: a heat map of a
+/// billion maps, one size given twice or a cell walkable in more maps than
+/// were counted merged with exit 0 and the page printed the nonsense
+/// ("over 1000000060 maps", "0.0% of cells always, 0.0% never").
+#[test]
+fn shards_whose_heat_maps_contradict_their_results_are_refused() {
+    let scratch = scratch();
+    let dir = scratch.path();
+    for i in 1..=2 {
+        shard(dir, "0..20", &format!("{i}/2"), &format!("s{i}.json"), &[]);
+    }
+    let text = std::fs::read_to_string(dir.join("s1.json")).unwrap();
+    let made = serde_json::from_str::<serde_json::Value>(&text).unwrap()["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r.get("hash").is_some())
+        .count();
+    let damaged = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(json["heat"].as_array().unwrap().len(), 1, "{text}");
+        edit(&mut json);
+        scratch.write(name, &json.to_string());
+        let run = merge(dir, &[name, "s2.json"], &["--html", "page.html"]);
+        assert!(!dir.join("page.html").exists(), "{name}");
+        run
+    };
+    refused(
+        damaged("billion.json", &|j| {
+            j["heat"][0]["maps"] = serde_json::json!(1_000_000_000u64)
+        }),
+        &format!(
+            "--merge billion.json: a damaged check shard: its heat maps count 1000000000 maps, where its seeds made {made}"
+        ),
+    );
+    refused(
+        damaged("twice.json", &|j| {
+            let heat = j["heat"][0].clone();
+            j["heat"] = serde_json::json!([heat.clone(), heat]);
+        }),
+        "--merge twice.json: a damaged check shard: the heat map of 30x30 is given twice",
+    );
+    refused(
+        damaged("above.json", &|j| {
+            let maps = j["heat"][0]["maps"].as_u64().unwrap();
+            for c in j["heat"][0]["walkable"].as_array_mut().unwrap() {
+                *c = serde_json::json!(maps + 1);
+            }
+        }),
+        &format!(
+            "--merge above.json: a damaged check shard: the heat map of 30x30 counts a cell walkable in {} of its {made} maps",
+            made + 1
+        ),
+    );
+    refused(
+        damaged("zero.json", &|j| {
+            j["heat"][0]["maps"] = serde_json::json!(0)
+        }),
+        "--merge zero.json: a damaged check shard: the heat map of 30x30 counts 0 maps",
+    );
+    refused(
+        damaged("shape.json", &|j| {
+            j["heat"][0]["walkable"] = serde_json::json!([0])
+        }),
+        "--merge shape.json: a damaged check shard: a heat map is not 30x30",
+    );
+    // Heat maps in a shard run without the variety pass (all of the range).
+    shard(dir, "0..20", "1/1", "whole.json", &[]);
+    let mut whole: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("whole.json")).unwrap()).unwrap();
+    whole["variety"] = serde_json::json!(false);
+    scratch.write("none.json", &whole.to_string());
+    refused(
+        merge(dir, &["none.json"], &["--html", "page.html"]),
+        "--merge none.json: a damaged check shard: heat maps, where the shard ran without the variety pass",
+    );
+    assert!(!dir.join("page.html").exists());
+    // The shards as written still merge, page and all.
+    let ok = merge(dir, &["s1.json", "s2.json"], &["--html", "page.html"]);
+    assert_eq!(
+        ok.code, 1,
+        "the failing seeds fail the merge: {}",
+        ok.stderr
+    );
+    assert!(dir.join("page.html").exists());
+}

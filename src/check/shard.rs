@@ -413,6 +413,43 @@ fn from_entry(e: &ShardSeed) -> Result<SeedResult, String> {
     })
 }
 
+/// What is wrong with a shard's heat maps, if anything. The run counts
+/// level 1 of every seed that made a map (a seed with a dungeon hash,
+/// passing or not) into the heat map of its size, when the variety pass
+/// is on: so one entry a size, each of at least one map, no cell walkable
+/// in more maps than its entry counts, and the entries' maps adding up to
+/// the seeds with a hash.
+fn heat_problem(file: &ShardFile) -> Option<String> {
+    if !file.variety {
+        return (!file.heat.is_empty())
+            .then(|| "heat maps, where the shard ran without the variety pass".to_string());
+    }
+    let mut sizes = std::collections::BTreeSet::new();
+    let mut counted: u64 = 0;
+    for h in &file.heat {
+        let [width, height] = h.size;
+        if width < 0 || height < 0 || h.walkable.len() != width as usize * height as usize {
+            return Some(format!("a heat map is not {width}x{height}"));
+        }
+        if !sizes.insert(h.size) {
+            return Some(format!("the heat map of {width}x{height} is given twice"));
+        }
+        if h.maps == 0 {
+            return Some(format!("the heat map of {width}x{height} counts 0 maps"));
+        }
+        if let Some(&most) = h.walkable.iter().find(|&&c| c as u64 > h.maps) {
+            return Some(format!(
+                "the heat map of {width}x{height} counts a cell walkable in {most} of its {} maps",
+                h.maps
+            ));
+        }
+        counted = counted.saturating_add(h.maps);
+    }
+    let made = file.results.iter().filter(|r| r.hash.is_some()).count() as u64;
+    (counted != made)
+        .then(|| format!("its heat maps count {counted} maps, where its seeds made {made}"))
+}
+
 /// Runs shard `shard` of `options.seeds`, writes its file to `out` (all or
 /// nothing) and returns the report of its slice alone.
 pub fn run(options: &CheckOptions, shard: Shard, out: &Path) -> anyhow::Result<Report> {
@@ -664,15 +701,15 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
     let mut modules = BTreeMap::new();
     let heat = HeatCollector::default();
     for (path, file) in &shards {
+        if let Some(why) = heat_problem(file) {
+            return Err(Refused(format!(
+                "--merge {}: a damaged check shard: {why}",
+                path.display()
+            ))
+            .into());
+        }
         for h in &file.heat {
             let [width, height] = h.size;
-            if width < 0 || height < 0 || h.walkable.len() != width as usize * height as usize {
-                return Err(Refused(format!(
-                    "--merge {}: a damaged check shard: a heat map is not {width}x{height}",
-                    path.display()
-                ))
-                .into());
-            }
             heat.add(&Heat {
                 width,
                 height,
