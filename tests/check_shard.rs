@@ -326,6 +326,16 @@ fn shards_that_do_not_fit_together_are_refused() {
         merge(dir, &["s1.json", "s2.json", "s3.json", "s4.json"], &["-p", "k=2"]),
         "--merge takes the script, seeds, parameters, size and limits from the shards; -p cannot change them",
     );
+    // --seeds was ignored: the report was of the shards' 0..40.
+    refused(
+        merge(
+            dir,
+            &["s1.json", "s2.json", "s3.json", "s4.json"],
+            &["--seeds", "0..5", "--html", "page.html"],
+        ),
+        "dunlua: --merge takes the script, seeds, parameters, size and limits from the shards; --seeds cannot change them",
+    );
+    assert!(!dir.join("page.html").exists());
 }
 
 #[test]

@@ -265,10 +265,24 @@ pub(super) fn not_the_script(flag: &str, path: &Path, script: &Path) -> Result<(
     Ok(())
 }
 
+/// The range `check` runs when `--seeds` is not given (clap's default for
+/// it), so `--merge` can tell a range it would ignore.
+fn default_seeds() -> std::ops::Range<u64> {
+    use clap::Args;
+    let command = CheckArgs::augment_args(clap::Command::new("check"));
+    let range = command
+        .get_arguments()
+        .find(|a| a.get_id() == "seeds")
+        .and_then(|a| a.get_default_values().first())
+        .and_then(|v| check::parse_seeds(&v.to_string_lossy()).ok());
+    range.unwrap_or_else(|| unreachable!("--seeds has a default range"))
+}
+
 /// `dunlua check --merge FILES...`.
 fn merge(args: &CheckArgs, jobs: usize) -> Result<(), Failure> {
     let given = &args.script_args;
     let defaults = [
+        (args.seeds != default_seeds(), "--seeds"),
         (given.size.is_some(), "--size"),
         (!given.params.is_empty(), "-p"),
         (given.levels.is_some(), "--levels"),
