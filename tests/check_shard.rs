@@ -643,3 +643,79 @@ fn shards_whose_heat_maps_contradict_their_results_are_refused() {
     );
     assert!(dir.join("page.html").exists());
 }
+
+/// The shards name the script from the folder they ran in: a merge run
+/// from another folder could not read it ("cannot read flaky.lua", exit
+/// 1). It is found from the shard files' folder too, in older shards
+/// (without `script_from_shard`) by its name, and a script found nowhere
+/// is one line naming the shard and the script, exit 2.
+#[test]
+fn shards_merge_from_another_folder() {
+    let scratch = scratch();
+    let dir = scratch.path();
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+    for i in 1..=2 {
+        shard(
+            dir,
+            "0..20",
+            &format!("{i}/2"),
+            &format!("out/s{i}.json"),
+            &[],
+        );
+    }
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/s1.json")).unwrap()).unwrap();
+    assert_eq!(file["script"], "flaky.lua");
+    assert_eq!(file["script_from_shard"], "../flaky.lua");
+    let abs = |name: &str| dir.join(name).display().to_string();
+    let (s1, s2, page) = (abs("out/s1.json"), abs("out/s2.json"), abs("page.html"));
+    let here = merge(
+        dir,
+        &["out/s1.json", "out/s2.json"],
+        &["--html", "page.html"],
+    );
+    assert_eq!(
+        here.code, 1,
+        "the failing seeds fail the merge: {}",
+        here.stderr
+    );
+    let away = merge(&dir.join("elsewhere"), &[&s1, &s2], &["--html", &page]);
+    assert_eq!(away.code, 1, "{}", away.stderr);
+    assert!(!away.stderr.contains("cannot"), "{}", away.stderr);
+    assert!(std::fs::read_to_string(dir.join("page.html"))
+        .unwrap()
+        .contains("<img"));
+    std::fs::remove_file(dir.join("page.html")).unwrap();
+
+    // An older shard, without script_from_shard, next to the script.
+    for i in 1..=2 {
+        let mut json: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("out/s{i}.json"))).unwrap(),
+        )
+        .unwrap();
+        json.as_object_mut().unwrap().remove("script_from_shard");
+        scratch.write(&format!("old{i}.json"), &json.to_string());
+        scratch.write(&format!("elsewhere/old{i}.json"), &json.to_string());
+    }
+    let old = merge(
+        &dir.join("elsewhere"),
+        &[&abs("old1.json"), &abs("old2.json")],
+        &["--html", &page],
+    );
+    assert_eq!(old.code, 1, "{}", old.stderr);
+    assert!(dir.join("page.html").exists());
+    std::fs::remove_file(dir.join("page.html")).unwrap();
+
+    // Nowhere to be found: the shard and the script named, no page.
+    let lost = merge(
+        &dir.join("elsewhere"),
+        &["old1.json", "old2.json"],
+        &["--html", &page],
+    );
+    refused(
+        lost,
+        "dunlua: --merge old1.json: cannot find its script flaky.lua (from here, nor from the shard file's folder",
+    );
+    assert!(!dir.join("page.html").exists());
+}

@@ -184,8 +184,14 @@ struct ShardFile {
     version: u32,
     /// The dunlua version that ran it.
     dunlua: String,
-    /// The script as given on the command line (the report names it so).
+    /// The script as given on the command line (the report names it so),
+    /// from the folder the shard ran in.
     script: String,
+    /// The script's path from the shard file's folder, `/` separated, for
+    /// a merge run from another folder (absent in older shards, and when
+    /// there is none, as from another drive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    script_from_shard: Option<String>,
     /// FNV-1a 64 of the script's bytes, 16 hex digits.
     source_hash: String,
     /// Every module a run loaded, by its path under the script's folder,
@@ -243,6 +249,36 @@ fn module_name(script: &Path, module: &Path) -> String {
 
 fn module_path(script: &Path, name: &str) -> PathBuf {
     script.parent().unwrap_or(Path::new("")).join(name)
+}
+
+/// The file `to` from the folder `from` (`../scripts/caves.lua`), both
+/// taken as they are on disk (symlinks followed); `None` when either is
+/// missing or no relative path joins them (another drive).
+fn path_from(from: &Path, to: &Path) -> Option<String> {
+    let here = Path::new(".");
+    let from = std::fs::canonicalize(if from.as_os_str().is_empty() {
+        here
+    } else {
+        from
+    })
+    .ok()?;
+    let to = std::fs::canonicalize(to).ok()?;
+    let common = from
+        .components()
+        .zip(to.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return None;
+    }
+    let mut path = PathBuf::new();
+    for _ in from.components().skip(common) {
+        path.push("..");
+    }
+    for part in to.components().skip(common) {
+        path.push(part);
+    }
+    Some(path.to_string_lossy().replace('\\', "/"))
 }
 
 /// The parameters a request runs with, every declared one, as `-p` text.
@@ -478,6 +514,7 @@ pub fn run(options: &CheckOptions, shard: Shard, out: &Path) -> anyhow::Result<R
         version: VERSION,
         dunlua: env!("CARGO_PKG_VERSION").into(),
         script: request.script.display().to_string(),
+        script_from_shard: path_from(out.parent().unwrap_or(Path::new("")), &request.script),
         source_hash,
         modules,
         params,
@@ -686,7 +723,7 @@ fn request_of(head: &ShardFile) -> Request {
 pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> {
     let shards = fit(paths)?;
     let head = &shards[0].1;
-    let options = CheckOptions {
+    let mut options = CheckOptions {
         request: request_of(head),
         seeds: head.seeds[0]..head.seeds[1],
         jobs: merge.jobs,
@@ -767,16 +804,8 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
         .pairs
         .is_empty();
     if options.html.is_some() || options.save_failures.is_some() || verifies {
+        options.request.script = find_script(&shards)?;
         let script = &options.request.script;
-        let now = hash_file(script)?;
-        if now != head.source_hash {
-            return Err(Refused(format!(
-                "--merge: {} changed since the shards ran (source hash {now}, the shards' {}); --html, --save-failures and the variety pass's near-duplicate candidates make maps again from it (--no-variety does without)",
-                script.display(),
-                head.source_hash
-            ))
-            .into());
-        }
         for (name, hash) in &modules {
             let now = hash_file(&module_path(script, name))?;
             if &now != hash {
@@ -790,6 +819,67 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
         remake_failures(&options, &mut results)?;
     }
     finish(&options, &results, heat.into_heats())
+}
+
+/// The script the shards ran, found to make maps again: as they name it
+/// (from the folder they ran in, the usual place to merge), else from
+/// each shard file's folder (`script_from_shard`, or the name itself in
+/// older shards), the first whose bytes are the ones the shards ran. A
+/// script that is there but edited, or nowhere, is refused.
+fn find_script(shards: &[(PathBuf, ShardFile)]) -> anyhow::Result<PathBuf> {
+    let (first, head) = &shards[0];
+    let named = PathBuf::from(&head.script);
+    let mut tried = vec![named.clone()];
+    for (path, file) in shards {
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let from_shard = match &file.script_from_shard {
+            Some(relative) => folder.join(relative),
+            None if named.is_relative() => folder.join(&named),
+            None => continue,
+        };
+        if !tried.contains(&from_shard) {
+            tried.push(from_shard);
+        }
+    }
+    let mut edited = None;
+    for path in &tried {
+        let Ok(now) = hash_file(path) else {
+            continue;
+        };
+        if now == head.source_hash {
+            return Ok(path.clone());
+        }
+        edited.get_or_insert((path, now));
+    }
+    let why = "--html, --save-failures and the variety pass's near-duplicate candidates make maps again from it (--no-variety does without)";
+    Err(Refused(match edited {
+        Some((path, now)) => format!(
+            "--merge: {} changed since the shards ran (source hash {now}, the shards' {}); {why}",
+            path.display(),
+            head.source_hash
+        ),
+        None => format!(
+            "--merge {}: cannot find its script {} (from here, nor from the shard file's folder{}); {why}",
+            first.display(),
+            head.script,
+            match tried.get(1..).unwrap_or_default() {
+                [] => String::new(),
+                more => format!(
+                    " as {}{}",
+                    more.iter()
+                        .take(3)
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    match more.len() {
+                        0..=3 => String::new(),
+                        n => format!(" and {} more", n - 3),
+                    }
+                ),
+            }
+        ),
+    })
+    .into())
 }
 
 /// Makes again the maps of the failures that had one and are to be saved
