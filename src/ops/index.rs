@@ -19,6 +19,9 @@ pub struct RectIndex {
     /// hash: SipHash's cost was a visible part of a small map's run; no
     /// order is ever read from it.
     heads: FxHashMap<(i32, i32), u32>,
+    /// The buckets the rects of a scanned index (one with no buckets yet)
+    /// would take.
+    scanned_buckets: u64,
 }
 
 /// The `next` of a bucket's last entry.
@@ -40,6 +43,13 @@ const FIRST_BUCKETS: usize = 32;
 /// What a query or insert is charged does not depend on it.
 const SCANNED: usize = 16;
 
+/// Nor past this many buckets in all: the insert that starts the buckets
+/// makes every rect's at once, before what they hold is counted against
+/// the memory limit, so big rects start them at once, as each insert did
+/// before (16 rects of 2 million buckets each were made in one go, 20
+/// times the limit).
+const SCANNED_BUCKETS: u64 = 64;
+
 fn buckets_of(r: &Rect) -> impl Iterator<Item = (i32, i32)> {
     let (bx1, bx2) = (r.x1.div_euclid(BUCKET), r.x2.div_euclid(BUCKET));
     let (by1, by2) = (r.y1.div_euclid(BUCKET), r.y2.div_euclid(BUCKET));
@@ -60,18 +70,25 @@ impl RectIndex {
     }
 
     pub fn insert(&mut self, r: Rect) {
+        let scanned = self.heads.is_empty();
         self.rects.push(r);
-        match self.rects.len() {
-            n if n <= SCANNED => {}
-            // The first rect past a scanned index's size: every rect so
-            // far goes into the buckets, in order.
-            n if n == SCANNED + 1 => {
-                self.heads.reserve(FIRST_BUCKETS);
-                for id in 0..n {
-                    self.add_to_buckets(id as u32);
-                }
+        let n = self.rects.len();
+        if scanned {
+            self.scanned_buckets = self
+                .scanned_buckets
+                .saturating_add(RectIndex::buckets_touched(&r));
+            if n <= SCANNED && self.scanned_buckets <= SCANNED_BUCKETS {
+                return;
             }
-            n => self.add_to_buckets(n as u32 - 1),
+            // Past a scanned index's size: every rect so far goes into the
+            // buckets, in order (at most SCANNED_BUCKETS entries more than
+            // this rect's own, which an insert has always allocated).
+            self.heads.reserve(FIRST_BUCKETS);
+            for id in 0..n {
+                self.add_to_buckets(id as u32);
+            }
+        } else {
+            self.add_to_buckets(n as u32 - 1);
         }
     }
 
@@ -105,7 +122,7 @@ impl RectIndex {
     /// Whether `r` intersects (inclusively, as [`Rect::intersects`]) any
     /// rect in the index.
     pub fn intersects_any(&self, r: &Rect) -> bool {
-        if self.rects.len() <= SCANNED {
+        if self.heads.is_empty() {
             return self.rects.iter().any(|p| p.intersects(r));
         }
         buckets_of(r).any(|b| {
@@ -168,7 +185,8 @@ mod tests {
                 index.insert(r);
                 placed.push(r);
             }
-            assert_eq!(index.heads.is_empty(), size <= SCANNED, "{size} rects");
+            let small = index.scanned_buckets <= SCANNED_BUCKETS;
+            assert_eq!(index.heads.is_empty(), size <= SCANNED && small, "{size} rects");
             for _ in 0..500 {
                 let q = Rect::new(
                     rng.int(260) as i32 - 50,
@@ -180,6 +198,21 @@ mod tests {
                 assert_eq!(index.intersects_any(&q), naive, "{size} rects, {q}");
             }
         }
+    }
+
+    #[test]
+    fn big_rects_start_the_buckets_at_once() {
+        // A rect past the scanned index's buckets starts them (its own and
+        // those of every rect before it, a few): the buckets of 16 big
+        // rects were made in one go before the memory limit could see them.
+        let mut index = RectIndex::new();
+        index.insert(Rect::new(0, 0, 8, 8));
+        assert!(index.heads.is_empty());
+        index.insert(Rect::new(100, 100, 16 * 20, 16 * 20));
+        assert!(!index.heads.is_empty());
+        assert!(index.intersects_any(&Rect::new(1, 1, 2, 2)));
+        assert!(index.intersects_any(&Rect::new(200, 200, 2, 2)));
+        assert!(!index.intersects_any(&Rect::new(50, 50, 2, 2)));
     }
 
     #[test]
