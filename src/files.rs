@@ -218,9 +218,12 @@ fn folded(path: &Path) -> PathBuf {
 }
 
 /// Whether two outputs are one file, whether they exist yet or not: the
-/// same file (see [`same_file`]) or the same [`output_path`].
+/// same [`output_path`]. Two hard links of one file are two outputs: an
+/// output is written by renaming a new file over its name, which leaves
+/// the other name with the old bytes (taken as one, the second name was
+/// not written and kept the last run's map).
 pub fn same_output(a: &Path, b: &Path) -> bool {
-    same_file(a, b) || output_path(a) == output_path(b)
+    output_path(a) == output_path(b)
 }
 
 #[cfg(test)]

@@ -629,3 +629,37 @@ fn a_signal_ignored_at_start_stays_ignored() {
         "an ignored signal ended the run: {still:?}"
     );
 }
+
+/// Two hard links of one file given as two outputs are two outputs: each
+/// name gets the new map (taken as one file, the second name was not
+/// written and kept the last run's).
+#[cfg(unix)]
+#[test]
+fn hard_linked_outputs_are_both_written() {
+    let scratch = Scratch::new();
+    let run = |seed: &str, outs: &[&str]| {
+        let mut args = vec![
+            "scripts/rooms.lua".to_string(),
+            "--seed".into(),
+            seed.into(),
+        ];
+        for out in outs {
+            args.push("--out".into());
+            args.push(scratch.path().join(out).display().to_string());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let done = crate::util::dunlua(&args);
+        assert_eq!(done.code, 0, "{}", done.stderr);
+    };
+    run("1", &["a.json"]);
+    std::fs::hard_link(scratch.path().join("a.json"), scratch.path().join("h.json")).unwrap();
+    run("2", &["a.json", "h.json"]);
+    let seed = |name: &str| {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(scratch.path().join(name)).unwrap())
+                .unwrap();
+        json["seed"].clone()
+    };
+    assert_eq!(seed("a.json"), serde_json::json!(2));
+    assert_eq!(seed("h.json"), serde_json::json!(2));
+}

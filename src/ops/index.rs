@@ -186,7 +186,11 @@ mod tests {
                 placed.push(r);
             }
             let small = index.scanned_buckets <= SCANNED_BUCKETS;
-            assert_eq!(index.heads.is_empty(), size <= SCANNED && small, "{size} rects");
+            assert_eq!(
+                index.heads.is_empty(),
+                size <= SCANNED && small,
+                "{size} rects"
+            );
             for _ in 0..500 {
                 let q = Rect::new(
                     rng.int(260) as i32 - 50,
