@@ -1483,6 +1483,10 @@ fn new_writes_name_dot_lua_and_refuses_names_that_would_not_work() {
             "nl\nx",
             "dunlua: new nl\\nx: a script name cannot hold a control character\n",
         ),
+        (
+            ".lua",
+            "dunlua: new .lua: the script needs a name before .lua\n",
+        ),
     ] {
         let run = dunlua_in(scratch.path(), &["new", "--", name]);
         assert_eq!(run.code, 2, "{name:?}: {}", run.stderr);
@@ -1492,6 +1496,15 @@ fn new_writes_name_dot_lua_and_refuses_names_that_would_not_work() {
         crate::util::files_in(scratch.path()).len(),
         3,
         "nothing written"
+    );
+    // The "try it" line runs as printed, whatever the name holds.
+    let run = dunlua_in(scratch.path(), &["new", "my cave"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .ends_with("dunlua: try it: dunlua 'my cave.lua' --seed 1\n"),
+        "{}",
+        run.stderr
     );
 }
 

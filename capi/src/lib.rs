@@ -96,7 +96,10 @@ pub struct DunluaModule(());
 /// script first requires it. To supply the module, call
 /// `dunlua_module_set_source(module, text, length)` before returning; not
 /// calling it means there is no such module. It may be called from any
-/// thread that calls a function on the generator, during that call.
+/// thread that calls a function on the generator, during that call, and
+/// is called with that thread's numbers in the C locale (dunlua holds them
+/// there while Lua runs, so maps do not depend on the game's locale; the
+/// thread's own locale is back when the call returns).
 pub type DunluaModuleLoader = Option<
     unsafe extern "C" fn(
         user_data: *mut c_void,

@@ -391,8 +391,26 @@ pub(super) fn new(args: &NewArgs) -> Result<(), Failure> {
     for file in written {
         note!("dunlua: wrote {}", file.display());
     }
-    note!("dunlua: try it: dunlua {} --seed 1", path.display());
+    note!(
+        "dunlua: try it: dunlua {} --seed 1",
+        shell_word(&path.display().to_string())
+    );
     Ok(())
+}
+
+/// `text` as one word for a POSIX shell: as it is when it is plain, else
+/// in single quotes (so the printed "try it" line runs as shown for a name
+/// with a space or a `$`).
+fn shell_word(text: &str) -> std::borrow::Cow<'_, str> {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-+/,:@%=".contains(c));
+    if plain {
+        text.into()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''")).into()
+    }
 }
 
 /// The file `dunlua new NAME` writes: NAME.lua, or NAME itself when it
@@ -411,6 +429,11 @@ fn new_script_path(name: &Path) -> Result<PathBuf, Failure> {
         return Err(Failure::usage(format!(
             "new {}: a script name cannot hold a control character",
             text.escape_debug()
+        )));
+    }
+    if name.file_name().is_some_and(|f| f == ".lua") {
+        return Err(Failure::usage(format!(
+            "new {text}: the script needs a name before .lua"
         )));
     }
     if name.extension().is_some_and(|e| e == "lua") {
