@@ -546,7 +546,23 @@ fn a_signal_during_a_write_leaves_no_temporary_file() {
         (libc::SIGHUP, "HUP"),
     ] {
         scratch.write("b.png", "OLD\n");
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dunlua"))
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_dunlua"));
+        // The signals at their defaults in the child, whatever the test
+        // runner's are: a background job of a non-interactive shell (how
+        // CI may start the suite) ignores SIGINT, and an ignored signal
+        // stays ignored (`a_signal_ignored_at_start_stays_ignored`).
+        // SAFETY: signal() is async-signal-safe, and only it runs between
+        // fork and exec.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            command.pre_exec(|| {
+                for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
+                Ok(())
+            });
+        }
+        let mut child = command
             .args([
                 "big.lua",
                 "--seed",
