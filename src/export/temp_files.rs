@@ -126,9 +126,9 @@ pub fn sweep_on_signals() {
     });
 }
 
-/// Whether `signal` is ignored (`SIG_IGN`) in this process. (The crate's
-/// one `unsafe` outside `script::raw`: reading a signal's disposition has
-/// no safe interface.)
+/// Whether `signal` is ignored (`SIG_IGN`) in this process. (`unsafe`
+/// outside `script::raw`, as the window's worker threads' is: reading a
+/// signal's disposition has no safe interface.)
 #[cfg(unix)]
 #[allow(unsafe_code)]
 fn ignored(signal: i32) -> bool {
