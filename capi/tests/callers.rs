@@ -400,6 +400,28 @@ return { width = 20, height = 10, generate = function(map)
 end }
 "#;
 
+/// Compiles `callers/SOURCE` into `program`, linked to the shared library
+/// (and pthreads), warnings as errors.
+fn compile_caller(source: &str, program: &Path) {
+    let dir = built_dir();
+    let output = Command::new("cc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
+        .arg(capi_dir().join("callers").join(source))
+        .arg(format!("-I{}", capi_dir().join("include").display()))
+        .arg(format!("-L{}", dir.display()))
+        .args(["-ldunlua_capi", "-lpthread"])
+        .arg(format!("-Wl,-rpath,{}", dir.display()))
+        .arg("-o")
+        .arg(program)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{source}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// A game's worker thread with a small stack: 200 nested C calls took more
 /// than 512 KiB (a thread's default on macOS) and crashed the game. Lua
 /// now stops them at a floor the host sets on the thread that runs
@@ -420,23 +442,7 @@ fn deep_c_calls_on_a_small_thread_are_an_error_not_a_crash() {
     std::fs::write(scratch.join("m301.lua"), "return 1\n").unwrap();
     build_libraries();
     let program = scratch.join("small_stack");
-    let dir = built_dir();
-    let output = Command::new("cc")
-        .args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
-        .arg(capi_dir().join("callers/small_stack.c"))
-        .arg(format!("-I{}", capi_dir().join("include").display()))
-        .arg(format!("-L{}", dir.display()))
-        .args(["-ldunlua_capi", "-lpthread"])
-        .arg(format!("-Wl,-rpath,{}", dir.display()))
-        .arg("-o")
-        .arg(&program)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    compile_caller("small_stack.c", &program);
     let script = scratch.join("deep.lua");
     let run = |kib: &str| {
         let output = Command::new(&program)
@@ -523,23 +529,7 @@ fn a_game_in_another_locale_gets_the_same_maps() {
     std::fs::write(&script, LOCALE_SCRIPT).unwrap();
     build_libraries();
     let program = scratch.join("locale");
-    let dir = built_dir();
-    let output = Command::new("cc")
-        .args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
-        .arg(capi_dir().join("callers/locale.c"))
-        .arg(format!("-I{}", capi_dir().join("include").display()))
-        .arg(format!("-L{}", dir.display()))
-        .arg("-ldunlua_capi")
-        .arg(format!("-Wl,-rpath,{}", dir.display()))
-        .arg("-o")
-        .arg(&program)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    compile_caller("locale.c", &program);
     for seed in [1u64, 2] {
         let want = Generator::file(&script)
             .build()
