@@ -390,6 +390,18 @@ fn an_error_object_is_named_without_its_address() {
     assert!(first.starts_with(r"dunlua: x.lua:2: a\nbbbb"), "{first}");
     assert!(first.ends_with("... (100002 bytes in all)"), "{first}");
     assert!(first.len() < 2100, "{}", first.len());
+    // A long string raised by `error` or `assert` (cut by the sandbox's
+    // own `error` first) says the size the script raised, not the size of
+    // what was left of it ("(2036 bytes in all)").
+    for body in [
+        r#"error(("y"):rep(5000))"#,
+        r#"assert(false, ("y"):rep(5000))"#,
+    ] {
+        let err = binary_fails(&script_with(body), &[], 1);
+        let first = err.lines().next().unwrap();
+        assert!(first.ends_with("yyy... (5000 bytes)"), "{body}: {first}");
+        assert!(first.len() < 2100, "{body}: {}", first.len());
+    }
 }
 
 #[test]
@@ -1463,6 +1475,7 @@ fn new_writes_name_dot_lua_and_refuses_names_that_would_not_work() {
         ("my.dungeon", "my.dungeon.lua"),
         ("v1.2", "v1.2.lua"),
         ("x.lua", "x.lua"),
+        ("Cave.LUA", "Cave.LUA"),
     ] {
         let run = dunlua_in(scratch.path(), &["new", name]);
         assert_eq!(run.code, 0, "{name}: {}", run.stderr);
@@ -1472,7 +1485,7 @@ fn new_writes_name_dot_lua_and_refuses_names_that_would_not_work() {
     }
     assert_eq!(
         crate::util::files_in(scratch.path()),
-        ["my.dungeon.lua", "v1.2.lua", "x.lua"]
+        ["Cave.LUA", "my.dungeon.lua", "v1.2.lua", "x.lua"]
     );
     for (name, says) in [
         (
@@ -1487,6 +1500,10 @@ fn new_writes_name_dot_lua_and_refuses_names_that_would_not_work() {
             ".lua",
             "dunlua: new .lua: the script needs a name before .lua\n",
         ),
+        (
+            ".Lua",
+            "dunlua: new .Lua: the script needs a name before .lua\n",
+        ),
     ] {
         let run = dunlua_in(scratch.path(), &["new", "--", name]);
         assert_eq!(run.code, 2, "{name:?}: {}", run.stderr);
@@ -1494,7 +1511,7 @@ fn new_writes_name_dot_lua_and_refuses_names_that_would_not_work() {
     }
     assert_eq!(
         crate::util::files_in(scratch.path()).len(),
-        3,
+        4,
         "nothing written"
     );
     // The "try it" line runs as printed, whatever the name holds.
@@ -1590,7 +1607,11 @@ fn negative_values_reach_their_flags_check() {
         ),
         (
             &["bench", "scripts/rooms.lua", "--count", "-1"][..],
-            "invalid value '-1' for '--count <N>'",
+            "invalid value '-1' for '--count <N>': -1 is not in 1..=100000000",
+        ),
+        (
+            &["bench", "scripts/rooms.lua", "--count", "1.5"][..],
+            "invalid value '1.5' for '--count <N>': expected a whole number of maps in 1..=100000000, got '1.5'",
         ),
     ] {
         let run = dunlua(args);

@@ -414,7 +414,8 @@ fn shell_word(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The file `dunlua new NAME` writes: NAME.lua, or NAME itself when it
-/// ends in `.lua` (`my.dungeon` is `my.dungeon.lua`, not `my.lua`). A name
+/// ends in `.lua` in any case (`my.dungeon` is `my.dungeon.lua`, not
+/// `my.lua`; `Cave.LUA` stays `Cave.LUA`, not `Cave.LUA.lua`). A name
 /// that starts with `-` is refused (`dunlua -p.lua` reads as a flag), and
 /// so is one with a control character (it goes into the script's first
 /// comment line, where a newline would break the script).
@@ -431,12 +432,18 @@ fn new_script_path(name: &Path) -> Result<PathBuf, Failure> {
             text.escape_debug()
         )));
     }
-    if name.file_name().is_some_and(|f| f == ".lua") {
+    if name
+        .file_name()
+        .is_some_and(|f| f.eq_ignore_ascii_case(".lua"))
+    {
         return Err(Failure::usage(format!(
             "new {text}: the script needs a name before .lua"
         )));
     }
-    if name.extension().is_some_and(|e| e == "lua") {
+    if name
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("lua"))
+    {
         return Ok(name.to_path_buf());
     }
     let mut path = name.as_os_str().to_owned();

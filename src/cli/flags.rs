@@ -72,7 +72,7 @@ pub struct BenchArgs {
 
     /// How many maps: seeds 0..N-1.
     #[arg(long, allow_hyphen_values = true, value_name = "N", default_value_t = 1000,
-          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+          value_parser = parse_count)]
     pub count: u64,
 
     #[command(flatten)]
@@ -333,6 +333,22 @@ fn parse_seed(text: &str) -> Result<u64, String> {
             u64::MAX
         )
     })
+}
+
+/// The most maps `dunlua bench` makes in one run.
+const MAX_BENCH_COUNT: u64 = 100_000_000;
+
+/// `bench --count`: a whole number of maps, 1..=MAX_BENCH_COUNT, with the
+/// range in the message (clap's u64 parser said "invalid digit found in
+/// string" of `-1`).
+fn parse_count(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<i128>() {
+        Ok(n) if (1..=MAX_BENCH_COUNT as i128).contains(&n) => Ok(n as u64),
+        Ok(n) => Err(format!("{n} is not in 1..={MAX_BENCH_COUNT}")),
+        Err(_) => Err(format!(
+            "expected a whole number of maps in 1..={MAX_BENCH_COUNT}, got '{text}'"
+        )),
+    }
 }
 
 fn parse_size(text: &str) -> Result<(i64, i64), String> {

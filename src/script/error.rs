@@ -179,11 +179,7 @@ impl ScriptError {
         frames.truncate(8);
         let mut message = super::suggest::with_suggestion(api_words(&error_object(raw)));
         if message.len() > MAX_MESSAGE {
-            let mut end = MAX_MESSAGE;
-            while !message.is_char_boundary(end) {
-                end -= 1;
-            }
-            message = format!("{}... ({} bytes in all)", &message[..end], message.len());
+            message = cut_message(&message);
         }
         let mut message = one_line(&message).into_owned();
         // Located in the host's own Lua (a `__tostring` that calls
@@ -221,6 +217,36 @@ impl ScriptError {
 
 /// The longest first line shown (a script may raise a huge string).
 const MAX_MESSAGE: usize = 2000;
+
+/// `message` cut to [`MAX_MESSAGE`] bytes (at a character boundary) with
+/// how long it was. A message cut before it got here (the sandbox's
+/// `error` and `assert` cut a string past 2000 bytes, `luaL_traceback` one
+/// past 4096, each ending it with `... (N bytes)` or `... (N bytes in
+/// all)`) keeps that ending and its N, the size of what the script raised:
+/// counting the already cut text said "(2036 bytes in all)" of a 5000-byte
+/// message.
+fn cut_message(message: &str) -> String {
+    let (body, ending) = match earlier_cut(message) {
+        Some(at) => (&message[..at], message[at..].to_string()),
+        None => (message, format!("... ({} bytes in all)", message.len())),
+    };
+    let mut end = MAX_MESSAGE.min(body.len());
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{ending}", &body[..end])
+}
+
+/// Where a message's `... (N bytes)` or `... (N bytes in all)` ending
+/// starts, if it has one.
+fn earlier_cut(message: &str) -> Option<usize> {
+    let rest = message
+        .strip_suffix(" bytes)")
+        .or_else(|| message.strip_suffix(" bytes in all)"))?;
+    let digits = rest.len() - rest.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let start = rest.len() - digits;
+    (digits > 0 && rest[..start].ends_with("... (")).then(|| start - "... (".len())
+}
 
 /// What Lua's `luaL_traceback` puts between a message and its frames.
 const TRACEBACK: &str = "\nstack traceback:";
@@ -405,6 +431,23 @@ mod tests {
             ScriptError::usage("cannot read script a\nb.lua").message,
             "cannot read script a\\nb.lua"
         );
+    }
+
+    #[test]
+    fn a_message_cut_before_keeps_the_size_it_had() {
+        let raised = format!("s.lua:1: {}... (5000 bytes)", "y".repeat(2000));
+        let cut = cut_message(&raised);
+        assert_eq!(
+            cut,
+            format!("s.lua:1: {}... (5000 bytes)", "y".repeat(1991))
+        );
+        let long = "é".repeat(1500);
+        let cut = cut_message(&long);
+        assert!(cut.ends_with("... (3000 bytes in all)"), "{cut}");
+        assert_eq!(cut.len(), 2000 + "... (3000 bytes in all)".len());
+        assert_eq!(earlier_cut("x... (12 bytes in all)"), Some(1));
+        assert_eq!(earlier_cut("x (12 bytes)"), None);
+        assert_eq!(earlier_cut("x... ( bytes)"), None);
     }
 
     #[test]
