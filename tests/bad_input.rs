@@ -393,6 +393,13 @@ fn an_error_object_is_named_without_its_address() {
     // A long string raised by `error` or `assert` (cut by the sandbox's
     // own `error` first) says the size the script raised, not the size of
     // what was left of it ("(2036 bytes in all)").
+    // A "\0" inside a message is shown, escaped, with what follows it
+    // (Lua's traceback read the message up to it).
+    let err = binary_fails(&script_with(r#"error("before\0after")"#), &[], 1);
+    assert_eq!(
+        err.lines().next().unwrap(),
+        r"dunlua: x.lua:2: before\x00after"
+    );
     for body in [
         r#"error(("y"):rep(5000))"#,
         r#"assert(false, ("y"):rep(5000))"#,

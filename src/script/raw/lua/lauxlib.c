@@ -51,6 +51,9 @@
 ** error() message, already cut to 2000 bytes and its length by the
 ** sandbox) is left for it to cut as before; a longer one is cut here,
 ** leaving room for its location and a suggestion.
+** A message that is the string on top of L's stack (as the handler pushes
+** it) is read whole, by its length: strlen stopped at a "\0" inside it,
+** and error("before\0after") said only "before".
 */
 #define DUNLUA_TRACEBACK_LONG	4096
 #define DUNLUA_TRACEBACK_MESSAGE	1900
@@ -150,9 +153,12 @@ LUALIB_API void luaL_traceback (lua_State *L, lua_State *L1,
   lua_Debug ar;
   int last = lastlevel(L1);
   int limit2show = (last - level > LEVELS1 + LEVELS2) ? LEVELS1 : -1;
+  size_t len = 0;  /* dunlua: the message's length, see above */
+  if (msg && (lua_type(L, -1) != LUA_TSTRING ||
+              lua_tolstring(L, -1, &len) != msg))
+    len = strlen(msg);
   luaL_buffinit(L, &b);
   if (msg) {
-    size_t len = strlen(msg);
     if (len > DUNLUA_TRACEBACK_LONG) {  /* dunlua: see above */
       size_t cut = DUNLUA_TRACEBACK_MESSAGE;
       while (cut > 0 && (msg[cut] & 0xC0) == 0x80)  /* inside a character */
@@ -162,7 +168,7 @@ LUALIB_API void luaL_traceback (lua_State *L, lua_State *L1,
       luaL_addvalue(&b);
     }
     else
-      luaL_addstring(&b, msg);
+      luaL_addlstring(&b, msg, len);  /* dunlua: whole, see above */
     luaL_addchar(&b, '\n');
   }
   luaL_addstring(&b, "stack traceback:");
