@@ -427,6 +427,22 @@ fn hostile_layouts_end_within_the_budget() {
         err.contains("instruction budget") || err.contains("gave up"),
         "{err}"
     );
+    // A loop of three touching rooms can never close; with attempts to
+    // spare, the budget ends the search before it gives up, and the
+    // message says what the failed attempts found (it said only the
+    // budget).
+    let err = failure(
+        "g:room('a', { templates = { 'square' } }); g:room('b', { templates = { 'square' } }); g:room('c', { templates = { 'square' } })
+         g:connect('a', 'b'); g:connect('b', 'c'); g:connect('c', 'a')
+         g:layout(map, rng, { templates = T, attempts = 100000 })",
+    );
+    assert!(err.contains("instruction budget"), "{err}");
+    assert!(
+        err.contains("graph:layout had failed ")
+            && err.contains(" of its 100000 attempts: the cycle through \""),
+        "{err}"
+    );
+    assert!(err.contains("never closed"), "{err}");
     // An error inside a metamethod of the options is the script's own.
     let err = failure(
         "g:room('a', { templates = { 'square' } })

@@ -855,7 +855,11 @@ fn candidate_cost(problem: &Problem, shapes: &[Shape], c: &Candidate) -> u64 {
 
 /// Lays the graph out on a `w x h` board whose walkable cells (row major)
 /// `walkable` names. `Ok(Err(reason))` when the inputs cannot work or
-/// every attempt failed; `Err` when `charge` refused the work.
+/// every attempt failed; `Err` when `charge` refused the work. When that
+/// happens after some attempts had failed, `failed_so_far` gets what they
+/// found, worded as the reason a search that gave up would give: with many
+/// attempts, an impossible graph runs out of budget before it gives up,
+/// and the budget's message alone did not say why.
 #[allow(clippy::too_many_arguments)]
 pub fn solve<E>(
     problem: &Problem,
@@ -865,6 +869,7 @@ pub fn solve<E>(
     rng: &mut Rng,
     charge: &mut dyn FnMut(u64) -> Result<(), E>,
     mut trace: Option<&mut Vec<Event>>,
+    failed_so_far: &mut Option<String>,
 ) -> Result<Result<Outcome, String>, E> {
     let graph = &problem.graph;
     let n = graph.nodes.len();
@@ -928,6 +933,26 @@ pub fn solve<E>(
         }
     };
     for attempt in 1..=problem.attempts {
+        // A refused charge ends the search; what the failed attempts
+        // before this one found goes with it.
+        macro_rules! charged {
+            ($charge:expr) => {
+                match $charge {
+                    Ok(v) => v,
+                    Err(e) => {
+                        if attempt > 1 {
+                            let head = format!(
+                                "graph:layout had failed {} of its {} attempts",
+                                attempt - 1,
+                                problem.attempts
+                            );
+                            *failed_so_far = Some(explain(problem, &tally, &order, head));
+                        }
+                        return Err(e);
+                    }
+                }
+            };
+        }
         if attempt > 1 {
             log(&mut trace, Event::Restart { attempt });
         }
@@ -941,7 +966,11 @@ pub fn solve<E>(
                     return Ok(Ok(finish(&state, &shapes, attempt)));
                 }
                 let node = order[frames.len()];
-                charge(state.candidates_work(&node_shapes[node], parent[node], node))?;
+                charged!(charge(state.candidates_work(
+                    &node_shapes[node],
+                    parent[node],
+                    node
+                )));
                 let candidates = state.candidates(
                     node,
                     parent[node],
@@ -972,8 +1001,8 @@ pub fn solve<E>(
                 let c = top.candidates[top.next];
                 top.next += 1;
                 let (node, marks) = (top.node, (top.board_mark, top.undo_mark));
-                charge(candidate_cost(problem, &shapes, &c))?;
-                match state.attempt(node, parent[node], c, charge)? {
+                charged!(charge(candidate_cost(problem, &shapes, &c)));
+                match charged!(state.attempt(node, parent[node], c, charge)) {
                     Ok(()) => {
                         if let Some(top) = frames.last_mut() {
                             top.placed = true;
@@ -1004,7 +1033,8 @@ pub fn solve<E>(
             }
         }
     }
-    Ok(Err(explain(problem, &tally, &order)))
+    let head = format!("gave up after {} attempts", problem.attempts);
+    Ok(Err(explain(problem, &tally, &order, head)))
 }
 
 fn finish(state: &State, shapes: &[Shape], attempt: u32) -> Outcome {
@@ -1041,12 +1071,12 @@ fn finish(state: &State, shapes: &[Shape], attempt: u32) -> Outcome {
     }
 }
 
-/// The plain reason for a failure: the room that ran out of candidates
-/// most often, and what stopped its candidates most often.
-fn explain(problem: &Problem, tally: &Tally, order: &[usize]) -> String {
+/// The plain reason for a failure, after `head` (how many attempts
+/// failed): the room that ran out of candidates most often, and what
+/// stopped its candidates most often.
+fn explain(problem: &Problem, tally: &Tally, order: &[usize], head: String) -> String {
     let graph = &problem.graph;
     let name = |n: usize| graph.nodes[n].name.as_str();
-    let head = format!("gave up after {} attempts", problem.attempts);
     let Some(&worst) = order
         .iter()
         .max_by_key(|&&n| (tally.exhausted[n], std::cmp::Reverse(n)))

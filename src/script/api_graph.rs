@@ -12,7 +12,7 @@ use mlua::{Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods, Value}
 use super::api_map::{marker_bytes_from, read_legend, read_rows_from, stamp_marker_bytes, LuaMap};
 use super::api_rng::RngArg;
 use super::args::{show, tile_named, whole_integer, Args, Six};
-use super::budget::Reservation;
+use super::budget::{self, Reservation};
 use super::cost;
 use super::error::script_location;
 use super::raw::rect::rect_value;
@@ -684,6 +684,7 @@ fn layout_call(lua: &Lua, this: &LuaGraph, values: Six) -> mlua::Result<MultiVal
     )?;
     let recording = lua_map.is_recording();
     let mut events = Vec::new();
+    let mut failed_so_far = None;
     let solved = {
         let cells = map.cells();
         let tiles = map.tiles();
@@ -696,8 +697,14 @@ fn layout_call(lua: &Lua, this: &LuaGraph, values: Six) -> mlua::Result<MultiVal
             &mut rng.borrow_mut(),
             &mut charge,
             recording.then_some(&mut events),
-        )?
+            &mut failed_so_far,
+        )
     };
+    let solved = solved.inspect_err(|_| {
+        if let Some(why) = &failed_so_far {
+            budget::add_stop_detail(lua, why);
+        }
+    })?;
     let outcome = match solved {
         Ok(o) => o,
         Err(why) => {

@@ -48,6 +48,14 @@ pub(crate) fn charge(lua: &Lua, what: &str, units: u64) -> mlua::Result<()> {
         })
 }
 
+/// Adds `more` to what the message of the run's stop says (why a
+/// primitive that was stopped had not finished yet).
+pub(crate) fn add_stop_detail(lua: &Lua, more: &str) {
+    if let Some(guard) = Guard::of(lua) {
+        guard.add_detail(more);
+    }
+}
+
 /// Memory the host keeps for the script (a selection's cells, a distance
 /// map, an index), counted against the run's memory limit until dropped.
 pub(crate) struct Reservation {

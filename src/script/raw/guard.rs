@@ -456,6 +456,16 @@ impl Guard {
         }
     }
 
+    /// Adds `more` to what the stop's message says (after what a
+    /// primitive said of its own refusal, if it said something).
+    pub(crate) fn add_detail(&self, more: &str) {
+        let mut detail = self.detail.borrow_mut();
+        *detail = Some(match detail.take() {
+            Some(said) => format!("{said}; {more}"),
+            None => more.to_string(),
+        });
+    }
+
     pub(crate) fn remaining(&self) -> u64 {
         self.limit.get().saturating_sub(self.used.get())
     }
