@@ -171,7 +171,7 @@ pub struct CheckArgs {
 
     /// Put together the files of every shard of a range and print the
     /// report (and digest, and --html) one run over all the seeds gives;
-    /// the script, parameters, size and limits come from the shards.
+    /// the script, seeds, parameters, size and limits come from the shards.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "shard")]
     pub merge: Vec<PathBuf>,
 

@@ -789,8 +789,10 @@ pub fn write(
 /// backup (a hard link, or a copy) and the temporaries are renamed over
 /// the targets. If a rename fails, the targets already replaced get their
 /// backups back (or are removed if they were new), so the folder is as it
-/// was. The backups are removed once all are in place.
+/// was. The backups are removed once all are in place. A signal's sweep
+/// waits for all of it (`temp_files::committing`).
 fn commit(staged: Vec<(PathBuf, Tracked)>) -> anyhow::Result<Vec<PathBuf>> {
+    let _whole = temp_files::committing();
     let paths: Vec<PathBuf> = staged.iter().map(|(p, _)| p.clone()).collect();
     let mut backups: Vec<(PathBuf, Option<tempfile::TempPath>)> = Vec::new();
     for (path, _) in &staged {

@@ -12,6 +12,12 @@
 //! "killed by SIGINT"). It keeps the list locked from then on, so no file
 //! is made after the sweep. A game or tool using the library keeps its
 //! signals its own: nothing here takes them unless it asks.
+//!
+//! Putting staged files in place (`export::commit`: backups of the old
+//! targets, renames, the backups removed) holds [`committing`]; the sweep
+//! waits for it, so a signal lands before or after a commit, never inside
+//! one, where it left a `.dunlua-backup-*` link beside the target, or some
+//! targets new and some old.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -19,6 +25,17 @@ use std::sync::{Mutex, MutexGuard};
 use tempfile::NamedTempFile;
 
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Held while staged files are put in place (see the module's doc).
+static COMMITTING: Mutex<()> = Mutex::new(());
+
+/// Holds off the signal sweep until dropped: what is done meanwhile (a
+/// few renames) is done whole.
+pub fn committing() -> MutexGuard<'static, ()> {
+    COMMITTING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 fn live() -> MutexGuard<'static, Vec<PathBuf>> {
     // A panic elsewhere while the list was held leaves it as good as it was.
@@ -114,16 +131,27 @@ pub fn sweep_on_signals() {
         std::thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 // Held until the process is gone: nothing new is made.
-                let live = live();
-                for path in live.iter() {
-                    let _ = std::fs::remove_file(path);
-                }
+                let _held = sweep(|_| true);
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 // Not reached unless the signal could not end the process.
                 std::process::exit(128 + signal);
             }
         });
     });
+}
+
+/// Removes the live temporary files (those `which` takes: all of them but
+/// in a test) once no commit is under way, and returns the locks it took:
+/// while they are held, no commit starts and no file is made.
+fn sweep(
+    which: impl Fn(&Path) -> bool,
+) -> (MutexGuard<'static, ()>, MutexGuard<'static, Vec<PathBuf>>) {
+    let commit = committing();
+    let live = live();
+    for path in live.iter().filter(|p| which(p)) {
+        let _ = std::fs::remove_file(path);
+    }
+    (commit, live)
 }
 
 /// Whether `signal` is ignored (`SIG_IGN`) in this process. (`unsafe`
@@ -143,3 +171,44 @@ fn ignored(signal: i32) -> bool {
 
 #[cfg(not(unix))]
 pub fn sweep_on_signals() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// The sweep waits for a commit under way: what it puts in place is
+    /// there whole, and only the files still staged after it are removed.
+    #[test]
+    fn the_sweep_waits_for_a_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("map.txt");
+        let staged = |name: &str| {
+            let mut file = Tracked::create(|| tempfile::NamedTempFile::new_in(dir.path())).unwrap();
+            file.as_file_mut().write_all(name.as_bytes()).unwrap();
+            file
+        };
+        let (placed, left) = (staged("placed"), staged("left"));
+        let left_path = left.path.clone();
+        let commit = committing();
+        let (tx, rx) = std::sync::mpsc::channel();
+        // Only this test's files: other tests' may be staged meanwhile.
+        let ours = dir.path().to_path_buf();
+        let sweeper = std::thread::spawn(move || {
+            let held = sweep(|p| p.starts_with(&ours));
+            tx.send(()).unwrap();
+            drop(held);
+        });
+        // The sweep has not run while the commit is held.
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert!(rx.try_recv().is_err(), "the sweep ran inside a commit");
+        assert!(left_path.exists());
+        placed.persist(&target).unwrap();
+        drop(commit);
+        rx.recv().unwrap();
+        sweeper.join().unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "placed");
+        assert!(!left_path.exists(), "a staged file outlived the sweep");
+        drop(left);
+    }
+}
