@@ -393,6 +393,25 @@ fn an_error_object_is_named_without_its_address() {
     // A long string raised by `error` or `assert` (cut by the sandbox's
     // own `error` first) says the size the script raised, not the size of
     // what was left of it ("(2036 bytes in all)").
+    // A message or a `__tostring` text that ends in something like a
+    // number is the script's text, not an object's address.
+    for (body, says) in [
+        (
+            r#"error("expected 3 rooms, got: 2", 0)"#,
+            "expected 3 rooms, got: 2",
+        ),
+        (
+            r#"error(setmetatable({}, { __tostring = function() return "Node: 7" end }))"#,
+            "Node: 7",
+        ),
+    ] {
+        let err = binary_fails(&script_with(body), &[], 1);
+        assert_eq!(
+            err.lines().next().unwrap(),
+            format!("dunlua: x.lua:2: {says}"),
+            "{body}"
+        );
+    }
     // A "\0" inside a message is shown, escaped, with what follows it
     // (Lua's traceback read the message up to it).
     let err = binary_fails(&script_with(r#"error("before\0after")"#), &[], 1);

@@ -112,15 +112,23 @@ fn number_of(lua: &Lua, value: Value) -> mlua::Result<u64> {
 const ADDRESS_TAIL: usize = 32;
 
 /// `name` of a `name: ADDRESS` as Lua's `%p` prints an address (`0x`
-/// and hex digits, or bare hex digits on Windows), if `shown` is one.
+/// and up to 16 hex digits, or exactly 8 or 16 bare hex digits on
+/// Windows), if `shown` is one. A text such as `got: 2` or `Node: 7` is
+/// not an address: taking any hex digits for one turned the message
+/// `error("expected 3 rooms, got: 2", 0)` into "(error object is a
+/// expected 3 rooms, got value)".
 pub(super) fn without_address(shown: &[u8]) -> Option<&[u8]> {
     // An address is at most 18 characters (`0x` and 16 digits): only the
     // end of a long text is searched.
     let from = shown.len().saturating_sub(ADDRESS_TAIL);
     let cut = from + shown[from..].windows(2).rposition(|w| w == b": ")?;
     let address = &shown[cut + 2..];
-    let digits = address.strip_prefix(b"0x").unwrap_or(address);
-    (!digits.is_empty() && digits.iter().all(u8::is_ascii_hexdigit)).then_some(&shown[..cut])
+    let hex = |digits: &[u8]| digits.iter().all(u8::is_ascii_hexdigit);
+    let is_address = match address.strip_prefix(b"0x") {
+        Some(digits) => (1..=16).contains(&digits.len()) && hex(digits),
+        None => matches!(address.len(), 8 | 16) && hex(address),
+    };
+    is_address.then_some(&shown[..cut])
 }
 
 #[cfg(test)]
@@ -138,6 +146,12 @@ mod tests {
         assert_eq!(without_address(b"Rect(1, 2, 3, 4)"), None);
         assert_eq!(without_address(b"table: "), None);
         assert_eq!(without_address(b"room: big"), None);
+        assert_eq!(without_address(b"expected 3 rooms, got: 2"), None);
+        assert_eq!(without_address(b"Node: 7"), None);
+        assert_eq!(without_address(b"custom: 1f"), None);
+        assert_eq!(without_address(b"map: 0x"), None);
+        assert_eq!(without_address(b"map: 0x12345678901234567"), None);
+        assert_eq!(without_address(b"map: 0055D0C8"), Some(&b"map"[..]));
         let long = [b"x".repeat(1000), b": 0x1f".to_vec()].concat();
         assert_eq!(without_address(&long), Some(&long[..1000]));
         let far = [b"a: ".to_vec(), b"f".repeat(40)].concat();
