@@ -125,3 +125,21 @@ fn limit_messages_name_the_librarys_knobs() {
         err.message
     );
 }
+
+/// A script's name is its chunk's name, a C string inside Lua: one with a
+/// NUL byte is refused as a usage error naming it (mlua's "invalid name:
+/// nul byte found" came out mangled into "(error object is a ... value)").
+#[test]
+fn a_script_name_with_a_nul_byte_is_refused() {
+    use dunlua::Generator;
+    let script = "return { generate = function(map) map:fill('floor') map:set_start(1, 1) end }\n";
+    let err = Generator::source("a\0b.lua", script)
+        .build()
+        .err()
+        .expect("refused");
+    assert_eq!(
+        err.message,
+        "script a\\x00b.lua: a script's name cannot hold a NUL byte"
+    );
+    assert_eq!(err.exit_code(), 2);
+}

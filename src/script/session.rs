@@ -66,6 +66,14 @@ impl Session {
         }
         let path = &request.script;
         let shown = path.display().to_string();
+        // The name is the chunk's name, a C string inside Lua (mlua said
+        // "invalid name: nul byte found in provided data at position 1").
+        if shown.contains('\0') {
+            return Err(ScriptError::usage(format!(
+                "script {}: a script's name cannot hold a NUL byte",
+                crate::one_line::one_line(&shown)
+            )));
+        }
         let source = match &request.source {
             Some(text) => check_source_size(text.len() as u64)
                 .map(|()| text.to_string())
