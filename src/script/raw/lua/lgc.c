@@ -721,6 +721,56 @@ static lu_mem propagateall (global_State *g) {
 
 
 /*
+** dunlua: a chain of ephemeron entries whose keys lie in the table in an
+** order the traversals do not follow (e[k1] = k2, e[k2] = k3, ... with
+** the keys shuffled) marks one or a few more links a pass, so converging
+** took a pass over every ephemeron table per link: quadratic, and inside
+** one atomic step that no budget, deadline or cancel can interrupt
+** (20,000 links: 3 s a collection). After DUNLUA_EPHEMERON_PASSES passes
+** that marked something, the tables still waiting are traversed once as
+** strong tables: every value they hold is marked (and what it reaches),
+** so the entries a full convergence would keep are kept, and those it
+** would have cleared live until their keys are unreachable from outside
+** the chain. The work is linear, the same in every process and in a fresh
+** or reused VM; only such chains see it.
+*/
+#define DUNLUA_EPHEMERON_PASSES	16
+
+static void dunlua_strongephemerons (global_State *g) {
+  GCObject *w;
+  while ((w = g->ephemeron) != NULL) {
+    g->ephemeron = NULL;
+    while (w != NULL) {
+      Table *h = gco2t(w);
+      unsigned int i;
+      unsigned int asize = luaH_realasize(h);
+      unsigned int nsize = sizenode(h);
+      int hasclears = 0;
+      w = h->gclist;
+      nw2black(h);
+      for (i = 0; i < asize; i++)
+        markvalue(g, &h->array[i]);
+      for (i = 0; i < nsize; i++) {
+        Node *n = gnode(h, i);
+        if (isempty(gval(n)))
+          clearkey(n);
+        else {
+          if (iscleared(g, gckeyN(n)))
+            hasclears = 1;
+          markvalue(g, gval(n));
+        }
+      }
+      if (hasclears)  /* white keys: cleared with the other weak tables */
+        linkgclist(h, g->allweak);
+      else
+        genlink(g, obj2gco(h));
+    }
+    propagateall(g);  /* may reach more ephemeron tables */
+  }
+}
+
+
+/*
 ** Traverse all ephemeron tables propagating marks from keys to values.
 ** Repeat until it converges, that is, nothing new is marked. 'dir'
 ** inverts the direction of the traversals, trying to speed up
@@ -730,6 +780,7 @@ static lu_mem propagateall (global_State *g) {
 static void convergeephemerons (global_State *g) {
   int changed;
   int dir = 0;
+  int passes = 0;  /* dunlua: passes that marked something */
   do {
     GCObject *w;
     GCObject *next = g->ephemeron;  /* get ephemeron list */
@@ -745,6 +796,10 @@ static void convergeephemerons (global_State *g) {
       }
     }
     dir = !dir;  /* invert direction next time */
+    if (changed && ++passes >= DUNLUA_EPHEMERON_PASSES) {  /* dunlua */
+      dunlua_strongephemerons(g);
+      break;
+    }
   } while (changed);  /* repeat until no more changes */
 }
 
