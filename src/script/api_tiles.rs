@@ -78,6 +78,14 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                     })
                     .unwrap_or_default(),
             };
+            // A Lua string and a table slot a name (256 names: 50 µs,
+            // which was charged nothing, so a loop of it outlasted the
+            // budget's promise by 70 times).
+            super::budget::charge(
+                lua,
+                "tiles.names",
+                super::cost::CALL_UNITS + names.len() as u64 * super::cost::UNITS_PER_VALUE_MADE,
+            )?;
             lua.create_sequence_from(names)
         })?,
     )?;

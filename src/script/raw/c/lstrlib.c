@@ -1789,6 +1789,7 @@ static int str_pack (lua_State *L) {
       case Kzstr: {  /* zero-terminated string */
         size_t len;
         const char *s = luaL_checklstring(L, arg, &len);
+        dunlua_charge(L, DUNLUA_BYTES(len));  /* dunlua: the strlen */
         luaL_argcheck(L, strlen(s) == len, arg, "string contains zeros");
         luaL_addlstring(&b, s, len);
         luaL_addchar(&b, '\0');  /* add zero at the end */
@@ -1922,6 +1923,9 @@ static int str_unpack (lua_State *L) {
       }
       case Kzstr: {
         size_t len = strlen(data + pos);
+        /* dunlua: the strlen, whether or not the string ends (a loop of
+           unpack("z") over 64 MiB with no zero charged a few units) */
+        dunlua_charge(L, DUNLUA_BYTES(len));
         luaL_argcheck(L, pos + len < ld, 2,
                          "unfinished string for format 'z'");
         lua_pushlstring(L, data + pos, len);

@@ -78,6 +78,8 @@ static const char *b_str2int (const char *s, int base, lua_Integer *pn) {
 }
 
 
+extern void dunlua_charge (lua_State *L, size_t units);  /* dunlua */
+
 static int luaB_tonumber (lua_State *L) {
   if (lua_isnoneornil(L, 2)) {  /* standard conversion? */
     if (lua_type(L, 1) == LUA_TNUMBER) {  /* already a number? */
@@ -101,6 +103,10 @@ static int luaB_tonumber (lua_State *L) {
     luaL_checktype(L, 1, LUA_TSTRING);  /* no numbers as strings */
     s = lua_tolstring(L, 1, &l);
     luaL_argcheck(L, 2 <= base && base <= 36, 2, "base out of range");
+    /* dunlua: the digits (and spaces) are read one by one: charged as
+       decoding, 2 bytes a unit, before they are read (a loop of
+       tonumber(8 MiB, 36) ran to the deadline charging nothing) */
+    dunlua_charge(L, l / 2 + 1);
     if (b_str2int(s, (int)base, &n) == s + l) {
       lua_pushinteger(L, n);
       return 1;

@@ -179,6 +179,18 @@ static void fixjump (FuncState *fs, int pc, int dest) {
 /*
 ** Concatenate jump-list 'l2' into jump-list 'l1'
 */
+/*
+** dunlua: finding a jump list's end walks the whole list, so an
+** expression of n 'and's (or 'or's) walked n lists of up to n jumps:
+** quadratic, 14 s for 80,000 terms, with nothing to stop it but an
+** allocation, rarer as the arrays double. A walk past
+** DUNLUA_FREE_JUMP_HOPS hops is charged, 8 hops a unit, to the compile's
+** budget (which also stops it at the deadline or a cancel); shorter walks,
+** every ordinary script's, are not, so their costs are unchanged.
+*/
+extern void dunlua_charge (lua_State *L, size_t units);
+#define DUNLUA_FREE_JUMP_HOPS	64
+
 void luaK_concat (FuncState *fs, int *l1, int l2) {
   if (l2 == NO_JUMP) return;  /* nothing to concatenate? */
   else if (*l1 == NO_JUMP)  /* no original list? */
@@ -186,8 +198,13 @@ void luaK_concat (FuncState *fs, int *l1, int l2) {
   else {
     int list = *l1;
     int next;
-    while ((next = getjump(fs, list)) != NO_JUMP)  /* find last element */
+    size_t hops = 0;  /* dunlua */
+    while ((next = getjump(fs, list)) != NO_JUMP) {  /* find last element */
       list = next;
+      hops++;  /* dunlua */
+    }
+    if (hops > DUNLUA_FREE_JUMP_HOPS)  /* dunlua: see above */
+      dunlua_charge(fs->ls->L, hops / 8);
     fixjump(fs, list, l2);  /* last element links to 'l2' */
   }
 }

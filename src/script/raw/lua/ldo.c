@@ -270,6 +270,8 @@ int luaD_reallocstack (lua_State *L, int newsize, int raiseerror) {
 ** Try to grow the stack by at least 'n' elements. When 'raiseerror'
 ** is true, raises any error; otherwise, return 0 in case of errors.
 */
+extern void dunlua_note_work (lua_State *L, size_t units);  /* dunlua */
+
 int luaD_growstack (lua_State *L, int n, int raiseerror) {
   int size = stacksize(L);
   if (l_unlikely(size > LUAI_MAXSTACK)) {
@@ -293,6 +295,12 @@ int luaD_growstack (lua_State *L, int n, int raiseerror) {
   }
   /* else stack overflow */
   /* add extra size to be able to handle the error message */
+  /* dunlua: growing to the error size fills a million slots (about 10 ms),
+     and the stack shrinks back before the next overflow, so a loop of
+     pcall(table.unpack, {}, 1, 999999) did it again and again for a few
+     units each: charged by the slots filled (at the next instruction:
+     raising is not allowed in every caller). */
+  dunlua_note_work(L, 2 * (size_t)(ERRORSTACKSIZE - size));
   luaD_reallocstack(L, ERRORSTACKSIZE, raiseerror);
   if (raiseerror)
     luaG_runerror(L, "stack overflow");
