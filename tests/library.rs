@@ -356,6 +356,23 @@ fn weighted_choice_draws_as_specified_from_lua() {
             .contains("the weights add up to 4294967297")
     );
     assert!(refused("rng:weighted({ { 'a', 1 } }, 3) error('x')").contains("bad.lua:"));
+    // A whole float weight is the integer, as every integer argument
+    // takes one (2.0 and 2^31 were refused as "must be a positive integer").
+    let picks = |weights: &str| {
+        let body = format!(
+            "local s = '' for _ = 1, 12 do s = s .. rng:weighted({{ {{ 'a', {weights} }}, {{ 'b', 3 }} }}) end \
+             map:set_start(1, 1) map:mark(1, 1, s)"
+        );
+        scratch
+            .run("floats.lua", &on_map(&["####", "#..#", "####"], &body))
+            .unwrap()
+            .map
+            .markers()[0]
+            .name
+            .clone()
+    };
+    assert_eq!(picks("2.0"), picks("2"));
+    assert_eq!(picks("2^31"), picks("2147483648"));
 }
 
 #[test]

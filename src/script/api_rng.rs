@@ -82,7 +82,9 @@ impl UserData for LuaRng {
                 if entry.raw_get::<Value>(1)?.is_nil() {
                     return Err(args.fail(format!("list[{i}][1] (the value) is nil")));
                 }
-                match entry.raw_get::<Value>(2)? {
+                // A whole float (2.0, 2^31) is the integer, as every
+                // other integer argument takes it.
+                match super::args::as_whole(entry.raw_get::<Value>(2)?) {
                     Value::Integer(w) if w > 0 => weights.push(w as u64),
                     other => {
                         return Err(args.fail(format!(
