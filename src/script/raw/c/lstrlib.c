@@ -27,6 +27,14 @@
 
 #include "dunlua_charge.h"  /* dunlua: work and memory charged to the budget */
 
+/* dunlua: a NaN's sign depends on the processor that made it (0/0 has it
+   set on x86, clear on ARM): string.format and string.pack write every NaN
+   without it, as tostring does (lobject.c), so their text and bytes are
+   the same on every machine */
+static lua_Number dunlua_unsigned_nan (lua_Number n) {
+  return (n != n) ? l_mathop(fabs)(n) : n;
+}
+
 /*
 ** dunlua: '%s' names a table, function, coroutine or userdata as the
 ** sandbox's 'tostring' does (numbered per run, not by address: see
@@ -1399,14 +1407,14 @@ static int str_format (lua_State *L) {
           checkformat(L, form, L_FMTFLAGSF, 1);
           addlenmod(form, LUA_NUMBER_FRMLEN);
           nb = lua_number2strx(L, buff, maxitem, form,
-                                  luaL_checknumber(L, arg));
+                      dunlua_unsigned_nan(luaL_checknumber(L, arg)));
           break;
         case 'f':
           maxitem = MAX_ITEMF;  /* extra space for '%f' */
           buff = luaL_prepbuffsize(&b, maxitem);
           /* FALLTHROUGH */
         case 'e': case 'E': case 'g': case 'G': {
-          lua_Number n = luaL_checknumber(L, arg);
+          lua_Number n = dunlua_unsigned_nan(luaL_checknumber(L, arg));
           checkformat(L, form, L_FMTFLAGSF, 1);
           addlenmod(form, LUA_NUMBER_FRMLEN);
           nb = l_sprintf(buff, maxitem, form, (LUAI_UACNUMBER)n);
@@ -1742,7 +1750,7 @@ static int str_pack (lua_State *L) {
         break;
       }
       case Kfloat: {  /* C float */
-        float f = (float)luaL_checknumber(L, arg);  /* get argument */
+        float f = (float)dunlua_unsigned_nan(luaL_checknumber(L, arg));
         char *buff = luaL_prepbuffsize(&b, sizeof(f));
         /* move 'f' to final result, correcting endianness if needed */
         copywithendian(buff, (char *)&f, sizeof(f), h.islittle);
@@ -1750,7 +1758,7 @@ static int str_pack (lua_State *L) {
         break;
       }
       case Knumber: {  /* Lua float */
-        lua_Number f = luaL_checknumber(L, arg);  /* get argument */
+        lua_Number f = dunlua_unsigned_nan(luaL_checknumber(L, arg));
         char *buff = luaL_prepbuffsize(&b, sizeof(f));
         /* move 'f' to final result, correcting endianness if needed */
         copywithendian(buff, (char *)&f, sizeof(f), h.islittle);
@@ -1758,7 +1766,7 @@ static int str_pack (lua_State *L) {
         break;
       }
       case Kdouble: {  /* C double */
-        double f = (double)luaL_checknumber(L, arg);  /* get argument */
+        double f = (double)dunlua_unsigned_nan(luaL_checknumber(L, arg));
         char *buff = luaL_prepbuffsize(&b, sizeof(f));
         /* move 'f' to final result, correcting endianness if needed */
         copywithendian(buff, (char *)&f, sizeof(f), h.islittle);

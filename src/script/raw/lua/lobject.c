@@ -377,7 +377,13 @@ static int tostringbuff (TValue *obj, char *buff) {
   if (ttisinteger(obj))
     len = lua_integer2str(buff, MAXNUMBER2STR, ivalue(obj));
   else {
-    len = lua_number2str(buff, MAXNUMBER2STR, fltvalue(obj));
+    lua_Number n = fltvalue(obj);
+    /* dunlua: a NaN's sign depends on the processor that made it (0/0 is
+       "-nan" on x86, "nan" on ARM): every NaN is written "nan", so the
+       text, and a map decided by it, is the same on every machine */
+    if (n != n)
+      n = l_mathop(fabs)(n);
+    len = lua_number2str(buff, MAXNUMBER2STR, n);
     if (buff[strspn(buff, "-0123456789")] == '\0') {  /* looks like an int? */
       buff[len++] = lua_getlocaledecpoint();
       buff[len++] = '0';  /* adds '.0' to result */
