@@ -2,8 +2,11 @@
  * errors come back as a status and a message. Prints one line per check
  * for capi/tests/callers.rs, which compares it with the command line.
  *
- *   cc generate.c -I../include -L../../target/debug -ldunlua_capi -o generate
- *   ./generate ../../scripts/rooms.lua
+ *   From the repository root (the rpath lets the program find the library):
+ *   cargo build --release -p dunlua-capi
+ *   cc capi/callers/generate.c -Icapi/include -Ltarget/release -ldunlua_capi \
+ *     -Wl,-rpath,"$PWD/target/release" -o generate
+ *   ./generate scripts/rooms.lua
  */
 #include <stdio.h>
 #include <string.h>

@@ -2,8 +2,11 @@
  * prove them, print the verdict; then the wrong values a caller can pass.
  * capi/tests/proof.rs compares the lines with the Rust library.
  *
- *   cc prove.c -I../include -L../../target/debug -ldunlua_capi -o prove
- *   ./prove ../../scripts/keys.lua ../../tests/completion/key_behind.lua
+ *   From the repository root (the rpath lets the program find the library):
+ *   cargo build --release -p dunlua-capi
+ *   cc capi/callers/prove.c -Icapi/include -Ltarget/release -ldunlua_capi \
+ *     -Wl,-rpath,"$PWD/target/release" -o prove
+ *   ./prove scripts/keys.lua tests/completion/key_behind.lua
  */
 #include <stdio.h>
 
