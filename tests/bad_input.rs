@@ -729,6 +729,45 @@ fn unknown_flags_are_usage_errors() {
     assert_eq!(run.stderr.lines().count(), 1);
 }
 
+/// `check` writes no Tiled file: `--tileset` and `--embed-tileset` are not
+/// its flags (they were, unused, and a missing tileset still failed it),
+/// while `run` keeps them and `check` keeps the picture flags.
+#[test]
+fn check_takes_no_tileset_flags() {
+    for flag in [&["--tileset", "x.tsx"][..], &["--embed-tileset"][..]] {
+        let mut args = vec!["check", "scripts/rooms.lua", "--seeds", "0..1"];
+        args.extend(flag);
+        let run = dunlua(&args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .starts_with(&format!("dunlua: unexpected argument '{}' found", flag[0])),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
+    let help = dunlua(&["check", "--help"]);
+    assert!(!help.stdout.contains("--tileset"), "{}", help.stdout);
+    assert!(!help.stdout.contains("--embed-tileset"), "{}", help.stdout);
+    for flag in ["--png-style", "--png-rock", "--cell-size"] {
+        assert!(help.stdout.contains(flag), "{flag}: {}", help.stdout);
+    }
+    let help = dunlua(&["--help"]);
+    for flag in ["--tileset", "--embed-tileset", "--png-style", "--cell-size"] {
+        assert!(help.stdout.contains(flag), "{flag}: {}", help.stdout);
+    }
+    let run = dunlua(&[
+        "scripts/rooms.lua",
+        "--seed",
+        "1",
+        "--tileset",
+        "no-such.tsx",
+        "--hash",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
+
 /// clap's "did you mean" (a tip under its error) is kept in the one line.
 #[test]
 fn a_mistyped_flag_or_value_names_the_closest_one() {

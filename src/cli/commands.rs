@@ -49,7 +49,7 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
         seeds: args.seeds.clone(),
         jobs,
         save_failures: args.save_failures.clone(),
-        export: args.export.options()?,
+        export: args.picture.options(),
         progress: std::io::stderr().is_terminal(),
         html: args.html.clone(),
         variety: variety_settings(args),
@@ -321,7 +321,7 @@ fn merge(args: &CheckArgs, jobs: usize) -> Result<(), Failure> {
         jobs,
         save_failures: args.save_failures.clone(),
         html: args.html.clone(),
-        export: args.export.options()?,
+        export: args.picture.options(),
         progress: std::io::stderr().is_terminal(),
         variety: variety_settings(args),
     };

@@ -200,7 +200,7 @@ pub struct CheckArgs {
     pub script_args: ScriptArgs,
 
     #[command(flatten)]
-    pub export: ExportArgs,
+    pub picture: PictureArgs,
 }
 
 /// `dunlua sheet SCRIPT --seeds A..B --out sheet.png`.
@@ -274,9 +274,10 @@ pub struct ScriptArgs {
     pub timeout: f64,
 }
 
-/// How image exports look.
+/// How pictures look: the `.png` outputs, and the tiles of the Tiled and
+/// LDtk outputs (`run`), or the failures' pictures (`check`).
 #[derive(clap::Args, Debug)]
-pub struct ExportArgs {
+pub struct PictureArgs {
     /// How a .png output draws tiles: glyph (the tile's character) or cells (solid colour).
     #[arg(long, value_enum, default_value_t = PngStyle::Glyph)]
     pub png_style: PngStyle,
@@ -290,6 +291,14 @@ pub struct ExportArgs {
     /// Pixels per tile in a .png output (default 16 for glyph, 8 for cells).
     #[arg(long, allow_hyphen_values = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub cell_size: Option<u16>,
+}
+
+/// How the exports of one map look: the pictures, and the Tiled tileset
+/// (`check` takes only [`PictureArgs`]: it writes no Tiled file).
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub picture: PictureArgs,
 
     /// A Tiled tileset (.tsx or .tsj) whose tiles the .tmx/.tmj/.lua outputs
     /// use: each tile kind maps to the tile whose "name" property (or

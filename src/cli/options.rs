@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
-use super::flags::{ExportArgs, PngRock, PngStyle, ScriptArgs};
+use super::flags::{ExportArgs, PictureArgs, PngRock, PngStyle, ScriptArgs};
 use super::Failure;
 use crate::export::tiled::UserTileset;
 use crate::export::Options;
@@ -39,21 +39,14 @@ impl ScriptArgs {
     }
 }
 
-impl ExportArgs {
-    /// The export options; reads `--tileset` (a usage error when it cannot
-    /// be read or holds no tile to match kinds by).
-    pub(super) fn options(&self) -> Result<Options, Failure> {
+impl PictureArgs {
+    /// The export options of these pictures, with no tileset of the user's.
+    pub(super) fn options(&self) -> Options {
         let png_style = match self.png_style {
             PngStyle::Glyph => Style::Glyph,
             PngStyle::Cells => Style::Cells,
         };
-        let tileset = match &self.tileset {
-            Some(path) => Some(Arc::new(
-                UserTileset::read(path).map_err(|e| Failure::usage(format!("{e:#}")))?,
-            )),
-            None => None,
-        };
-        Ok(Options {
+        Options {
             png_style,
             png_rock: match self.png_rock {
                 PngRock::All => crate::render::Rock::All,
@@ -63,8 +56,26 @@ impl ExportArgs {
                 .cell_size
                 .map_or(Options::default_cell_size(png_style), usize::from),
             cell_size_chosen: self.cell_size.is_some(),
+            tileset: None,
+            embed_tileset: false,
+        }
+    }
+}
+
+impl ExportArgs {
+    /// The export options; reads `--tileset` (a usage error when it cannot
+    /// be read or holds no tile to match kinds by).
+    pub(super) fn options(&self) -> Result<Options, Failure> {
+        let tileset = match &self.tileset {
+            Some(path) => Some(Arc::new(
+                UserTileset::read(path).map_err(|e| Failure::usage(format!("{e:#}")))?,
+            )),
+            None => None,
+        };
+        Ok(Options {
             tileset,
             embed_tileset: self.embed_tileset,
+            ..self.picture.options()
         })
     }
 }
