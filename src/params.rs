@@ -69,13 +69,30 @@ impl fmt::Display for ParamValue {
 
 /// Named values sorted by name, so listings and exports never depend on a
 /// Lua table's iteration order.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Params(Vec<(String, ParamValue)>);
+///
+/// A script that declares none may carry the key of its table that looks
+/// like a misspelled `params` (`parms`), for the error that says none are
+/// declared; it is no part of the parameters (nor of their equality).
+#[derive(Clone, Debug, Default)]
+pub struct Params(Vec<(String, ParamValue)>, Option<String>);
+
+impl PartialEq for Params {
+    fn eq(&self, other: &Params) -> bool {
+        self.0 == other.0
+    }
+}
 
 impl Params {
     pub fn new(mut entries: Vec<(String, ParamValue)>) -> Params {
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        Params(entries)
+        Params(entries, None)
+    }
+
+    /// These parameters, with `key` named as the script table's likely
+    /// misspelling of `params` when none are declared.
+    pub(crate) fn misspelled_as(mut self, key: String) -> Params {
+        self.1 = Some(key);
+        self
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &ParamValue)> {
@@ -134,7 +151,12 @@ impl Params {
 
     fn declared(&self) -> String {
         if self.is_empty() {
-            return "no parameters are declared".to_string();
+            return match &self.1 {
+                Some(key) => format!(
+                    "no parameters are declared (the table has '{key}': did you mean params?)"
+                ),
+                None => "no parameters are declared".to_string(),
+            };
         }
         let names: Vec<String> = self
             .iter()
@@ -358,10 +380,13 @@ mod tests {
             defaults().listing(),
             "doors = false (boolean)\nfill = 0.45 (number)\nmax_rooms = 30 (integer)\ntheme = \"crypt\" (string)\n"
         );
-        let hostile = Params(vec![(
-            "k\x1b]0;title\x07".to_string(),
-            ParamValue::Text("\x1b[31mred\nline".to_string()),
-        )]);
+        let hostile = Params(
+            vec![(
+                "k\x1b]0;title\x07".to_string(),
+                ParamValue::Text("\x1b[31mred\nline".to_string()),
+            )],
+            None,
+        );
         assert_eq!(
             hostile.listing(),
             "k\\x1b]0;title\\x07 = \"\\u{1b}[31mred\\nline\" (string)\n"

@@ -298,6 +298,79 @@ fn binary_fails(text: &str, extra: &[&str], code: i32) -> String {
     run.stderr
 }
 
+/// A misspelled `generate` or `params` key of the returned table is named
+/// in the error that says the field is missing; nothing else changes.
+#[test]
+fn a_misspelled_generate_or_params_key_is_named() {
+    let err = binary_fails("return { genrate = function(map) end }\n", &["--hash"], 1);
+    assert_eq!(
+        err,
+        "dunlua: x.lua: the returned table needs generate = function(map, rng, params), got nil \
+         (the table has 'genrate': did you mean generate?)\n"
+    );
+    // Not a function: the field is there, no guess.
+    let err = binary_fails("return { generate = 3, genrate = 1 }\n", &["--hash"], 1);
+    assert!(
+        err.ends_with("got 3\n") || err.ends_with("got integer 3\n"),
+        "{err}"
+    );
+    assert!(!err.contains("did you mean"), "{err}");
+    // Nothing close: the message as before.
+    let err = binary_fails("return { banana = 1 }\n", &["--hash"], 1);
+    assert_eq!(
+        err,
+        "dunlua: x.lua: the returned table needs generate = function(map, rng, params), got nil\n"
+    );
+    // The keys are read raw (no __pairs or __index runs), and only the
+    // first few dozen: a table of thousands of keys is no slower.
+    let err = binary_fails(
+        "return setmetatable({genrate = 1}, {__pairs = function() error('ran') end})\n",
+        &["--hash"],
+        1,
+    );
+    assert!(
+        err.ends_with("(the table has 'genrate': did you mean generate?)\n"),
+        "{err}"
+    );
+    let err = binary_fails(
+        "local t = setmetatable({}, {__pairs = function() error('ran') end})\n\
+         for i = 1, 100000 do t['k' .. i] = i end\n\
+         return t\n",
+        &["--hash"],
+        1,
+    );
+    assert!(err.ends_with("got nil\n"), "{err}");
+
+    let generate = "generate = function(map) map:fill('floor') map:set_start(1, 1) end";
+    let err = binary_fails(
+        &format!("return {{ parms = {{gap = 3}}, {generate} }}\n"),
+        &["--hash", "-p", "gap=3"],
+        2,
+    );
+    assert_eq!(
+        err,
+        "dunlua: unknown parameter 'gap'; no parameters are declared \
+         (the table has 'parms': did you mean params?)\n"
+    );
+    let err = binary_fails(
+        &format!("return {{ {generate} }}\n"),
+        &["--hash", "-p", "gap=3"],
+        2,
+    );
+    assert_eq!(
+        err,
+        "dunlua: unknown parameter 'gap'; no parameters are declared\n"
+    );
+    // Without -p the misspelled key is no error (as before).
+    let scratch = Scratch::new();
+    let script = scratch_script(
+        &scratch,
+        &format!("return {{ parms = {{gap = 3}}, {generate} }}\n"),
+    );
+    let run = dunlua_in(scratch.path(), &[&script, "--seed", "1", "--hash"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
 #[test]
 fn a_syntax_error_names_the_line() {
     let err = binary_fails(

@@ -126,10 +126,16 @@ impl Session {
         let generate = match generate {
             Value::Function(f) => f,
             other => {
+                let hint = match other {
+                    Value::Nil => misspelled(&vm.lua, &table, "generate")
+                        .map(|key| format!(" (the table has '{key}': did you mean generate?)"))
+                        .unwrap_or_default(),
+                    _ => String::new(),
+                };
                 return Err(ScriptError::contract(format!(
-                "{shown}: the returned table needs generate = function(map, rng, params), got {}",
-                args::show(&other)
-            )))
+                    "{shown}: the returned table needs generate = function(map, rng, params), got {}{hint}",
+                    args::show(&other)
+                )));
             }
         };
         let validate = match validate {
@@ -142,8 +148,17 @@ impl Session {
                 )))
             }
         };
-        let info =
+        let mut info =
             read_info(&vm.lua, declared, &self.request.script).map_err(ScriptError::contract)?;
+        // Only a run given parameters can be told one is undeclared: then,
+        // and only then, a key like `parms` is looked for.
+        if info.params.is_empty()
+            && (!self.request.params.is_empty() || !self.request.values.is_empty())
+        {
+            if let Some(key) = misspelled(&vm.lua, &table, "params") {
+                info.params = std::mem::take(&mut info.params).misspelled_as(key);
+            }
+        }
         Ok(Loaded {
             generate,
             validate,
@@ -323,6 +338,25 @@ fn enter() -> Result<super::raw::locale::CNumbers, ScriptError> {
             ),
         )),
     }
+}
+
+/// How many of the returned table's keys [`misspelled`] looks at.
+const KEYS_LOOKED_AT: usize = 48;
+
+/// A string key of the script's returned table close to `field` (`genrate`
+/// for `generate`, `parms` for `params`), escaped for one line: read raw
+/// (no metamethod runs), among the first [`KEYS_LOOKED_AT`] keys only.
+fn misspelled(lua: &mlua::Lua, table: &Table, field: &str) -> Option<String> {
+    let pairs = super::raw::fields::first_pairs(lua, table, KEYS_LOOKED_AT).ok()?;
+    let keys: Vec<String> = pairs
+        .iter()
+        .filter_map(|(key, _)| match key {
+            Value::String(s) => s.to_str().ok().map(|k| k.to_string()),
+            _ => None,
+        })
+        .collect();
+    crate::closest::closest(field, keys.iter().map(String::as_str))
+        .map(|key| crate::one_line::one_line(key).into_owned())
 }
 
 /// What a script declares, from its table's `name`, `width`, `height`,
