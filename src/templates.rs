@@ -72,13 +72,17 @@ fn source(name: &str) -> Option<&'static str> {
 /// needs (it would not run): nothing is written then. Returns what it
 /// wrote.
 pub fn write_new(path: &Path, from: Option<&str>) -> anyhow::Result<Vec<PathBuf>> {
-    let name = from.unwrap_or("template");
+    let given = from.unwrap_or("template");
+    // `caves.lua` and `scripts/caves.lua` (the reference script's file, as
+    // the guide and the tab key spell it) name `caves` too.
+    let name = given.strip_prefix("scripts/").unwrap_or(given);
+    let name = name.strip_suffix(".lua").unwrap_or(name);
     let Some(text) = source(name) else {
         let guess = crate::closest::closest(name, NAMES.iter().copied())
             .map(|n| format!("did you mean '{n}'? "))
             .unwrap_or_default();
         bail!(
-            "unknown starting script '{name}'; {guess}choose one of {}",
+            "unknown starting script '{given}'; {guess}choose one of {}",
             NAMES.join(", ")
         );
     };

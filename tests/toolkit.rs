@@ -53,6 +53,37 @@ fn new_never_overwrites() {
     }
 }
 
+/// The reference script's file name, or its path from the project, names
+/// it as well as its bare name does; a mistyped one still gets the closest.
+#[test]
+fn new_takes_a_reference_script_by_its_file_name() {
+    let scratch = Scratch::new();
+    for (i, from) in ["caves.lua", "scripts/caves.lua", "scripts/caves"]
+        .iter()
+        .enumerate()
+    {
+        let name = format!("c{i}");
+        let run = dunlua_in(scratch.path(), &["new", &name, "--from", from]);
+        assert_eq!(run.code, 0, "{from}: {}", run.stderr);
+        assert_eq!(
+            std::fs::read_to_string(scratch.path().join(format!("{name}.lua"))).unwrap(),
+            std::fs::read_to_string(root().join("scripts/caves.lua"))
+                .unwrap()
+                .replace("THIS_FILE", &format!("{name}.lua")),
+            "{from}"
+        );
+    }
+    let run = dunlua_in(scratch.path(), &["new", "d", "--from", "scripts/cave.lua"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(
+            "dunlua: unknown starting script 'scripts/cave.lua'; did you mean 'caves'?"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
 /// A script that needs `lib/features.lua` is not started beside another
 /// file of that name (it would fail at its first run), and a missing
 /// folder is a usage error like any wrong name: nothing is written.
