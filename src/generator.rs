@@ -259,13 +259,13 @@ impl GeneratorBuilder {
                 crate::script::MAX_ATTEMPTS
             )));
         }
+        // The error already says "size WxH is invalid: ..."; a size the
+        // script declares is named after the script, as a run names it.
         map::check_size(size.0, size.1).map_err(|e| {
-            let which = if self.request.size.is_some() {
-                "size".to_string()
-            } else {
-                self.request.script.display().to_string()
-            };
-            ScriptError::usage(format!("{which} {}x{}: {e}", size.0, size.1))
+            ScriptError::usage(match self.request.size {
+                Some(_) => e.to_string(),
+                None => format!("{}: {e}", self.request.script.display()),
+            })
         })?;
         Ok(Generator {
             session,

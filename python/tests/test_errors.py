@@ -131,6 +131,10 @@ def test_size_out_of_range_is_a_value_error():
     for size in ((0, 10), (10, -1), (100_000, 100_000), (2**70, 5)):
         with pytest.raises(ValueError, match=r"^size "):
             dunlua.Generator("scripts/rooms.lua", size=size)
+    # Said once, not "size 0x5: size 0x5 is invalid: ...".
+    with pytest.raises(ValueError) as caught:
+        dunlua.Generator("scripts/rooms.lua", size=(0, 5))
+    assert str(caught.value) == "size 0x5 is invalid: width and height must be 1..=10000"
     with pytest.raises(TypeError):
         dunlua.Generator("scripts/rooms.lua", size=(80,))
     with pytest.raises(TypeError):
