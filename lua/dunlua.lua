@@ -217,7 +217,7 @@ function dunlua.load(where)
   end
   error("dunlua: cannot load the dunlua C library (" .. library_name()
     .. "; build it with `cargo build --release -p dunlua-capi` and put it beside the game, "
-    .. "or call dunlua.load(path)). Tried:\n" .. table.concat(tried, "\n"), 2)
+    .. "or call dunlua.load(path)). Tried:\n" .. table.concat(tried, "\n"), 0)
 end
 
 local function library()

@@ -13,6 +13,10 @@ end
 
 local ok, err = pcall(dunlua.load, { "/nonexistent/libdunlua_capi.so" })
 out("load_error", tostring(ok), (tostring(err):gsub("\n", "|")))
+-- Loaded on first use from the default places (none holds it here): the
+-- error names no line of the module's own, it is "dunlua: ..." as above.
+ok, err = pcall(dunlua.version)
+out("default_load_error", tostring(ok), tostring(err):sub(1, 40))
 dunlua.load(library)
 out("loaded", tostring(dunlua.library_path == library), dunlua.version())
 
