@@ -67,6 +67,23 @@ impl fmt::Display for ParamValue {
     }
 }
 
+/// The most bytes of a caller's key or value an error quotes.
+const MAX_QUOTED: usize = 200;
+
+/// `text` as an error quotes it: at most [`MAX_QUOTED`] bytes (cut at a
+/// character) and how long it was. A game's key or value may be any size
+/// (a 10 MB key made a 10 MB message).
+fn quoted(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= MAX_QUOTED {
+        return text.into();
+    }
+    let mut end = MAX_QUOTED;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes)", &text[..end], text.len()).into()
+}
+
 /// Named values sorted by name, so listings and exports never depend on a
 /// Lua table's iteration order.
 ///
@@ -146,7 +163,11 @@ impl Params {
         let guess = crate::closest::closest(key, self.iter().map(|(k, _)| k))
             .map(|k| format!("did you mean '{k}'? "))
             .unwrap_or_default();
-        format!("unknown parameter '{key}'; {guess}{}", self.declared())
+        format!(
+            "unknown parameter '{}'; {guess}{}",
+            quoted(key),
+            self.declared()
+        )
     }
 
     fn declared(&self) -> String {
@@ -213,11 +234,12 @@ impl Params {
                 (declared, given) if declared.type_name() == given.type_name() => given.clone(),
                 (declared, given) => {
                     return Err(format!(
-                        "parameter '{key}' must be {} {}, got {} {} ({given}); {}",
+                        "parameter '{key}' must be {} {}, got {} {} ({}); {}",
                         article(declared.type_name()),
                         declared.type_name(),
                         article(given.type_name()),
                         given.type_name(),
+                        quoted(&given.to_string()),
                         self.declared()
                     ))
                 }
@@ -282,6 +304,26 @@ mod tests {
             ("doors".into(), ParamValue::Boolean(false)),
             ("theme".into(), ParamValue::Text("crypt".into())),
         ])
+    }
+
+    #[test]
+    fn errors_quote_a_long_key_or_value_cut_short() {
+        let err = defaults()
+            .with_values(&[("k".repeat(100_000), ParamValue::Integer(1))])
+            .unwrap_err();
+        assert!(
+            err.starts_with(&format!(
+                "unknown parameter '{}... (100000 bytes)'",
+                "k".repeat(200)
+            )),
+            "{err}"
+        );
+        assert!(err.len() < 600, "{}", err.len());
+        let err = defaults()
+            .with_values(&[("doors".to_string(), ParamValue::Text("é".repeat(50_000)))])
+            .unwrap_err();
+        assert!(err.contains("... (100002 bytes)"), "{err}");
+        assert!(err.len() < 600, "{}", err.len());
     }
 
     #[test]

@@ -573,11 +573,22 @@ fn is_bool(value: &Bound<'_, PyAny>) -> bool {
     module == "numpy" && (name == "bool" || name == "bool_")
 }
 
+/// A Python value as an error quotes it: its `repr`, cut to 200 bytes (a
+/// 10 MB string made a 10 MB message).
 fn shown(value: &Bound<'_, PyAny>) -> String {
-    value
+    const MAX_QUOTED: usize = 200;
+    let text = value
         .repr()
         .map(|r| r.to_string())
-        .unwrap_or_else(|_| "?".to_string())
+        .unwrap_or_else(|_| "?".to_string());
+    if text.len() <= MAX_QUOTED {
+        return text;
+    }
+    let mut end = MAX_QUOTED;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes)", &text[..end], text.len())
 }
 
 fn small_count(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u32> {

@@ -183,3 +183,20 @@ def test_parameter_values_out_of_range_are_value_errors():
     with pytest.raises(TypeError, match="must be an integer"):
         dunlua.Generator("scripts/rooms.lua", params={"max_rooms": 2**70})
     assert dunlua.Generator("scripts/caves.lua", params={"fill": 2**70}).params["fill"] == float(2**70)
+
+
+def test_a_huge_argument_is_quoted_cut_short():
+    # A 10 MB argument made a 10 MB message; an error quotes 200 bytes of it.
+    huge = "a" * 10_000_000
+    for call in (
+        lambda: dunlua.Generator("scripts/rooms.lua").generate(huge),
+        lambda: dunlua.Generator("scripts/rooms.lua", size=(huge, 1)),
+        lambda: dunlua.Generator("scripts/rooms.lua", budget=huge),
+        lambda: dunlua.Generator("scripts/rooms.lua", params={huge: 1}),
+        lambda: dunlua.Generator("scripts/rooms.lua", params={"max_rooms": huge}),
+    ):
+        with pytest.raises((TypeError, ValueError)) as caught:
+            call()
+        text = str(caught.value)
+        assert len(text) < 1000, len(text)
+        assert "bytes)" in text, text[:300]
