@@ -1108,3 +1108,19 @@ fn a_nan_is_written_alike_on_every_machine() {
         "{err}"
     );
 }
+
+/// A size the caller gives that no map can have is said once, naming the
+/// size (it read "--size 0x5: size 0x5 is invalid: ...", and no library
+/// caller has a --size).
+#[test]
+fn a_bad_size_from_a_library_caller_is_said_once() {
+    let mut request =
+        dunlua::script::Request::new(crate::util::root().join("scripts/rooms.lua"), 1);
+    request.size = Some((0, 5));
+    let err = dunlua::script::run(&request).unwrap_err();
+    assert_eq!(
+        err.message,
+        "size 0x5 is invalid: width and height must be 1..=10000"
+    );
+    assert_eq!(err.exit_code(), 2);
+}

@@ -532,8 +532,8 @@ impl Session {
             .map_err(ScriptError::usage)?;
         let (width, height) = match request.size {
             Some((w, h)) => {
-                map::check_size(w, h)
-                    .map_err(|e| ScriptError::usage(format!("--size {w}x{h}: {e}")))?;
+                // The error names the size ("size 0x5 is invalid: ...").
+                map::check_size(w, h).map_err(|e| ScriptError::usage(e.to_string()))?;
                 (w, h)
             }
             None => {
