@@ -100,6 +100,15 @@ pub const BINDINGS: &[Binding] = &[
         actions: &[Action::CycleOverlay],
     },
     Binding {
+        keys: "G",
+        does: "seed grid: pick with arrows or mouse, Enter or click opens",
+        actions: &[
+            Action::ToggleGrid,
+            Action::GridSelect(0),
+            Action::GridOpen(0),
+        ],
+    },
+    Binding {
         keys: "PageDown PageUp r",
         does: "next / previous / random seed",
         actions: &[Action::NextSeed, Action::PrevSeed, Action::RandomSeed],
@@ -359,6 +368,10 @@ mod tests {
             Ascend,
             Hover(None),
             Click(0, 0),
+            Back,
+            ToggleGrid,
+            GridSelect(0),
+            GridOpen(0),
         ];
         for a in &all {
             match a {
@@ -385,14 +398,13 @@ mod tests {
             assert!(has_help(action), "{action:?} has no line in BINDINGS");
         }
         let chars = (' '..='~').filter_map(char_action);
+        // Every letter and every other key the window reads (G had no
+        // line: the list named only a few letters).
+        use Key::*;
         let keys = [
-            Key::A,
-            Key::W,
-            Key::M,
-            Key::F,
-            Key::Tab,
-            Key::PageDown,
-            Key::Enter,
+            A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z, Left,
+            Right, Up, Down, Home, End, PageUp, PageDown, Tab, Enter, Escape, NumPad1, NumPad2,
+            NumPad3, NumPad4, NumPad6, NumPad7, NumPad8, NumPad9,
         ]
         .into_iter()
         .flat_map(|k| [key_action(k, false), key_action(k, true)])

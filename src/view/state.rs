@@ -329,9 +329,17 @@ impl ViewState {
 
     /// Moves the player one step unless the target is off the map or not
     /// walkable; returns whether it moved.
+    /// A step, orthogonal or diagonal. A diagonal step needs both cells
+    /// beside it walkable (Brogue's rule: no squeezing between two walls,
+    /// or round a door's edge): every step is then one the completion
+    /// proof's four-way walk can make too (in two), so the window never
+    /// walks round a lock the proof says gates the way (keys.lua's doors
+    /// at corridor crossings could be passed diagonally).
     pub fn try_move(&mut self, dx: i32, dy: i32) -> bool {
-        let (x, y) = (self.player.0 + dx, self.player.1 + dy);
-        if !self.map().is_walkable(x as i64, y as i64) {
+        let (px, py) = self.player;
+        let (x, y) = (px + dx, py + dy);
+        let walkable = |x: i32, y: i32| self.map().is_walkable(x as i64, y as i64);
+        if !walkable(x, y) || (dx != 0 && dy != 0 && !(walkable(x, py) && walkable(px, y))) {
             return false;
         }
         self.player = (x, y);
@@ -1184,6 +1192,19 @@ mod tests {
         let mut s = ViewState::new(one("####\n#@.#\n#..#\n####\n"), Duration::ZERO, 1);
         assert!(s.try_move(1, 1));
         assert_eq!(s.player, (2, 2));
+    }
+
+    /// A diagonal step needs both cells beside it walkable: no squeezing
+    /// between two walls, nor round a locked door's edge where corridors
+    /// cross (the proof walks four ways, and said the lock gated the way).
+    #[test]
+    fn diagonal_steps_never_cut_a_corner() {
+        let mut s = ViewState::new(one("####\n#@##\n##.#\n####\n"), Duration::ZERO, 1);
+        assert!(!s.try_move(1, 1), "between two walls");
+        assert_eq!(s.player, (1, 1));
+        let mut s = ViewState::new(one("#####\n#@..#\n##.##\n#####\n"), Duration::ZERO, 1);
+        assert!(!s.try_move(1, 1), "round one wall's corner");
+        assert!(s.try_move(1, 0) && s.try_move(0, 1), "two orthogonal steps");
     }
 
     #[test]
