@@ -93,8 +93,6 @@ pub struct ViewState {
     levels: Vec<Generated>,
     /// The level shown, an index into `levels`.
     level: usize,
-    /// Where the player last stood on each level, to come back there.
-    stood: Vec<Option<(i32, i32)>>,
     pub gen_time: Duration,
     /// The cells at the current replay step.
     shown: Vec<Tile>,
@@ -147,6 +145,12 @@ pub struct ViewState {
     pub tuning: Option<Tuning>,
 }
 
+/// The name of the tile kind at a cell of `map`, if the cell is on it.
+fn kind_at(map: &Map, x: i32, y: i32) -> Option<&str> {
+    let tile = map.get(x as i64, y as i64).ok()?;
+    Some(map.tiles().kind(tile).name.as_str())
+}
+
 impl ViewState {
     /// The window's state on the first of `levels` (at least one).
     pub fn new(levels: Vec<Generated>, gen_time: Duration, cell: usize) -> ViewState {
@@ -193,7 +197,6 @@ impl ViewState {
             reloads: 0,
             tuning: None,
             hash: first_hash,
-            stood: vec![None; levels.len()],
             levels,
             level: 0,
             gen_time,
@@ -235,7 +238,7 @@ impl ViewState {
             ViewState::inspected(levels, inspections, gen_time, cell),
         );
         if level > 0 {
-            self.show_level(level.min(self.levels.len() - 1));
+            self.show_level(level.min(self.levels.len() - 1), None);
         }
         self.view = view;
         self.fov = fov;
@@ -274,8 +277,12 @@ impl ViewState {
     }
 
     /// `>`: down the stairs the player stands on, to the next level; `<`:
-    /// up. The player arrives where they last stood on that level, or at
-    /// its start the first time. Returns why not when they cannot go.
+    /// up. They go where the completion proof says the game takes them
+    /// (`src/proof`, the guide's Completion chapter), so a way the proof
+    /// finds is one the window can walk: down to the next level's start,
+    /// up to the `stairs_down` at the same cell of the level above, or
+    /// when there is none there, its first `stairs_down` in row order.
+    /// Returns why not when they cannot go.
     pub fn take_stairs(&mut self, down: bool) -> Result<(), String> {
         let (x, y) = self.player;
         let here = self.map().tiles().kind(self.shown(x, y)).name.clone();
@@ -295,19 +302,57 @@ impl ViewState {
                 "these stairs lead nowhere: this is the first level".into()
             });
         }
-        self.stood[self.level] = Some(self.player);
-        self.show_level(to);
+        let arrive = if down {
+            None
+        } else {
+            let above = &self.levels[to].map;
+            let is_down = |x: i32, y: i32| kind_at(above, x, y) == Some("stairs_down");
+            let (w, h) = (above.width(), above.height());
+            if is_down(x, y) {
+                Some((x, y))
+            } else {
+                (0..h)
+                    .flat_map(|y| (0..w).map(move |x| (x, y)))
+                    .find(|&(x, y)| is_down(x, y))
+            }
+        };
+        self.show_level(to, arrive);
         Ok(())
     }
 
-    /// Shows level `to` (an index) from its end, the player where they
-    /// last stood there or at its start.
-    fn show_level(&mut self, to: usize) {
+    /// Stepping onto a cell of a kind the script declares `one_way`
+    /// (a chasm): the player drops onto the same cell of the level below,
+    /// and on through any one-way cell they land on, as the completion
+    /// proof has it. On the last level there is nothing below: such cells
+    /// are walls. Returns whether they fell.
+    fn drop_through(&mut self, x: i32, y: i32) -> bool {
+        let falls = |s: &ViewState, level: usize, x: i32, y: i32| {
+            let g = &s.levels[level];
+            let Some(puzzle) = &g.puzzle else {
+                return false;
+            };
+            level + 1 < s.levels.len()
+                && kind_at(&g.map, x, y).is_some_and(|k| puzzle.one_way.iter().any(|o| o == k))
+        };
+        if !falls(self, self.level, x, y) {
+            return false;
+        }
+        let mut to = self.level + 1;
+        while falls(self, to, x, y) {
+            to += 1;
+        }
+        self.show_level(to, Some((x, y)));
+        true
+    }
+
+    /// Shows level `to` (an index) from its end, the player at `at` or at
+    /// its start.
+    fn show_level(&mut self, to: usize, at: Option<(i32, i32)>) {
         self.level = to;
         let g = &self.levels[to];
         let cells = g.map.cells().len();
         self.shown = g.map.cells().to_vec();
-        self.player = self.stood[to].or(g.map.start()).unwrap_or((0, 0));
+        self.player = at.or(g.map.start()).unwrap_or((0, 0));
         self.visible = vec![false; cells];
         self.visible_list.clear();
         self.remembered = vec![false; cells];
@@ -328,18 +373,24 @@ impl ViewState {
     }
 
     /// Moves the player one step unless the target is off the map or not
-    /// walkable; returns whether it moved.
-    /// A step, orthogonal or diagonal. A diagonal step needs both cells
-    /// beside it walkable (Brogue's rule: no squeezing between two walls,
-    /// or round a door's edge): every step is then one the completion
-    /// proof's four-way walk can make too (in two), so the window never
-    /// walks round a lock the proof says gates the way (keys.lua's doors
-    /// at corridor crossings could be passed diagonally).
+    /// walkable (a one-way cell drops them to the level below instead);
+    /// returns whether it moved. A diagonal step needs both cells beside
+    /// it walkable (Brogue's rule: no squeezing between two walls, or
+    /// round a door's edge): every step is then one the completion proof's
+    /// four-way walk can make too (in two), so the window never walks
+    /// round a lock the proof says gates the way (keys.lua's doors at
+    /// corridor crossings could be passed diagonally).
     pub fn try_move(&mut self, dx: i32, dy: i32) -> bool {
         let (px, py) = self.player;
         let (x, y) = (px + dx, py + dy);
-        let walkable = |x: i32, y: i32| self.map().is_walkable(x as i64, y as i64);
-        if !walkable(x, y) || (dx != 0 && dy != 0 && !(walkable(x, py) && walkable(px, y))) {
+        let walkable = |s: &ViewState, x: i32, y: i32| s.map().is_walkable(x as i64, y as i64);
+        if dx != 0 && dy != 0 && !(walkable(self, x, py) && walkable(self, px, y)) {
+            return false;
+        }
+        if self.drop_through(x, y) {
+            return true;
+        }
+        if !walkable(self, x, y) {
             return false;
         }
         self.player = (x, y);
@@ -881,6 +932,89 @@ mod tests {
         assert_eq!(s.level(), (1, 1), "a shallower dungeon: its last level");
     }
 
+    /// Up the stairs to the `stairs_down` at the same cell above, else the
+    /// first in row order (the proof's rule; the window took the player
+    /// back where they last stood, so a way the proof found through a
+    /// second `stairs_down` could not be walked).
+    #[test]
+    fn stairs_up_lead_to_the_stairs_down_the_proof_takes() {
+        let mut s = ViewState::new(
+            vec![
+                level("#######\n#@>#.>#\n#######\n", 1, 2),
+                level("#######\n#.@..<#\n#######\n", 2, 2),
+            ],
+            Duration::ZERO,
+            1,
+        );
+        s.try_move(1, 0);
+        s.take_stairs(true).unwrap();
+        assert_eq!((s.level(), s.player), ((2, 2), (2, 1)));
+        for _ in 0..3 {
+            s.try_move(1, 0);
+        }
+        s.take_stairs(false).unwrap();
+        assert_eq!(
+            (s.level(), s.player),
+            ((1, 2), (5, 1)),
+            "the stairs_down at the same cell, not where they went down"
+        );
+        let mut s = ViewState::new(
+            vec![
+                level("######\n#@.>.#\n#..>.#\n######\n", 1, 2),
+                level("######\n#.@..#\n#...<#\n######\n", 2, 2),
+            ],
+            Duration::ZERO,
+            1,
+        );
+        s.try_move(1, 1);
+        s.try_move(1, 0);
+        s.take_stairs(true).unwrap();
+        s.try_move(1, 1);
+        s.try_move(1, 0);
+        s.take_stairs(false).unwrap();
+        assert_eq!(
+            s.player,
+            (3, 1),
+            "none at that cell: the first in row order"
+        );
+    }
+
+    /// A cell of a kind the script declares `one_way` drops the player
+    /// onto the same cell of the level below (crypt.lua's only way down
+    /// could not be taken in the window); on the last level it is a wall.
+    #[test]
+    fn a_one_way_cell_drops_the_player_to_the_level_below() {
+        let puzzle = std::sync::Arc::new(crate::proof::Puzzle {
+            goals: vec!["exit".into()],
+            secrets: true,
+            locks: Vec::new(),
+            one_way: vec!["water".into()],
+        });
+        let with_puzzle = |mut g: Generated| {
+            g.puzzle = Some(puzzle.clone());
+            g
+        };
+        let mut s = ViewState::new(
+            vec![
+                with_puzzle(level("######\n#@.~.#\n######\n", 1, 3)),
+                with_puzzle(level("######\n#@.~.#\n######\n", 2, 3)),
+                with_puzzle(level("######\n#@.~.#\n######\n", 3, 3)),
+            ],
+            Duration::ZERO,
+            1,
+        );
+        s.try_move(1, 0);
+        assert!(s.try_move(1, 0), "onto the water: down");
+        assert_eq!(
+            (s.level(), s.player),
+            ((3, 3), (3, 1)),
+            "and on through the water below it, to the last level"
+        );
+        s.try_move(-1, 0);
+        assert!(!s.try_move(1, 0), "on the last level it is not walkable");
+        assert_eq!(s.player, (2, 1));
+    }
+
     #[test]
     fn stairs_lead_between_levels_and_back() {
         let mut s = ViewState::new(
@@ -916,8 +1050,8 @@ mod tests {
         s.take_stairs(true).unwrap();
         assert_eq!(
             (s.level(), s.player),
-            ((2, 3), (3, 1)),
-            "back where they went up"
+            ((2, 3), (2, 1)),
+            "down to the level's start again, as the proof goes"
         );
         s.try_move(-1, 1);
         s.try_move(-1, 0);
