@@ -926,6 +926,38 @@ fn a_map_a_little_over_80_columns_opens_large() {
     viewer.tap("q");
 }
 
+/// The window can be made smaller (a 1280x820 window did not fit a
+/// 1366x768 screen and its size was fixed): resized, it draws at its new
+/// size, and `0` fits the map to it.
+#[test]
+fn a_resized_window_draws_at_its_new_size() {
+    if !x_tools() {
+        return;
+    }
+    let x = Xvfb::start_with("1366x768x24");
+    let scratch = Scratch::new();
+    let token = format!("resized{}", std::process::id());
+    scratch.write(
+        "small.lua",
+        &format!(
+            "return {{ name = '{token}', width = 80, height = 50, generate = function(map)\n\
+               map:fill('wall') map:carve_room(Rect.new(0, 0, 79, 49)) map:set_start(3, 3)\n\
+               end }}\n"
+        ),
+    );
+    let (viewer, first) = open_viewer(&x, scratch.path(), &["small.lua", "--seed", "1"], &token);
+    assert_eq!(first.cell, 16);
+    viewer.x(&["windowsize", &viewer.window, "900", "600"]);
+    std::thread::sleep(Duration::from_millis(300));
+    viewer.tap("0");
+    let fitted = viewer.wait("the map fitted to 900x600", |s| s.cell < 16);
+    assert_eq!(
+        fitted.cell, 10,
+        "80x50 cells in 900 by 600 less the status line"
+    );
+    viewer.tap("q");
+}
+
 /// One line of the window's timing log (`DUNLUA_TIMINGS=1`): its kind
 /// (`frame`, `input`, `generate`, `swap`) and its `key=value` fields.
 struct Timing {

@@ -115,6 +115,18 @@ const RESEND: Duration = Duration::from_millis(500);
 const SETTLE: Duration = Duration::from_millis(25);
 
 /// Opens the window on the first of `levels` and runs until it is closed.
+/// After the window was resized: a frame of its new size, and the map's
+/// view in it (the status line below). Whether it changed.
+fn fit_to_window(window: &Window, frame: &mut Frame, state: &mut ViewState) -> bool {
+    let (w, h) = window.get_size();
+    if (w, h) == (frame.width, frame.height) || w == 0 || h == 0 {
+        return false;
+    }
+    *frame = Frame::new(w, h, crate::map::Rgb(0, 0, 0));
+    state.view = (w, h.saturating_sub(draw::status_height(w)));
+    true
+}
+
 pub fn run(
     levels: Vec<Generated>,
     gen_time: Duration,
@@ -135,7 +147,15 @@ pub fn run(
     let mut state = ViewState::new(levels, gen_time, cell);
     state.tuning = Some(Tuning::new(defaults, values));
     state.view = (w, h.saturating_sub(draw::status_height(w)));
-    let mut window = Window::new(&state.title(), w, h, WindowOptions::default())
+    // Resizable, drawn at one pixel per pixel from the top left: a window
+    // made for 1280x960 did not fit a 1366x768 screen and could not be
+    // made smaller (see `fit_to_window`).
+    let options = WindowOptions {
+        resize: true,
+        scale_mode: minifb::ScaleMode::UpperLeft,
+        ..WindowOptions::default()
+    };
+    let mut window = Window::new(&state.title(), w, h, options)
         .map_err(|e| ViewError::NoWindow(e.to_string()))?;
     window.set_target_fps(ACTIVE_FPS);
     let queue = Rc::new(RefCell::new(VecDeque::new()));
@@ -345,6 +365,9 @@ pub fn run(
         if new_title != title {
             window.set_title(&new_title);
             title = new_title;
+        }
+        if fit_to_window(&window, &mut frame, &mut state) {
+            drawn.clear();
         }
         // Drawing a big map costs; do it only when something on screen changed.
         let fingerprint = format!(
