@@ -791,6 +791,16 @@ impl ViewState {
             parts.push("generating...".to_string());
         }
         match self.hover {
+            // Mid-replay, what is on screen: the finished map's regions,
+            // distances and rooms are not there yet (hovering described
+            // floor where the screen showed rock).
+            Some((hx, hy)) if self.step < self.replay_len() => {
+                let shown = match self.map().in_bounds(hx as i64, hy as i64) {
+                    true => self.map().tiles().kind(self.shown(hx, hy)).name.as_str(),
+                    false => "off the map",
+                };
+                parts.push(format!("({hx},{hy}) {shown}"));
+            }
             Some((hx, hy)) => parts.push(self.inspection().describe(self.map(), hx, hy)),
             None => parts.push(format!("({x},{y}) {tile}")),
         }
@@ -1282,6 +1292,39 @@ mod tests {
         let per_step = |len: u64| (len * 15).clamp(120, 720) as f64 / len as f64 / 60.0;
         assert_eq!(per_step(27), 0.25, "27 steps: 6.75 s, not half a second");
         assert!(per_step(2000) < 0.01 && per_step(2000) * 2000.0 == 12.0);
+    }
+
+    /// Hovering mid-replay describes the cell as the screen shows it at
+    /// that step, not as the finished map has it.
+    #[test]
+    fn hovering_mid_replay_describes_what_is_shown() {
+        let mut g = generated("#######\n#######\n#######\n");
+        let mut map = Map::new(7, 3).unwrap();
+        let mut journal = Journal::new(&mut map);
+        map.set(3, 1, Tile::FLOOR).unwrap();
+        journal.capture(&mut map, "dig", false);
+        map.set_start(3, 1).unwrap();
+        g.map = map;
+        g.replay = Some(journal.finish());
+        let mut s = ViewState::new(vec![g], Duration::ZERO, 8);
+        s.hover = Some((3, 1));
+        assert!(
+            s.status().starts_with("(3,1) floor | region 1/1"),
+            "{}",
+            s.status()
+        );
+        s.step_to(0);
+        assert!(
+            s.status().starts_with("(3,1) wall | seed"),
+            "{}",
+            s.status()
+        );
+        s.hover = Some((9, 9));
+        assert!(
+            s.status().starts_with("(9,9) off the map"),
+            "{}",
+            s.status()
+        );
     }
 
     #[test]
