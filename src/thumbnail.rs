@@ -102,6 +102,30 @@ const FAILED: Rgb = Rgb(0xff, 0x60, 0x60);
 /// Pixels around and between pictures.
 pub const GAP: usize = 8;
 
+/// `label` in at most `fits` characters. A `seed N ...` label too long
+/// for its box loses `seed `, then the front of its number (`..9551610`),
+/// never the end that tells seeds apart: cut at the end, twenty-digit
+/// seeds all read "seed 184467440737095".
+fn fit_label(label: &str, fits: usize) -> String {
+    let count = |s: &str| s.chars().count();
+    if count(label) <= fits {
+        return label.to_string();
+    }
+    let Some(rest) = label.strip_prefix("seed ") else {
+        return label.chars().take(fits).collect();
+    };
+    if count(rest) <= fits {
+        return rest.to_string();
+    }
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let (number, tail) = rest.split_at(digits);
+    let room = fits.saturating_sub(count(tail) + 2);
+    if digits == 0 || room == 0 {
+        return rest.chars().take(fits).collect();
+    }
+    format!("..{}{tail}", &number[number.len().saturating_sub(room)..])
+}
+
 /// The size of one picture's box with its label and gap, for `thumb`.
 pub fn cell_size(thumb: (usize, usize)) -> (usize, usize) {
     (thumb.0 + GAP, thumb.1 + GLYPH + 2 * GAP)
@@ -148,8 +172,7 @@ pub fn sheet(tiles: &[(String, Tile)], columns: usize, thumb: (usize, usize)) ->
                 LABEL
             }
         };
-        let fits = thumb.0 / GLYPH;
-        let text: String = label.chars().take(fits).collect();
+        let text = fit_label(label, thumb.0 / GLYPH);
         frame.text(
             x0 as i64,
             (y0 + thumb.1 + GAP / 2) as i64,
@@ -249,6 +272,22 @@ mod tests {
         assert_eq!(small.get(75, 30), crate::render::MARKER_COLOR);
         let big = thumbnail(&map, 400, 400);
         assert_eq!(big.get(200, 120), gold);
+    }
+
+    #[test]
+    fn long_seed_labels_keep_the_digits_that_tell_seeds_apart() {
+        assert_eq!(fit_label("seed 7", 20), "seed 7");
+        assert_eq!(
+            fit_label("seed 18446744073709551610", 20),
+            "18446744073709551610"
+        );
+        assert_eq!(fit_label("seed 18446744073709551610", 12), "..3709551610");
+        assert_eq!(
+            fit_label("seed 18446744073709551610 failed", 16),
+            "..9551610 failed"
+        );
+        assert_eq!(fit_label("seed 1844674407 ...", 12), "..674407 ...");
+        assert_eq!(fit_label("a long label", 4), "a lo");
     }
 
     #[test]
