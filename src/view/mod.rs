@@ -352,6 +352,13 @@ pub fn run(
                         &format!("reload failed, keeping the last good map: {}", err.message),
                         &err.traceback,
                     );
+                    // A module it looked for and did not find reloads
+                    // the script once it is made.
+                    let missing =
+                        crate::watch::modules_not_found(&config.request.script, &err.message);
+                    if let Err(e) = watch.set_missing(&missing) {
+                        note!("dunlua: {e:#}");
+                    }
                     state.notice = None;
                     state.generating = false;
                     state.error = Some(err.to_string());
