@@ -660,6 +660,82 @@ fn text_xml_cannot_hold_is_replaced_in_tmx() {
     }
 }
 
+/// The three Tiled formats hold the same text: a character XML 1.0 cannot
+/// hold is U+FFFD in the `.tmj` and the `.lua` too, as in the `.tmx`
+/// (tab and newline are kept in all three).
+#[test]
+fn the_three_tiled_formats_hold_the_same_marker_name() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "ctl.lua",
+        "return { width = 8, height = 5, generate = function(map, rng)\n\
+           map:carve_room(Rect.new(0, 0, 7, 4)) map:set_start(1, 1)\n\
+           map:mark(6, 3, 'ctl\\n\\t\\x01name\\u{FFFE}', { note = 'a\\x1bb' })\n\
+         end }\n",
+    );
+    let run = crate::util::dunlua_in(
+        scratch.path(),
+        &[
+            "ctl.lua", "--seed", "1", "--out", "o.tmx", "--out", "o.tmj", "--out", "o.lua",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let dir = scratch.path();
+    let want = ("ctl\n\t\u{FFFD}name\u{FFFD}", "a\u{FFFD}b");
+    let map = tiled::Loader::new()
+        .load_tmx_map(dir.join("o.tmx"))
+        .unwrap();
+    let objects = map.get_layer(1).unwrap().as_object_layer().unwrap();
+    let marker = objects.objects().find(|o| o.user_type == "marker").unwrap();
+    let note = match marker.properties.get("note") {
+        Some(tiled::PropertyValue::StringValue(s)) => s.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!((marker.name.as_str(), note.as_str()), want, ".tmx");
+    let tmj: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("o.tmj")).unwrap()).unwrap();
+    let marker = tmj["layers"][1]["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["type"] == "marker")
+        .unwrap();
+    let note = marker["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "note")
+        .unwrap();
+    assert_eq!(
+        (
+            marker["name"].as_str().unwrap(),
+            note["value"].as_str().unwrap()
+        ),
+        want,
+        ".tmj"
+    );
+    let lua = mlua::Lua::new();
+    let table: mlua::Table = lua
+        .load(std::fs::read_to_string(dir.join("o.lua")).unwrap())
+        .eval()
+        .unwrap();
+    let layers: mlua::Table = table.get("layers").unwrap();
+    let objects: mlua::Table = layers
+        .get::<mlua::Table>(2)
+        .unwrap()
+        .get("objects")
+        .unwrap();
+    let marker = objects
+        .sequence_values::<mlua::Table>()
+        .map(Result::unwrap)
+        .find(|o| o.get::<String>("type").unwrap() == "marker")
+        .unwrap();
+    let name: String = marker.get("name").unwrap();
+    let props: mlua::Table = marker.get("properties").unwrap();
+    let note: String = props.get("note").unwrap();
+    assert_eq!((name.as_str(), note.as_str()), want, ".lua");
+}
+
 /// A marker's props named like what its object already has (its cell,
 /// Tiled's attributes, pytmx's) are renamed `NAME_2`, and integers past
 /// Tiled's 32-bit `int` are floats (or strings), in every Tiled format:

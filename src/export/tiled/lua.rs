@@ -5,15 +5,18 @@
 
 use std::fmt::Write as _;
 
-use super::{Doc, ObjectDoc, Properties, TileDoc, Tileset, Value, TILED_VERSION, VERSION};
+use super::{
+    xml_char, Doc, ObjectDoc, Properties, TileDoc, Tileset, Value, TILED_VERSION, VERSION,
+};
 
 /// A Lua string literal for `text`: UTF-8 kept as is, quotes, backslashes
 /// and control characters escaped (decimal escapes are three digits, so a
-/// following digit is never read into them).
+/// following digit is never read into them). Characters XML 1.0 cannot
+/// hold are U+FFFD, as in the `.tmx` ([`xml_char`]).
 pub fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
-    for c in text.chars() {
+    for c in text.chars().map(xml_char) {
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),

@@ -78,6 +78,29 @@ impl Value {
     }
 }
 
+/// A character of a text (a name, a class, a property's name or value) as
+/// all three Tiled formats write it: XML 1.0 cannot hold a control
+/// character other than tab, newline and carriage return, nor the
+/// non-characters U+FFFE and U+FFFF, so the `.tmx` has U+FFFD in their
+/// place, and the `.tmj` and the `.lua` write the same, so the three hold
+/// the same map.
+pub fn xml_char(c: char) -> char {
+    match c {
+        '\t' | '\n' | '\r' => c,
+        c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => '\u{fffd}',
+        c => c,
+    }
+}
+
+/// `text` with each character as [`xml_char`] has it.
+pub fn xml_text(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().all(|c| xml_char(c) == c) {
+        text.into()
+    } else {
+        text.chars().map(xml_char).collect::<String>().into()
+    }
+}
+
 /// A float as Tiled writes one: no trailing `.0` on whole numbers.
 pub fn float_text(f: f64) -> String {
     if f.fract() == 0.0 && f.abs() < 1e15 {

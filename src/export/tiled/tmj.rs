@@ -5,7 +5,9 @@
 use serde::{Serialize, Serializer};
 use serde_json::{json, Value as Json};
 
-use super::{Doc, ObjectDoc, Properties, Tileset, TilesetDoc, Value, TILED_VERSION, VERSION};
+use super::{
+    xml_text, Doc, ObjectDoc, Properties, Tileset, TilesetDoc, Value, TILED_VERSION, VERSION,
+};
 use crate::map::Map;
 
 /// A Tiled JSON document, ready to serialise. The tile layer's one number
@@ -31,6 +33,21 @@ struct CellIds<'a>(&'a Map, Vec<u32>);
 impl Serialize for CellIds<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.0.cells().iter().map(|t| self.1[t.index()]))
+    }
+}
+
+/// Every string in `json` (every value: names are values in Tiled's JSON)
+/// as the `.tmx` holds it ([`xml_text`]).
+fn as_in_tmx(json: &mut Json) {
+    match json {
+        Json::String(s) => {
+            if let std::borrow::Cow::Owned(safe) = xml_text(s) {
+                *s = safe;
+            }
+        }
+        Json::Array(items) => items.iter_mut().for_each(as_in_tmx),
+        Json::Object(fields) => fields.values_mut().for_each(as_in_tmx),
+        _ => {}
     }
 }
 
@@ -110,7 +127,7 @@ pub fn tileset(set: &TilesetDoc, firstgid: Option<u32>) -> Json {
 pub fn to_tmj<'a>(doc: &Doc<'a>) -> Tmj<'a> {
     let map = doc.map;
     let (w, h) = (map.width(), map.height());
-    let head = json!({
+    let mut head = json!({
         "type": "map", "version": VERSION, "tiledversion": TILED_VERSION, "class": "",
         "orientation": "orthogonal", "renderorder": "right-down", "infinite": false,
         "width": w, "height": h, "tilewidth": doc.tile_width, "tileheight": doc.tile_height,
@@ -135,6 +152,9 @@ pub fn to_tmj<'a>(doc: &Doc<'a>) -> Tmj<'a> {
     let mut objects = layer_head(2, "objectgroup", "objects");
     objects["draworder"] = json!("topdown");
     objects["objects"] = Json::Array(doc.objects.iter().map(object).collect());
+    for json in [&mut head, &mut tile_head, &mut objects] {
+        as_in_tmx(json);
+    }
     Tmj {
         head,
         layers: (

@@ -5,12 +5,13 @@
 
 use std::fmt::Write as _;
 
-use super::{Doc, ObjectDoc, Properties, Tileset, TilesetDoc, TILED_VERSION, VERSION};
+use super::{xml_char, Doc, ObjectDoc, Properties, Tileset, TilesetDoc, TILED_VERSION, VERSION};
 
-/// Text escaped for an XML attribute or element.
+/// Text escaped for an XML attribute or element; characters XML 1.0
+/// cannot hold are U+FFFD ([`xml_char`]).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    for c in text.chars().map(xml_char) {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
@@ -20,9 +21,6 @@ pub fn escape(text: &str) -> String {
             '\n' => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),
             '\t' => out.push_str("&#9;"),
-            // XML 1.0 cannot hold other control characters at all, nor
-            // the two non-characters U+FFFE and U+FFFF.
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
             c => out.push(c),
         }
     }
