@@ -163,25 +163,16 @@ impl FileWatch {
         Ok(())
     }
 
-    /// Watches every existing folder on the way to `path` below the
-    /// nearest existing one (the watched folders are real paths, so each
-    /// one below is too, as made).
+    /// Watches the nearest existing folder on the way to `path` (the
+    /// deepest: each folder made on the way is watched as it appears, see
+    /// [`FileWatch::changed`]), and no folder above it.
     fn watch_way_to(&mut self, path: &Path) -> anyhow::Result<()> {
         let mut folder = path.parent();
-        let mut way = Vec::new();
         while let Some(f) = folder {
-            way.push(f.to_path_buf());
-            if self.folders.contains(f) {
-                break;
+            if f.is_dir() {
+                return self.watch_folder(f);
             }
             folder = f.parent();
-        }
-        for f in way.into_iter().rev() {
-            if f.is_dir() {
-                self.watch_folder(&f)?;
-            } else {
-                break;
-            }
         }
         Ok(())
     }
