@@ -59,7 +59,7 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
         grid.draw(frame);
         draw_status(state, frame);
         if state.help {
-            draw_box(frame, help_lines(), STATUS_BG, STATUS_FG, true);
+            draw_box(frame, help_lines(), HELP_HANG, (STATUS_BG, STATUS_FG), true);
         }
         return;
     }
@@ -137,12 +137,12 @@ pub fn draw(state: &ViewState, frame: &mut Frame) {
 
     draw_status(state, frame);
     if state.help {
-        draw_box(frame, help_lines(), STATUS_BG, STATUS_FG, true);
+        draw_box(frame, help_lines(), HELP_HANG, (STATUS_BG, STATUS_FG), true);
     }
     if let Some(error) = &state.error {
         let mut lines = vec!["script error - the last good map is shown:".to_string()];
         lines.extend(error.lines().map(|l| l.replace('\t', "  ")));
-        draw_box(frame, lines, ERROR_BG, ERROR_FG, false);
+        draw_box(frame, lines, 2, (ERROR_BG, ERROR_FG), false);
     }
 }
 
@@ -201,22 +201,45 @@ pub fn status_lines(text: &str, width: usize) -> (usize, Vec<String>) {
     (GLYPH, lines)
 }
 
-/// A box of text lines, wrapped to the frame, at the top or centred.
-fn draw_box(frame: &mut Frame, lines: Vec<String>, bg: Rgb, fg: Rgb, centred: bool) {
-    let ui = ui_size(frame.width);
-    let max_chars = (frame.width / ui).saturating_sub(2).max(1);
-    let mut wrapped: Vec<String> = Vec::new();
-    for line in lines {
-        let chars: Vec<char> = line.chars().collect();
-        if chars.is_empty() {
-            wrapped.push(String::new());
-        }
-        for chunk in chars.chunks(max_chars) {
-            wrapped.push(chunk.iter().collect());
+/// Where the key list's descriptions start (`help_lines`' key column and
+/// a space): a wrapped description goes on there.
+const HELP_HANG: usize = 25;
+
+/// A box of text lines, wrapped to the frame, at the top or centred: in
+/// the UI font when every line fits the frame's width and height in it,
+/// else in the 8 px font. A line too long is broken between words, its
+/// continuations indented by `hang` (the key list's: past its key column,
+/// so a continuation never reads as a key); lines past the frame's height
+/// end in `...`.
+fn draw_box(
+    frame: &mut Frame,
+    lines: Vec<String>,
+    hang: usize,
+    (bg, fg): (Rgb, Rgb),
+    centred: bool,
+) {
+    let room_for = |ui: usize| frame.height.saturating_sub(status_height(frame.width)) / ui;
+    let layout = |ui: usize| {
+        let max_chars = (frame.width / ui).saturating_sub(2).max(1);
+        let wrapped: Vec<String> = lines
+            .iter()
+            .flat_map(|l| wrap(l, max_chars, hang))
+            .collect();
+        wrapped
+    };
+    let mut ui = ui_size(frame.width);
+    let mut wrapped = layout(ui);
+    if ui != GLYPH && (wrapped.len() > lines.len() || wrapped.len() + 1 > room_for(ui)) {
+        ui = GLYPH;
+        wrapped = layout(ui);
+    }
+    let room = room_for(ui).saturating_sub(1).max(1);
+    if wrapped.len() > room {
+        wrapped.truncate(room);
+        if let Some(last) = wrapped.last_mut() {
+            *last = "...".to_string();
         }
     }
-    let room = frame.height.saturating_sub(status_height(frame.width)) / ui;
-    wrapped.truncate(room.saturating_sub(1).max(1));
     let widest = wrapped.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let (w, h) = ((widest + 2) * ui, (wrapped.len() + 1) * ui);
     let x = if centred {
@@ -242,9 +265,74 @@ fn draw_box(frame: &mut Frame, lines: Vec<String>, bg: Rgb, fg: Rgb, centred: bo
     }
 }
 
+/// `line` broken into lines of at most `max` characters, between words
+/// where it can; each continuation indented by `hang` when that leaves 20
+/// characters, else by 2.
+fn wrap(line: &str, max: usize, hang: usize) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() <= max {
+        return vec![line.to_string()];
+    }
+    let column = if hang + 20 <= max {
+        hang
+    } else {
+        2.min(max.saturating_sub(1))
+    };
+    let mut out = Vec::new();
+    let mut rest: &[char] = &chars;
+    let mut indent = 0;
+    while !rest.is_empty() {
+        let width = max - indent;
+        let take = if rest.len() <= width {
+            rest.len()
+        } else {
+            match rest[..=width].iter().rposition(|&c| c == ' ') {
+                Some(space) if space > 0 => space,
+                _ => width,
+            }
+        };
+        let text: String = rest[..take].iter().collect();
+        out.push(format!("{}{}", " ".repeat(indent), text.trim_end()));
+        rest = &rest[take..];
+        while rest.first() == Some(&' ') {
+            rest = &rest[1..];
+        }
+        indent = column;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_wrap_between_words_under_their_text() {
+        let line = format!(
+            "{:<24} {}",
+            "mouse", "hover: what a cell is; click: walk there"
+        );
+        assert_eq!(
+            wrap(&line, 50, HELP_HANG),
+            [
+                "mouse                    hover: what a cell is;",
+                "                         click: walk there"
+            ]
+        );
+        assert_eq!(wrap("short", 50, 2), ["short"]);
+        assert_eq!(wrap("abcdefghij", 4, 2), ["abcd", "  ef", "  gh", "  ij"]);
+        let keys = format!(
+            "{:<24} {}",
+            "[ ]  Home End", "replay step back / forward, first / last"
+        );
+        assert_eq!(
+            wrap(&keys, 60, HELP_HANG)[1],
+            format!("{}last", " ".repeat(25))
+        );
+        for l in wrap(&line, 30, HELP_HANG) {
+            assert!(l.chars().count() <= 30, "{l:?}");
+        }
+    }
     use crate::generated::{Generated, Provenance};
     use crate::map::Map;
     use crate::params::Params;
