@@ -102,22 +102,28 @@ const FAILED: Rgb = Rgb(0xff, 0x60, 0x60);
 /// Pixels around and between pictures.
 pub const GAP: usize = 8;
 
-/// `label` in at most `fits` characters. A `seed N ...` label too long
-/// for its box loses `seed `, then the front of its number (`..9551610`),
-/// never the end that tells seeds apart: cut at the end, twenty-digit
-/// seeds all read "seed 184467440737095".
+/// `label` in at most `fits` characters, cut at the end while its seed's
+/// number shows whole (`seed 2 fai`); else a `seed N ...` label loses
+/// `seed `, then the front of its number (`..9551610`), never the end
+/// that tells seeds apart: cut at the end, twenty-digit seeds all read
+/// "seed 184467440737095".
 fn fit_label(label: &str, fits: usize) -> String {
     let count = |s: &str| s.chars().count();
     if count(label) <= fits {
         return label.to_string();
     }
+    let cut = || label.chars().take(fits).collect::<String>();
     let Some(rest) = label.strip_prefix("seed ") else {
-        return label.chars().take(fits).collect();
+        return cut();
     };
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if "seed ".len() + digits <= fits {
+        // The whole number shows: only the words after it are cut.
+        return cut();
+    }
     if count(rest) <= fits {
         return rest.to_string();
     }
-    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let (number, tail) = rest.split_at(digits);
     let room = fits.saturating_sub(count(tail) + 2);
     if digits == 0 || room == 0 {
@@ -288,6 +294,7 @@ mod tests {
         );
         assert_eq!(fit_label("seed 1844674407 ...", 12), "..674407 ...");
         assert_eq!(fit_label("a long label", 4), "a lo");
+        assert_eq!(fit_label("seed 2 failed", 10), "seed 2 fai");
     }
 
     #[test]
