@@ -4,8 +4,8 @@
 -- keys shuffled: the collector's ephemeron convergence marked a link or a
 -- few per pass over the table, so one collection took a pass per link
 -- (100,000 links: minutes), inside one atomic step that neither the budget
--- nor the deadline can stop. Passes are capped (lgc.c), the rest marked
--- in one linear pass: the collection is quick and keeps the whole chain.
+-- nor the deadline can stop. A marked value's own entry is marked at once
+-- (lgc.c, dunlua_followchain): one pass, quick, and the chain is kept.
 return { width = 20, height = 10, generate = function(map, rng)
   map:fill("floor") map:set_start(2, 2)
   local keys = {} for i = 1, 100000 do keys[i] = {} end

@@ -88,7 +88,11 @@ fn bad_params_and_sizes_fail_at_build_time_listing_the_declared_ones() {
         err.message
     );
     let err = Generator::file(rooms()).size(0, 10).build().err().unwrap();
-    assert!(err.message.starts_with("size 0x10: "), "{}", err.message);
+    assert!(
+        err.message.starts_with("size 0x10 is invalid: "),
+        "{}",
+        err.message
+    );
     let err = Generator::file(root().join("scripts/no_such.lua"))
         .build()
         .err()

@@ -512,6 +512,28 @@ static void traverseweakvalue (global_State *g, Table *h) {
 ** must be kept in some gray list for post-processing; this is done
 ** by 'genlink'.
 */
+/*
+** dunlua: when a traversal marks a value 'v' of ephemeron table 'h', the
+** entry keyed by 'v' in 'h' (if any) is now live too: its value is marked
+** at once, and so on along the chain. A chain e[k1] = k2, e[k2] = k3, ...
+** whose keys lie in the table in an order the traversal does not follow
+** (shuffled) is then marked whole in one pass, not a link or a few per
+** pass over the table (quadratic: 20,000 links took 3 s a collection,
+** inside one atomic step no limit can interrupt). Each step marks an
+** object that was white, so the whole walk is linear; a lookup allocates
+** nothing.
+*/
+static void dunlua_followchain (global_State *g, Table *h, const TValue *v) {
+  while (iscollectable(v) && !ttisstring(v)) {
+    const TValue *next = luaH_get(h, v);  /* 'v' as a key of 'h' */
+    if (isempty(next) || !valiswhite(next))
+      return;
+    reallymarkobject(g, gcvalue(next));
+    v = next;
+  }
+}
+
+
 static int traverseephemeron (global_State *g, Table *h, int inv) {
   int marked = 0;  /* true if an object is marked in this traversal */
   int hasclears = 0;  /* true if table has white keys */
@@ -524,6 +546,7 @@ static int traverseephemeron (global_State *g, Table *h, int inv) {
     if (valiswhite(&h->array[i])) {
       marked = 1;
       reallymarkobject(g, gcvalue(&h->array[i]));
+      dunlua_followchain(g, h, &h->array[i]);  /* dunlua */
     }
   }
   /* traverse hash part; if 'inv', traverse descending
@@ -540,6 +563,7 @@ static int traverseephemeron (global_State *g, Table *h, int inv) {
     else if (valiswhite(gval(n))) {  /* value not marked yet? */
       marked = 1;
       reallymarkobject(g, gcvalue(gval(n)));  /* mark it now */
+      dunlua_followchain(g, h, gval(n));  /* dunlua */
     }
   }
   /* link table into proper list */
@@ -721,18 +745,19 @@ static lu_mem propagateall (global_State *g) {
 
 
 /*
-** dunlua: a chain of ephemeron entries whose keys lie in the table in an
-** order the traversals do not follow (e[k1] = k2, e[k2] = k3, ... with
-** the keys shuffled) marks one or a few more links a pass, so converging
-** took a pass over every ephemeron table per link: quadratic, and inside
-** one atomic step that no budget, deadline or cancel can interrupt
-** (20,000 links: 3 s a collection). After DUNLUA_EPHEMERON_PASSES passes
-** that marked something, the tables still waiting are traversed once as
-** strong tables: every value they hold is marked (and what it reaches),
-** so the entries a full convergence would keep are kept, and those it
-** would have cleared live until their keys are unreachable from outside
-** the chain. The work is linear, the same in every process and in a fresh
-** or reused VM; only such chains see it.
+** dunlua: a chain within one table is marked in one pass
+** ('dunlua_followchain'); a chain that runs through several ephemeron
+** tables in an order the traversals do not follow (e1[k1] = k2,
+** e2[k2] = k3, e1[k3] = k4, ... with the keys shuffled) still marks a few
+** links a pass, a pass over every ephemeron table each: quadratic, inside
+** one atomic step no budget, deadline or cancel can interrupt. After
+** DUNLUA_EPHEMERON_PASSES passes that marked something, the tables still
+** waiting are traversed once as strong tables: every value they hold is
+** marked (and what it reaches). That is safe (nothing live is freed) but
+** keeps, for that collection, entries a full convergence would clear (a
+** garbage key its own value points back to), in those tables only; the
+** work is linear, and the same in every process and in a fresh or reused
+** VM. No ordinary script's weak tables need 16 passes.
 */
 #define DUNLUA_EPHEMERON_PASSES	16
 
