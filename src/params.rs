@@ -194,7 +194,8 @@ impl Params {
         for item in overrides {
             let Some((key, text)) = item.split_once('=') else {
                 return Err(format!(
-                    "-p expects key=value, got '{item}'; {}",
+                    "-p expects key=value, got '{}'; {}",
+                    quoted(item),
                     self.declared()
                 ));
             };
@@ -204,9 +205,10 @@ impl Params {
             };
             slot.1 = slot.1.parse_like(text).ok_or_else(|| {
                 format!(
-                    "parameter '{key}' must be {} {}, got '{text}'; {}",
+                    "parameter '{key}' must be {} {}, got '{}'; {}",
                     article(slot.1.type_name()),
                     slot.1.type_name(),
+                    quoted(text),
                     self.declared()
                 )
             })?;
@@ -308,6 +310,14 @@ mod tests {
 
     #[test]
     fn errors_quote_a_long_key_or_value_cut_short() {
+        for item in [
+            "x".repeat(100_000),
+            format!("max_rooms={}", "x".repeat(100_000)),
+        ] {
+            let err = defaults().with_overrides(&[item]).unwrap_err();
+            assert!(err.len() < 600, "{}", err.len());
+            assert!(err.contains(" bytes)"), "{err}");
+        }
         let err = defaults()
             .with_values(&[("k".repeat(100_000), ParamValue::Integer(1))])
             .unwrap_err();

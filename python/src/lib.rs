@@ -573,16 +573,22 @@ fn is_bool(value: &Bound<'_, PyAny>) -> bool {
     module == "numpy" && (name == "bool" || name == "bool_")
 }
 
-/// A Python value as an error quotes it: its `repr`, cut to 200 bytes (a
-/// 10 MB string made a 10 MB message).
+/// A Python value as an error quotes it: its `repr`, cut (see
+/// [`cut_text`]).
 fn shown(value: &Bound<'_, PyAny>) -> String {
-    const MAX_QUOTED: usize = 200;
     let text = value
         .repr()
         .map(|r| r.to_string())
         .unwrap_or_else(|_| "?".to_string());
+    cut_text(&text)
+}
+
+/// `text` cut to 200 bytes, with its length (a 10 MB string made a 10 MB
+/// message).
+fn cut_text(text: &str) -> String {
+    const MAX_QUOTED: usize = 200;
     if text.len() <= MAX_QUOTED {
-        return text;
+        return text.to_string();
     }
     let mut end = MAX_QUOTED;
     while !text.is_char_boundary(end) {
@@ -638,6 +644,8 @@ fn to_size(size: &Bound<'_, PyAny>) -> PyResult<(i64, i64)> {
 /// A parameter's value: `bool`, `int`, `float` or `str`, as the script's
 /// declared types; the library checks it against the declaration.
 fn param_value(key: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
+    // The key as an error quotes it (a 5 MB key made a 5 MB message).
+    let key = &cut_text(key);
     if is_bool(value) {
         return Ok(ParamValue::Boolean(value.is_truthy()?));
     }

@@ -194,6 +194,8 @@ def test_a_huge_argument_is_quoted_cut_short():
         lambda: dunlua.Generator("scripts/rooms.lua", budget=huge),
         lambda: dunlua.Generator("scripts/rooms.lua", params={huge: 1}),
         lambda: dunlua.Generator("scripts/rooms.lua", params={"max_rooms": huge}),
+        lambda: dunlua.Generator("scripts/rooms.lua", params={huge: [1]}),
+        lambda: dunlua.Generator("scripts/rooms.lua", params={huge: 10**400}),
     ):
         with pytest.raises((TypeError, ValueError)) as caught:
             call()

@@ -238,14 +238,18 @@ fn cut_message(message: &str) -> String {
 }
 
 /// Where a message's `... (N bytes)` or `... (N bytes in all)` ending
-/// starts, if it has one.
+/// starts, if it has one that an earlier cut can have made: N more than
+/// what comes before it (a script can write such an ending itself, and
+/// "... (5 bytes)" after 3000 bytes is not a size to repeat).
 fn earlier_cut(message: &str) -> Option<usize> {
     let rest = message
         .strip_suffix(" bytes)")
         .or_else(|| message.strip_suffix(" bytes in all)"))?;
     let digits = rest.len() - rest.trim_end_matches(|c: char| c.is_ascii_digit()).len();
     let start = rest.len() - digits;
-    (digits > 0 && rest[..start].ends_with("... (")).then(|| start - "... (".len())
+    let at = start.checked_sub("... (".len())?;
+    let size: usize = rest[start..].parse().ok()?;
+    (digits > 0 && rest[..start].ends_with("... (") && size > at).then_some(at)
 }
 
 /// What Lua's `luaL_traceback` puts between a message and its frames.
@@ -447,6 +451,9 @@ mod tests {
         assert_eq!(cut.len(), 2000 + "... (3000 bytes in all)".len());
         assert_eq!(earlier_cut("x... (12 bytes in all)"), Some(1));
         assert_eq!(earlier_cut("x (12 bytes)"), None);
+        let forged = format!("{}... (5 bytes)", "q".repeat(3000));
+        assert_eq!(earlier_cut(&forged), None, "not a size it can have had");
+        assert!(cut_message(&forged).ends_with("... (3013 bytes in all)"));
         assert_eq!(earlier_cut("x... ( bytes)"), None);
     }
 

@@ -326,23 +326,39 @@ impl ViewState {
     /// proof has it. On the last level there is nothing below: such cells
     /// are walls. Returns whether they fell.
     fn drop_through(&mut self, x: i32, y: i32) -> bool {
-        let falls = |s: &ViewState, level: usize, x: i32, y: i32| {
-            let g = &s.levels[level];
-            let Some(puzzle) = &g.puzzle else {
-                return false;
-            };
+        // A level below that does not hold the cell (levels of one dungeon
+        // have one size; a caller's may not) is no way down.
+        let falls = |s: &ViewState, level: usize| {
             level + 1 < s.levels.len()
-                && kind_at(&g.map, x, y).is_some_and(|k| puzzle.one_way.iter().any(|o| o == k))
+                && s.is_one_way(level, x, y)
+                && s.levels[level + 1].map.in_bounds(x as i64, y as i64)
         };
-        if !falls(self, self.level, x, y) {
+        if !falls(self, self.level) {
             return false;
         }
         let mut to = self.level + 1;
-        while falls(self, to, x, y) {
+        while falls(self, to) {
             to += 1;
         }
         self.show_level(to, Some((x, y)));
         true
+    }
+
+    /// Whether the cell of level `level` (an index) is of a kind the
+    /// script declares `one_way`.
+    fn is_one_way(&self, level: usize, x: i32, y: i32) -> bool {
+        let g = &self.levels[level];
+        g.puzzle.as_ref().is_some_and(|p| {
+            kind_at(&g.map, x, y).is_some_and(|k| p.one_way.iter().any(|o| o == k))
+        })
+    }
+
+    /// Whether the cell shown is of a kind the script declares a lock.
+    fn is_lock(&self, x: i32, y: i32) -> bool {
+        let g = self.generated();
+        g.puzzle.as_ref().is_some_and(|p| {
+            kind_at(&g.map, x, y).is_some_and(|k| p.locks.iter().any(|l| l.kind == k))
+        })
     }
 
     /// Shows level `to` (an index) from its end, the player at `at` or at
@@ -384,13 +400,20 @@ impl ViewState {
         let (px, py) = self.player;
         let (x, y) = (px + dx, py + dy);
         let walkable = |s: &ViewState, x: i32, y: i32| s.map().is_walkable(x as i64, y as i64);
+        // Dropped onto rock: stuck there, as the proof has it (a lock cell
+        // the player landed in is left as any door is).
+        if !walkable(self, px, py) && !self.is_lock(px, py) {
+            self.notice = Some(format!("({px},{py}): fallen into rock, stuck"));
+            return false;
+        }
         if dx != 0 && dy != 0 && !(walkable(self, x, py) && walkable(self, px, y)) {
             return false;
         }
         if self.drop_through(x, y) {
             return true;
         }
-        if !walkable(self, x, y) {
+        // A one-way cell with no level below is a wall.
+        if !walkable(self, x, y) || self.is_one_way(self.level, x, y) {
             return false;
         }
         self.player = (x, y);
@@ -1020,9 +1043,44 @@ mod tests {
             ((3, 3), (3, 1)),
             "and on through the water below it, to the last level"
         );
-        s.try_move(-1, 0);
+        assert!(
+            !s.try_move(-1, 0),
+            "landed in the last level's water, a wall there: stuck"
+        );
+        let mut s = ViewState::new(
+            vec![with_puzzle(level("######\n#@.~.#\n######\n", 1, 1))],
+            Duration::ZERO,
+            1,
+        );
+        s.try_move(1, 0);
         assert!(!s.try_move(1, 0), "on the last level it is not walkable");
         assert_eq!(s.player, (2, 1));
+        // Onto rock below: stuck there, as the proof has it.
+        let mut s = ViewState::new(
+            vec![
+                with_puzzle(level("######\n#@~..#\n######\n", 1, 2)),
+                with_puzzle(level("######\n#@#..#\n######\n", 2, 2)),
+            ],
+            Duration::ZERO,
+            1,
+        );
+        assert!(s.try_move(1, 0));
+        assert_eq!((s.level(), s.player), ((2, 2), (2, 1)));
+        assert!(!s.try_move(1, 0) && !s.try_move(-1, 0), "stuck in the rock");
+        assert!(s.status().contains("stuck"), "{}", s.status());
+        // A level below too small for the cell: no way down.
+        let mut s = ViewState::new(
+            vec![
+                with_puzzle(level("#######\n#@...~#\n#######\n", 1, 2)),
+                with_puzzle(level("###\n#@#\n###\n", 2, 2)),
+            ],
+            Duration::ZERO,
+            1,
+        );
+        for _ in 0..4 {
+            s.try_move(1, 0);
+        }
+        assert_eq!((s.level(), s.player), ((1, 2), (4, 1)));
     }
 
     #[test]

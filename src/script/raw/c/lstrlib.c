@@ -1462,6 +1462,7 @@ static int str_format (lua_State *L) {
           if (form[2] == '\0')  /* no modifiers? */
             luaL_addvalue(&b);  /* keep entire string */
           else {
+            dunlua_charge(L, DUNLUA_BYTES(l));  /* dunlua: the strlen */
             luaL_argcheck(L, l == strlen(s), arg, "string contains zeros");
             checkformat(L, form, L_FMTFLAGSC, 1);
             if (strchr(form, '.') == NULL && l >= 100) {

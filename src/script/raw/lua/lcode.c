@@ -293,8 +293,13 @@ static int patchtestreg (FuncState *fs, int node, int reg) {
 ** Traverse a list of tests ensuring no one produces a value
 */
 static void removevalues (FuncState *fs, int list) {
-  for (; list != NO_JUMP; list = getjump(fs, list))
+  size_t hops = 0;  /* dunlua: charged as luaK_concat's walk is */
+  for (; list != NO_JUMP; list = getjump(fs, list)) {
       patchtestreg(fs, list, NO_REG);
+      hops++;
+  }
+  if (hops > DUNLUA_FREE_JUMP_HOPS)  /* dunlua */
+    dunlua_charge(fs->ls->L, hops / 8);
 }
 
 
