@@ -501,18 +501,6 @@ static void traverseweakvalue (global_State *g, Table *h) {
 
 
 /*
-** Traverse an ephemeron table and link it to proper list. Returns true
-** iff any object was marked during this traversal (which implies that
-** convergence has to continue). During propagation phase, keep table
-** in 'grayagain' list, to be visited again in the atomic phase. In
-** the atomic phase, if table has any white->white entry, it has to
-** be revisited during ephemeron convergence (as that key may turn
-** black). Otherwise, if it has any white key, table has to be cleared
-** (in the atomic phase). In generational mode, some tables
-** must be kept in some gray list for post-processing; this is done
-** by 'genlink'.
-*/
-/*
 ** dunlua: when a traversal marks a value 'v' of ephemeron table 'h', the
 ** entry keyed by 'v' in 'h' (if any) is now live too: its value is marked
 ** at once, and so on along the chain. A chain e[k1] = k2, e[k2] = k3, ...
@@ -534,6 +522,18 @@ static void dunlua_followchain (global_State *g, Table *h, const TValue *v) {
 }
 
 
+/*
+** Traverse an ephemeron table and link it to proper list. Returns true
+** iff any object was marked during this traversal (which implies that
+** convergence has to continue). During propagation phase, keep table
+** in 'grayagain' list, to be visited again in the atomic phase. In
+** the atomic phase, if table has any white->white entry, it has to
+** be revisited during ephemeron convergence (as that key may turn
+** black). Otherwise, if it has any white key, table has to be cleared
+** (in the atomic phase). In generational mode, some tables
+** must be kept in some gray list for post-processing; this is done
+** by 'genlink'.
+*/
 static int traverseephemeron (global_State *g, Table *h, int inv) {
   int marked = 0;  /* true if an object is marked in this traversal */
   int hasclears = 0;  /* true if table has white keys */
