@@ -2,7 +2,8 @@
 //! escape sequence in a script's `error("...")`, a file name with a newline
 //! in it) is written escaped, `\n`, `\t`, `\x1b`, so it can neither break
 //! the line nor drive the terminal. [`characters`] words a count of
-//! characters in them ("1 character", "3 characters").
+//! characters in them ("1 character", "3 characters"); [`quoted`] cuts a
+//! long text a message quotes.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -14,6 +15,32 @@ pub fn characters(n: usize) -> String {
     } else {
         format!("{n} characters")
     }
+}
+
+/// The most bytes of a long text a message quotes ([`quoted`]).
+pub const MAX_QUOTED: usize = 200;
+
+/// The first `max` bytes of `text` or fewer, ending at a character.
+pub fn head(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// `text` as a message quotes a caller's key or value: whole up to
+/// [`MAX_QUOTED`] bytes, else cut there with how long it was (`...
+/// (N bytes)`): a 10 MB argument made a 10 MB message.
+pub fn quoted(text: &str) -> Cow<'_, str> {
+    if text.len() <= MAX_QUOTED {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(format!(
+        "{}... ({} bytes)",
+        head(text, MAX_QUOTED),
+        text.len()
+    ))
 }
 
 /// `text` with every control character escaped: `\n`, `\r`, `\t`, `\xNN`

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::one_line::quoted;
+
 /// A parameter's value; the variant of the default is the parameter's type.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamValue {
@@ -65,23 +67,6 @@ impl fmt::Display for ParamValue {
             ParamValue::Text(v) => write!(f, "{v:?}"),
         }
     }
-}
-
-/// The most bytes of a caller's key or value an error quotes.
-const MAX_QUOTED: usize = 200;
-
-/// `text` as an error quotes it: at most [`MAX_QUOTED`] bytes (cut at a
-/// character) and how long it was. A game's key or value may be any size
-/// (a 10 MB key made a 10 MB message).
-fn quoted(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.len() <= MAX_QUOTED {
-        return text.into();
-    }
-    let mut end = MAX_QUOTED;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}... ({} bytes)", &text[..end], text.len()).into()
 }
 
 /// Named values sorted by name, so listings and exports never depend on a

@@ -583,18 +583,10 @@ fn shown(value: &Bound<'_, PyAny>) -> String {
     cut_text(&text)
 }
 
-/// `text` cut to 200 bytes, with its length (a 10 MB string made a 10 MB
-/// message).
+/// `text` as the library's messages quote it: cut to 200 bytes, with its
+/// length (a 10 MB string made a 10 MB message).
 fn cut_text(text: &str) -> String {
-    const MAX_QUOTED: usize = 200;
-    if text.len() <= MAX_QUOTED {
-        return text.to_string();
-    }
-    let mut end = MAX_QUOTED;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}... ({} bytes)", &text[..end], text.len())
+    dunlua::one_line::quoted(text).into_owned()
 }
 
 fn small_count(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u32> {

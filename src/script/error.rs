@@ -230,11 +230,7 @@ fn cut_message(message: &str) -> String {
         Some(at) => (&message[..at], message[at..].to_string()),
         None => (message, format!("... ({} bytes in all)", message.len())),
     };
-    let mut end = MAX_MESSAGE.min(body.len());
-    while !body.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}{ending}", &body[..end])
+    format!("{}{ending}", crate::one_line::head(body, MAX_MESSAGE))
 }
 
 /// Where a message's `... (N bytes)` or `... (N bytes in all)` ending
