@@ -3,7 +3,8 @@
 //! in it) is written escaped, `\n`, `\t`, `\x1b`, so it can neither break
 //! the line nor drive the terminal. [`characters`] words a count of
 //! characters in them ("1 character", "3 characters"); [`quoted`] cuts a
-//! long text a message quotes.
+//! long text a message quotes; [`shell_word`] quotes a word of a command
+//! a message prints.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -41,6 +42,19 @@ pub fn quoted(text: &str) -> Cow<'_, str> {
         head(text, MAX_QUOTED),
         text.len()
     ))
+}
+
+/// `word` as one POSIX shell word, for a command a message prints to run
+/// again: as it is when only safe characters make it, else in single
+/// quotes (a `'` in it as `'\''`), so a name with a space or a `$` runs as
+/// shown.
+pub fn shell_word(word: &str) -> Cow<'_, str> {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        Cow::Borrowed(word)
+    } else {
+        Cow::Owned(format!("'{}'", word.replace('\'', "'\\''")))
+    }
 }
 
 /// `text` with every control character escaped: `\n`, `\r`, `\t`, `\xNN`

@@ -356,20 +356,9 @@ pub(crate) fn rerun_command(
     }
     words
         .iter()
-        .map(|w| shell_quote(w))
+        .map(|w| crate::one_line::shell_word(w))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `word` as one POSIX shell word: as it is when only safe characters
-/// make it, else in single quotes (a `'` in it as `'\''`).
-fn shell_quote(word: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./=:,+@%".contains(c);
-    if !word.is_empty() && word.chars().all(safe) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
 }
 
 fn escape(text: &str) -> String {

@@ -393,24 +393,9 @@ pub(super) fn new(args: &NewArgs) -> Result<(), Failure> {
     }
     note!(
         "dunlua: try it: dunlua {} --seed 1",
-        shell_word(&path.display().to_string())
+        crate::one_line::shell_word(&path.display().to_string())
     );
     Ok(())
-}
-
-/// `text` as one word for a POSIX shell: as it is when it is plain, else
-/// in single quotes (so the printed "try it" line runs as shown for a name
-/// with a space or a `$`).
-fn shell_word(text: &str) -> std::borrow::Cow<'_, str> {
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._-+/,:@%=".contains(c));
-    if plain {
-        text.into()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''")).into()
-    }
 }
 
 /// The file `dunlua new NAME` writes: NAME.lua, or NAME itself when it

@@ -13,7 +13,7 @@ use crate::script::{self, Request};
 pub fn command_line(request: &Request) -> String {
     let mut line = format!(
         "dunlua {} --seed {}",
-        shell_word(&request.script.display().to_string()),
+        crate::one_line::shell_word(&request.script.display().to_string()),
         request.seed
     );
     if let Some((w, h)) = request.size {
@@ -26,22 +26,9 @@ pub fn command_line(request: &Request) -> String {
         line.push_str(&format!(" --max-attempts {}", request.max_attempts));
     }
     for p in &request.params {
-        line.push_str(&format!(" -p {}", shell_word(p)));
+        line.push_str(&format!(" -p {}", crate::one_line::shell_word(p)));
     }
     line
-}
-
-/// A word as a POSIX shell reads it back: as is when plain, else quoted.
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_=.,+-/:@%".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
 }
 
 /// The name Ctrl+S saves under: `SCRIPT-SEED`, then whatever else made
