@@ -70,10 +70,6 @@ fn would_be(path: &Path) -> Option<PathBuf> {
 /// keeps): where `require` would have read them beside `script` (its
 /// folder, the name's dots as folders).
 pub fn modules_not_found(script: &Path, message: &str) -> Vec<PathBuf> {
-    let folder = match script.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
     let mut found = Vec::new();
     let mut rest = message;
     while let Some(at) = rest.find("module '") {
@@ -81,13 +77,7 @@ pub fn modules_not_found(script: &Path, message: &str) -> Vec<PathBuf> {
         let Some(end) = rest.find("' not found") else {
             break;
         };
-        let name = &rest[..end];
-        let valid = !name.is_empty()
-            && name.split('.').all(|part| {
-                !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            });
-        if valid {
-            let path = folder.join(format!("{}.lua", name.replace('.', "/")));
+        if let Some(path) = crate::script::module_file(script, &rest[..end]) {
             if !found.contains(&path) {
                 found.push(path);
             }

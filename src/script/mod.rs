@@ -38,6 +38,8 @@ use std::sync::Arc;
 pub use error::{FailureKind, LimitKind, ScriptError};
 pub use hash_seed::string_hash_is_fixed;
 pub use host::{LimitNames, Limits};
+#[cfg(feature = "window")]
+pub(crate) use require::module_file;
 pub use session::{BenchTotals, Session};
 
 use crate::generated::Generated;

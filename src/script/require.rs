@@ -44,6 +44,15 @@ fn script_folder(script: &Path) -> PathBuf {
     }
 }
 
+/// The file `require(name)` reads for the script at `script`, or `None`
+/// for a name `require` refuses (what the window watches for when a module
+/// was not found, by the same rule).
+#[cfg(feature = "window")]
+pub(crate) fn module_file(script: &Path, name: &str) -> Option<PathBuf> {
+    valid_module_name(name)
+        .then(|| script_folder(script).join(format!("{}.lua", name.replace('.', "/"))))
+}
+
 fn valid_module_name(name: &str) -> bool {
     !name.is_empty()
         && name.split('.').all(|part| {
