@@ -8,6 +8,7 @@ pub mod draw;
 pub mod grid;
 pub mod input;
 pub mod inspect;
+pub mod keys;
 pub mod overlay;
 pub mod reproduce;
 pub mod state;

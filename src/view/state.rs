@@ -9,6 +9,7 @@ use std::time::Duration;
 use super::grid::Grid;
 use super::input::Action;
 use super::inspect::Inspection;
+use super::keys::{lock_at, Keys};
 use super::tuning::Tuning;
 use crate::generated::Generated;
 use crate::map::{Map, Tile};
@@ -143,6 +144,8 @@ pub struct ViewState {
     hash: u64,
     /// The script's parameters as the keys tune them.
     pub tuning: Option<Tuning>,
+    /// The keys the player picked up and the locks they opened.
+    keys: Keys,
 }
 
 /// The name of the tile kind at a cell of `map`, if the cell is on it.
@@ -197,12 +200,14 @@ impl ViewState {
             reloads: 0,
             tuning: None,
             hash: first_hash,
+            keys: Keys::default(),
             levels,
             level: 0,
             gen_time,
         };
         state.step = state.replay_len();
         state.look();
+        state.arrive();
         state
     }
 
@@ -353,12 +358,66 @@ impl ViewState {
         })
     }
 
-    /// Whether the cell shown is of a kind the script declares a lock.
-    fn is_lock(&self, x: i32, y: i32) -> bool {
+    /// The lock rule of the shown cell's kind, if the script declares it
+    /// a lock.
+    fn lock_rule(&self, x: i32, y: i32) -> Option<&crate::proof::LockRule> {
         let g = self.generated();
-        g.puzzle.as_ref().is_some_and(|p| {
-            kind_at(&g.map, x, y).is_some_and(|k| p.locks.iter().any(|l| l.kind == k))
-        })
+        lock_at(g.puzzle.as_deref()?, &g.map, x, y)
+    }
+
+    /// Whether the player may stand on or pass (x, y) now without doing
+    /// anything: a walkable cell that is no lock, or a lock they opened
+    /// or hold the kept key of (a lock is shut until opened, whatever its
+    /// kind's `walkable` flag, as the proof has it).
+    fn passable(&self, x: i32, y: i32) -> bool {
+        match self.lock_rule(x, y) {
+            Some(rule) => self.keys.is_open(self.level, rule, x, y),
+            None => self.map().is_walkable(x as i64, y as i64),
+        }
+    }
+
+    /// Opens the consumed lock at (x, y) with a held key, saying so;
+    /// false when it is no such lock or no key is held.
+    fn open_lock(&mut self, x: i32, y: i32) -> bool {
+        let Some(rule) = self.lock_rule(x, y).cloned() else {
+            return false;
+        };
+        let g = &self.levels[self.level];
+        if !self.keys.open(self.level, &g.map, &rule, x, y) {
+            return false;
+        }
+        let left = self.keys.count(&rule.key);
+        self.notice = Some(format!(
+            "spent a {} on the {} at ({x},{y}) ({left} left)",
+            rule.key, rule.kind
+        ));
+        true
+    }
+
+    /// Why the lock at (x, y) keeps the player out.
+    fn shut_notice(&self, x: i32, y: i32) -> Option<String> {
+        let rule = self.lock_rule(x, y)?;
+        Some(format!(
+            "the {} at ({x},{y}) needs a {}",
+            rule.kind, rule.key
+        ))
+    }
+
+    /// The player arrived at their cell: they pick up the keys marked there.
+    fn arrive(&mut self) {
+        let (x, y) = self.player;
+        let g = &self.levels[self.level];
+        let Some(puzzle) = g.puzzle.as_deref() else {
+            return;
+        };
+        let picked = self.keys.pick_up(self.level, puzzle, &g.map, x, y);
+        if !picked.is_empty() {
+            self.notice = Some(format!(
+                "picked up {} (keys: {})",
+                picked.join(", "),
+                self.keys.text()
+            ));
+        }
     }
 
     /// Shows level `to` (an index) from its end, the player at `at` or at
@@ -378,6 +437,7 @@ impl ViewState {
         self.stepped = false;
         self.step = self.replay_len();
         self.look();
+        self.arrive();
     }
 
     pub fn map(&self) -> &Map {
@@ -391,33 +451,47 @@ impl ViewState {
     /// Moves the player one step unless the target is off the map or not
     /// walkable (a one-way cell drops them to the level below instead);
     /// returns whether it moved. A diagonal step needs both cells beside
-    /// it walkable (Brogue's rule: no squeezing between two walls, or
+    /// it passable (Brogue's rule: no squeezing between two walls, or
     /// round a door's edge): every step is then one the completion proof's
     /// four-way walk can make too (in two), so the window never walks
     /// round a lock the proof says gates the way (keys.lua's doors at
-    /// corridor crossings could be passed diagonally).
+    /// corridor crossings could be passed diagonally). A lock lets the
+    /// player in as the proof's does (see [`Keys`]): open, its kept key
+    /// held, or a consumed key spent on it.
     pub fn try_move(&mut self, dx: i32, dy: i32) -> bool {
         let (px, py) = self.player;
         let (x, y) = (px + dx, py + dy);
-        let walkable = |s: &ViewState, x: i32, y: i32| s.map().is_walkable(x as i64, y as i64);
-        // Dropped onto rock: stuck there, as the proof has it (a lock cell
-        // the player landed in is left as any door is).
-        if !walkable(self, px, py) && !self.is_lock(px, py) {
+        // Standing in a shut lock (dropped into it, or starting there):
+        // out only once it is open, as the proof has it.
+        if self.lock_rule(px, py).is_some() && !self.passable(px, py) && !self.open_lock(px, py) {
+            let why = self.shut_notice(px, py).unwrap_or_default();
+            self.notice = Some(format!("stuck: {why}, and you stand in it"));
+            return false;
+        }
+        // Dropped onto rock: stuck there, as the proof has it.
+        if self.lock_rule(px, py).is_none() && !self.map().is_walkable(px as i64, py as i64) {
             self.notice = Some(format!("({px},{py}): fallen into rock, stuck"));
             return false;
         }
-        if dx != 0 && dy != 0 && !(walkable(self, x, py) && walkable(self, px, y)) {
+        if dx != 0 && dy != 0 && !(self.passable(x, py) && self.passable(px, y)) {
             return false;
         }
         if self.drop_through(x, y) {
             return true;
         }
         // A one-way cell with no level below is a wall.
-        if !walkable(self, x, y) || self.is_one_way(self.level, x, y) {
+        if self.is_one_way(self.level, x, y) {
+            return false;
+        }
+        if !self.passable(x, y) && !self.open_lock(x, y) {
+            if let Some(why) = self.shut_notice(x, y) {
+                self.notice = Some(why);
+            }
             return false;
         }
         self.player = (x, y);
         self.look();
+        self.arrive();
         true
     }
 
@@ -720,22 +794,61 @@ impl ViewState {
     }
 
     /// A click: the player goes to a walkable cell of their own region
-    /// (one they could walk to); anything else says why not.
+    /// (one they could walk to); anything else says why not. Where the
+    /// script declares locks, "could walk to" is through the locks open to
+    /// the player now (no key is spent or picked up on the way).
     fn walk_to(&mut self, x: i32, y: i32) {
         if !self.map().in_bounds(x as i64, y as i64) {
             return;
         }
         let (px, py) = self.player;
-        let here = self.inspection().region_at(px, py);
-        if self.map().is_walkable(x as i64, y as i64)
-            && here != 0
-            && self.inspection().region_at(x, y) == here
-        {
+        let has_locks = self
+            .generated()
+            .puzzle
+            .as_ref()
+            .is_some_and(|p| !p.locks.is_empty());
+        let reachable = if has_locks {
+            self.passable(x, y) && self.walk_reaches(x, y)
+        } else {
+            let here = self.inspection().region_at(px, py);
+            self.map().is_walkable(x as i64, y as i64)
+                && here != 0
+                && self.inspection().region_at(x, y) == here
+        };
+        if reachable {
             self.player = (x, y);
             self.look();
+            self.arrive();
         } else {
             self.notice = Some(format!("({x},{y}) cannot be reached from here"));
         }
+    }
+
+    /// Whether a four-way walk over cells passable now (no one-way cell)
+    /// leads from the player to (x, y).
+    fn walk_reaches(&self, x: i32, y: i32) -> bool {
+        let map = self.map();
+        let w = map.width() as usize;
+        let index = |x: i32, y: i32| y as usize * w + x as usize;
+        let mut seen = vec![false; map.cells().len()];
+        let mut todo = vec![self.player];
+        seen[index(self.player.0, self.player.1)] = true;
+        while let Some((cx, cy)) = todo.pop() {
+            if (cx, cy) == (x, y) {
+                return true;
+            }
+            for (nx, ny) in [(cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)] {
+                if map.in_bounds(nx as i64, ny as i64)
+                    && !seen[index(nx, ny)]
+                    && self.passable(nx, ny)
+                    && !self.is_one_way(self.level, nx, ny)
+                {
+                    seen[index(nx, ny)] = true;
+                    todo.push((nx, ny));
+                }
+            }
+        }
+        false
     }
 
     /// The tile drawn at a cell: the replay's, or dark rock.
@@ -846,6 +959,10 @@ impl ViewState {
             parts.push(format!("overlay {}", self.overlay.name()));
         }
         parts.push(format!("{}px", self.cell));
+        let held = self.keys.text();
+        if !held.is_empty() {
+            parts.push(format!("holding {held}"));
+        }
         if let Some(notice) = &self.notice {
             parts.push(notice.clone());
         }
@@ -866,7 +983,7 @@ impl ViewState {
             None => "none".into(),
         };
         format!(
-            "seed={} level={}/{} player={},{} hash={:016x} step={}/{} fov={} cell={} rock={} overlay={} help={} hover={} generating={} grid={} reloads={} params={} error={}",
+            "seed={} level={}/{} player={},{} hash={:016x} step={}/{} fov={} cell={} rock={} overlay={} help={} hover={} generating={} grid={} reloads={} params={} held={} error={}",
             self.seed(),
             self.level + 1,
             self.levels.len(),
@@ -892,6 +1009,10 @@ impl ViewState {
             )),
             self.reloads,
             params,
+            match self.keys.text() {
+                held if held.is_empty() => "none".into(),
+                held => held.replace(", ", ",").replace(' ', "_"),
+            },
             error
         )
     }
@@ -1081,6 +1202,214 @@ mod tests {
             s.try_move(1, 0);
         }
         assert_eq!((s.level(), s.player), ((1, 2), (4, 1)));
+    }
+
+    /// A puzzle of `locks` (kind, key, consumed) over the maps given.
+    fn with_locks(mut g: Generated, locks: &[(&str, &str, bool)]) -> Generated {
+        g.puzzle = Some(std::sync::Arc::new(crate::proof::Puzzle {
+            goals: vec!["exit".into()],
+            secrets: true,
+            locks: locks
+                .iter()
+                .map(|&(kind, key, consumed)| crate::proof::LockRule {
+                    kind: kind.into(),
+                    key: key.into(),
+                    consumed,
+                })
+                .collect(),
+            one_way: Vec::new(),
+        }));
+        g
+    }
+
+    /// A kept key: the door (walkable as a tile) is shut until the key is
+    /// picked up, then open both ways while it is held (the window walked
+    /// through keys.lua's locked door without the key the proof needs).
+    #[test]
+    fn a_lock_is_shut_until_its_key_is_picked_up() {
+        let mut g = generated("########\n#@..+..#\n########\n");
+        g.map.mark(2, 1, "key").unwrap();
+        let mut s = ViewState::new(
+            vec![with_locks(g, &[("door", "key", false)])],
+            Duration::ZERO,
+            1,
+        );
+        assert!(s.try_move(1, 0));
+        assert!(s.status().contains("picked up key"), "{}", s.status());
+        assert!(s.state_line().contains("held=key "), "{}", s.state_line());
+        assert!(
+            s.try_move(1, 0) && s.try_move(1, 0),
+            "into the door with the key"
+        );
+        assert!(s.try_move(1, 0) && s.try_move(-1, 0), "through and back");
+        assert_eq!(s.player, (4, 1));
+        // The same door without walking over the key.
+        let mut g = generated("########\n#.@.+..#\n########\n");
+        g.map.mark(1, 1, "key").unwrap();
+        let mut s = ViewState::new(
+            vec![with_locks(g, &[("door", "key", false)])],
+            Duration::ZERO,
+            1,
+        );
+        assert!(s.try_move(1, 0));
+        assert!(!s.try_move(1, 0), "shut without the key");
+        assert_eq!(s.player, (3, 1));
+        assert!(
+            s.status().contains("the door at (4,1) needs a key"),
+            "{}",
+            s.status()
+        );
+        s.walk_to(6, 1);
+        assert_eq!(s.player, (3, 1), "no click across the shut door");
+        assert!(s.state_line().contains("held=none "), "{}", s.state_line());
+    }
+
+    /// A consumed key opens one lock (its touching cells of the kind: a
+    /// two-wide door is one lock) and is gone; that lock stays open; a
+    /// lock of a kind that is not walkable opens too (shut "whatever its
+    /// walkable flag", open once opened).
+    #[test]
+    fn a_consumed_key_opens_one_lock_for_good() {
+        let mut g = generated("##########\n#@.+..#..#\n#..+..~..#\n##########\n");
+        g.map.mark(2, 1, "small_key").unwrap();
+        let g = with_locks(
+            g,
+            &[("door", "small_key", true), ("water", "small_key", true)],
+        );
+        let mut s = ViewState::new(vec![g], Duration::ZERO, 1);
+        assert!(s.try_move(1, 0));
+        assert!(s.try_move(1, 0), "spends the key on the door");
+        assert!(
+            s.status()
+                .contains("spent a small_key on the door at (3,1) (0 left)"),
+            "{}",
+            s.status()
+        );
+        assert!(s.try_move(1, 0) && s.try_move(-1, 0) && s.try_move(-1, 0));
+        assert!(
+            s.try_move(0, 1) && s.try_move(1, 0),
+            "the door's other cell is the same lock, open"
+        );
+        assert!(s.try_move(1, 0) && s.try_move(1, 0));
+        assert_eq!(s.player, (5, 2));
+        assert!(!s.try_move(1, 0), "the water lock needs another key");
+        assert!(
+            s.status().contains("the water at (6,2) needs a small_key"),
+            "{}",
+            s.status()
+        );
+        // A key for it: the water (not walkable as a tile) opens, and is
+        // walked through.
+        let mut g = generated("########\n#@.~..~#\n########\n");
+        g.map.mark(2, 1, "small_key").unwrap();
+        let g = with_locks(g, &[("water", "small_key", true)]);
+        let mut s = ViewState::new(vec![g], Duration::ZERO, 1);
+        assert!(s.try_move(1, 0) && s.try_move(1, 0) && s.try_move(1, 0));
+        assert_eq!(s.player, (4, 1));
+        assert!(
+            s.try_move(1, 0) && !s.try_move(1, 0),
+            "the next water is another lock: no key left"
+        );
+    }
+
+    /// Starting (or landing) in a shut lock: stuck there until it can be
+    /// opened, as the proof says.
+    #[test]
+    fn standing_in_a_shut_lock_is_stuck() {
+        let mut g = generated("#####\n#@..#\n#####\n");
+        g.map.set(1, 1, Tile::DOOR).unwrap();
+        let g = with_locks(g, &[("door", "key", false)]);
+        let mut s = ViewState::new(vec![g], Duration::ZERO, 1);
+        assert!(!s.try_move(1, 0));
+        assert!(
+            s.status().contains("stuck: the door at (1,1) needs a key"),
+            "{}",
+            s.status()
+        );
+    }
+
+    /// The cell of the first marker named `name`.
+    fn marker(g: &Generated, name: &str) -> (i32, i32) {
+        let m = g.map.markers().iter().find(|m| m.name == name);
+        let m = m.unwrap_or_else(|| panic!("no {name} marker"));
+        (m.x, m.y)
+    }
+
+    /// Steps the player (four-way, by `try_move`) along a shortest way to
+    /// `to` over walkable and lock cells; whether every step was taken.
+    fn walk_steps(s: &mut ViewState, to: (i32, i32)) -> bool {
+        let map = s.map().clone();
+        let open = |x: i32, y: i32| {
+            map.in_bounds(x as i64, y as i64)
+                && (map.is_walkable(x as i64, y as i64) || s.lock_rule(x, y).is_some())
+        };
+        let mut from = std::collections::HashMap::new();
+        let mut todo = std::collections::VecDeque::from([s.player]);
+        from.insert(s.player, s.player);
+        while let Some((x, y)) = todo.pop_front() {
+            for next in [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)] {
+                if (open(next.0, next.1) || next == to) && !from.contains_key(&next) {
+                    from.insert(next, (x, y));
+                    todo.push_back(next);
+                }
+            }
+        }
+        let mut way = vec![to];
+        while let Some(&back) = from.get(way.last().unwrap()) {
+            if back == *way.last().unwrap() {
+                break;
+            }
+            way.push(back);
+        }
+        way.reverse();
+        assert_eq!(way[0], s.player, "no way to {to:?} at all");
+        way.windows(2)
+            .all(|w| s.try_move(w[1].0 - w[0].0, w[1].1 - w[0].1))
+    }
+
+    /// The way the proof finds through the reference puzzles can be walked
+    /// in the window: keys.lua's exit only once its key is picked up;
+    /// crypt.lua's two consumed locks, its pit to level 2 and its exit.
+    #[test]
+    fn the_reference_puzzles_can_be_walked_as_the_proof_walks_them() {
+        for seed in 0..8 {
+            let levels = crate::Generator::file("scripts/keys.lua")
+                .build()
+                .unwrap()
+                .generate_levels(seed)
+                .unwrap();
+            let (key, exit) = (marker(&levels[0], "key"), marker(&levels[0], "exit"));
+            let mut s = ViewState::new(levels, Duration::ZERO, 1);
+            s.walk_to(exit.0, exit.1);
+            assert_ne!(s.player, exit, "seed {seed}: no click past the locked door");
+            assert!(!walk_steps(&mut s, exit), "seed {seed}: nor steps");
+            s.walk_to(key.0, key.1);
+            assert_eq!(s.player, key, "seed {seed}: {}", s.status());
+            s.walk_to(exit.0, exit.1);
+            assert_eq!(s.player, exit, "seed {seed}: {}", s.status());
+        }
+        for seed in 0..8 {
+            let levels = crate::Generator::file("scripts/crypt.lua")
+                .build()
+                .unwrap()
+                .generate_levels(seed)
+                .unwrap();
+            let first_key = marker(&levels[0], "small_key");
+            let pit = marker(&levels[0], "pit");
+            let second_key = marker(&levels[1], "small_key");
+            let exit = marker(&levels[1], "exit");
+            let mut s = ViewState::new(levels, Duration::ZERO, 1);
+            assert!(walk_steps(&mut s, first_key), "seed {seed}: {}", s.status());
+            assert!(walk_steps(&mut s, pit), "seed {seed}: {}", s.status());
+            assert_eq!(s.level(), (2, 2), "seed {seed}: down the pit");
+            assert!(
+                walk_steps(&mut s, second_key),
+                "seed {seed}: {}",
+                s.status()
+            );
+            assert!(walk_steps(&mut s, exit), "seed {seed}: {}", s.status());
+            assert_eq!(s.player, exit);
+        }
     }
 
     #[test]
