@@ -1030,8 +1030,20 @@ impl UserData for LuaMap {
         });
         writer!(methods, "cellular", |map, a| {
             let opts = a.table(0, "rules")?;
+            a.only_options(
+                &opts,
+                &["birth", "survive", "tile", "dead", "steps", "edge_alive"],
+            )?;
             let list = |key: &str| -> mlua::Result<Vec<i64>> {
                 match opts.get::<Value>(key)? {
+                    // A hole (`{[2] = 5}`) or a key that is not a position
+                    // was read as a shorter list, silently.
+                    Value::Table(t) if t.pairs::<Value, Value>().count() != t.raw_len() => {
+                        Err(a.fail(format!(
+                            "{key} must be a list of neighbour counts (1, 2, 3, ... with no holes), got {}",
+                            show(&Value::Table(t))
+                        )))
+                    }
                     Value::Table(t) => t
                         .sequence_values::<Value>()
                         .map(|v| match as_whole(v?) {
@@ -1396,6 +1408,7 @@ impl UserData for LuaMap {
             let rng = a.rng(1)?;
             let (mut loops, mut tile) = (0.0, Tile::FLOOR);
             if let Some(opts) = a.options(2)? {
+                a.only_options(&opts, &["loops", "tile"])?;
                 tile = opt_tile(&a, map, &opts, "tile", Tile::FLOOR)?;
                 loops = match opts.get::<Value>("loops")? {
                     Value::Nil => 0.0,

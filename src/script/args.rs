@@ -392,9 +392,12 @@ pub(crate) fn as_whole(v: Value) -> Value {
 /// whole and exactly representable (as Lua 5.4's own library reads one),
 /// never rounded. Options read from tables use it as arguments do.
 pub(crate) fn whole_integer(v: &Value) -> Option<i64> {
+    const I64_EDGE: f64 = 9_223_372_036_854_775_808.0; // 2^63
     match *v {
         Value::Integer(i) => Some(i),
-        Value::Number(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
+        // -2^63 <= f < 2^63: every whole float that is an i64 (as
+        // `lua_tointegerx` has it), so `2^53` and `-2^60` are integers too.
+        Value::Number(f) if f.fract() == 0.0 && (-I64_EDGE..I64_EDGE).contains(&f) => Some(f as i64),
         _ => None,
     }
 }
@@ -425,6 +428,21 @@ mod tests {
             quote(&bad),
             format!("\"{}…\" (300 bytes)", "\u{fffd}".repeat(200))
         );
+    }
+
+    /// Every whole float in the i64 range is an integer, as Lua 5.4's own
+    /// library reads one (`2^53` was refused as "must be an integer").
+    #[test]
+    fn whole_floats_are_integers_over_the_whole_i64_range() {
+        let whole = |f: f64| whole_integer(&Value::Number(f));
+        assert_eq!(whole(2f64.powi(53)), Some(1 << 53));
+        assert_eq!(whole(-(2f64.powi(60))), Some(-(1 << 60)));
+        assert_eq!(whole(-(2f64.powi(63))), Some(i64::MIN));
+        assert_eq!(whole(2f64.powi(63)), None, "one past i64::MAX");
+        assert_eq!(whole(2.5), None);
+        assert_eq!(whole(f64::INFINITY), None);
+        assert_eq!(whole(f64::NAN), None);
+        assert_eq!(whole(-0.0), Some(0));
     }
 
     #[test]
