@@ -601,9 +601,15 @@ impl Session {
             .call(generate, (map_ud.clone(), rng_ud, p, ctx))
             .map(|_| true);
         if let (Ok(true), Some(validate)) = (&called, validate) {
-            called = vm
-                .call(validate, map_ud.clone())
-                .map(|verdict| verdict.as_boolean() != Some(false) && !verdict.is_nil());
+            let defined = validate.info().line_defined.unwrap_or(0);
+            called = vm.call(validate, map_ud.clone()).and_then(|verdict| match verdict {
+                // Nothing returned (a forgotten `return true`) was taken
+                // for false: every attempt rejected as "returned false".
+                Value::Nil => Err(vm.failure(mlua::Error::runtime(format!(
+                    "{shown}:{defined}: validate returned nothing (nil): return true to accept the map, or false to reject it and reroll"
+                )))),
+                verdict => Ok(verdict.as_boolean() != Some(false)),
+            });
         }
         drop(lent);
         let (modules, rejected, handed_params) = match lua.app_data_mut::<HostState>() {
