@@ -50,10 +50,15 @@ fn map_primitives_refuse_bad_arguments() {
             "map:stamp: stamp row 2 has 1 character where row 1 has 3",
         ),
         // A source's coordinates are read as every other integer is: a
-        // whole float past 2^53 is refused, not cast.
+        // whole float is the integer it holds (as Lua's own library reads
+        // it), one with a fraction is refused, not cast.
         (
             "map:dijkstra({{x = 2^60, y = 1}})",
-            "map:dijkstra: a source's x must be an integer, got 1.152921504606847e18",
+            "map:dijkstra: cell (1152921504606846976, 1) is outside the 80x50 map",
+        ),
+        (
+            "map:dijkstra({{x = 2.5, y = 1}})",
+            "map:dijkstra: a source's x must be an integer, got 2.5",
         ),
         (
             r#"map:mark(1, 1, "orc", { hp = {} })"#,
@@ -237,8 +242,12 @@ fn the_sandbox_has_no_way_out() {
             "attempt to call a nil value (field 'dump')",
         ),
         (
-            r#"load("return 1", "x", "b")"#,
-            "load: only text chunks are allowed",
+            r#"assert(load("return 1", "x", "b"))"#,
+            "dunlua loads text chunks only (mode 't')",
+        ),
+        (
+            r#"load("return 1", "x", 5)"#,
+            "bad argument #3 to 'load' (string expected, got number)",
         ),
         (
             r#"debug.sethook()"#,
@@ -264,6 +273,18 @@ fn the_sandbox_has_no_way_out() {
         "{}",
         err.message
     );
+    // A mode that allows binary chunks too ("bt") still loads text only.
+    let err = scratch
+        .run(
+            "x.lua",
+            &script_with(r#"assert(load("\27Lua", "x", "bt"))"#),
+        )
+        .unwrap_err();
+    assert!(
+        err.message.contains("attempt to load a binary chunk"),
+        "{}",
+        err.message
+    );
 }
 
 #[test]
@@ -273,7 +294,7 @@ fn text_load_still_works() {
         .run(
             "x.lua",
             &script_with(
-                r#"local f = load("return 2 + 3"); map:fill("floor"); map:set_start(f(), 1)"#,
+                r#"local f = load("return 2 + 3"); local g = load("return 1", "=g", "bt"); map:fill("floor"); map:set_start(f(), g())"#,
             ),
         )
         .unwrap();

@@ -262,6 +262,32 @@ fn pairs_over_string_keys_makes_the_same_map_in_every_run() {
 /// a script that marks cells with such names makes one map in every
 /// process, and a reused VM numbers from 1 again each run (`check` with one
 /// worker, whose VM runs every seed, and with two give one digest).
+/// `print` writes what `tostring` gives, as Lua's own does: it wrote
+/// "a table" for every table (two told apart by nothing) and left a
+/// `__tostring` unused; a script's own `tostring = f` does not change it.
+#[test]
+fn print_writes_what_tostring_gives() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "p.lua",
+        "return { width = 20, height = 10, generate = function(map)\n\
+           map:fill('floor'); map:set_start(1, 1)\n\
+           local a, b = {}, setmetatable({}, { __tostring = function() return 'B!' end })\n\
+           print(a, b, a, tostring(a), print, nil, 1.5)\n\
+           tostring = function() return 'mine' end\n\
+           print({})\n\
+         end }\n",
+    );
+    let run = dunlua_in(scratch.path(), &["p.lua", "--seed", "3", "--hash"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut lines = run.stderr.lines();
+    assert_eq!(
+        lines.next(),
+        Some("table: #1\tB!\ttable: #1\ttable: #1\tfunction: #2\tnil\t1.5")
+    );
+    assert_eq!(lines.next(), Some("table: #3"));
+}
+
 #[test]
 fn tostring_names_objects_by_number_not_address() {
     let scratch = Scratch::new();

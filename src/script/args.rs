@@ -397,7 +397,9 @@ pub(crate) fn whole_integer(v: &Value) -> Option<i64> {
         Value::Integer(i) => Some(i),
         // -2^63 <= f < 2^63: every whole float that is an i64 (as
         // `lua_tointegerx` has it), so `2^53` and `-2^60` are integers too.
-        Value::Number(f) if f.fract() == 0.0 && (-I64_EDGE..I64_EDGE).contains(&f) => Some(f as i64),
+        Value::Number(f) if f.fract() == 0.0 && (-I64_EDGE..I64_EDGE).contains(&f) => {
+            Some(f as i64)
+        }
         _ => None,
     }
 }

@@ -748,9 +748,17 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
         string.dump = nil
         -- Compiling runs no instructions, so its work is charged by size.
         local raw_load, type = load, type
+        local find = string.find
         load = function(chunk, name, mode, ...)
-          if mode ~= nil and mode ~= "t" then
-            error("load: only text chunks are allowed (mode \"t\")", 2)
+          -- Text chunks only, whatever the mode allows besides; a mode that
+          -- allows none, or a binary chunk, gives nil and a message, as
+          -- Lua's own load does for a chunk its mode refuses ("bt", the
+          -- mode of many a library, raised an error).
+          if mode ~= nil and type(mode) ~= "string" then
+            error("bad argument #3 to 'load' (string expected, got " .. typename(mode) .. ")", 2)
+          end
+          if mode ~= nil and not find(mode, "t", 1, true) then
+            return nil, "attempt to load a chunk with mode '" .. mode:sub(1, 40) .. "': dunlua loads text chunks only (mode 't')"
           end
           if type(chunk) == "string" then
             charge(#chunk)
@@ -916,7 +924,17 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
             for v in values {
                 let part = match lua.coerce_string(v.clone())? {
                     Some(s) => Ok(s),
-                    None => Err(super::args::show(&v)),
+                    // What dunlua's `tostring` gives (`table: #1`, a
+                    // `__tostring`'s text; a script's `tostring = f` lands
+                    // in its globals, not here), as Lua's own print
+                    // writes: "a table" told two tables apart by nothing.
+                    None => match lua
+                        .named_registry_value::<Function>(super::object_names::REGISTRY_KEY)?
+                        .call::<Value>(v)?
+                    {
+                        Value::String(s) => Ok(s),
+                        other => Err(super::args::show(&other)),
+                    },
                 };
                 len = len.saturating_add(match &part {
                     Ok(s) => s.as_bytes().len(),
