@@ -33,6 +33,7 @@ mod reference;
 mod replay;
 mod session;
 mod sheet;
+mod spec;
 mod tiled_clients;
 mod toolkit;
 mod variety;
