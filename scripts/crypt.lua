@@ -80,6 +80,16 @@ return {
   one_way = { chasm = "down" },
 
   generate = function(map, rng, p, ctx)
+    local W, H = map.width, map.height
+    if p.min_size < 1 or p.min_size > p.max_size then
+      error(("need 1 <= min_size <= max_size, got %d and %d"):format(p.min_size, p.max_size))
+    end
+    if p.max_size >= W or p.max_size >= H then
+      error(("a %dx%d map is too small for rooms up to %d tiles"):format(W, H, p.max_size))
+    end
+    if W < 8 or H < 8 then
+      error(("a %dx%d map is too small for the 7x7 room under the pit"):format(W, H))
+    end
     map:fill("wall")
     if ctx.level == 1 then
       local rooms = rooms_chain(map, rng, p)
@@ -95,7 +105,6 @@ return {
       for _, m in ipairs(ctx.above:markers()) do
         if m.name == "pit" then pit = m end
       end
-      local W, H = map.width, map.height
       -- Its interior (x + 1 .. x + 6) holds the pit's cell, whatever the edge.
       local x = math.max(0, math.min(W - 8, pit.x - 3))
       local y = math.max(0, math.min(H - 8, pit.y - 3))

@@ -44,6 +44,9 @@ return {
 
   generate = function(map, rng, p)
     local W, H = map.width, map.height
+    if W < 9 or H < 7 then
+      error(("a %dx%d map is too small for the first room (8x6 corners): it needs at least 9x7"):format(W, H))
+    end
     map:fill("wall")
     local first = Rect.new(W // 2 - 4, H // 2 - 3, 8, 6)
     map:carve_room(first)

@@ -26,6 +26,12 @@ return {
 
   generate = function(map, rng, p)
     local W, H = map.width, map.height
+    if p.min_size < 1 or p.min_size > p.max_size then
+      error(("need 1 <= min_size <= max_size, got %d and %d"):format(p.min_size, p.max_size))
+    end
+    if p.max_size >= W or p.max_size >= H then
+      error(("a %dx%d map is too small for rooms up to %d tiles"):format(W, H, p.max_size))
+    end
     map:fill("wall")
     local rooms, placed = {}, Rect.index()
     for _ = 1, p.max_rooms do

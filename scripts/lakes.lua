@@ -20,6 +20,21 @@ return {
 
   generate = function(map, rng, p)
     local W, H = map.width, map.height
+    if p.min_size < 1 or p.min_size > p.max_size then
+      error(("need 1 <= min_size <= max_size, got %d and %d"):format(p.min_size, p.max_size))
+    end
+    if p.max_size >= W or p.max_size >= H then
+      error(("a %dx%d map is too small for rooms up to %d tiles"):format(W, H, p.max_size))
+    end
+    if p.max_rooms < 1 then
+      error(("need max_rooms >= 1, got %d"):format(p.max_rooms))
+    end
+    if not (p.lake_level > 0 and p.lake_level < 1) then
+      error(("need 0 < lake_level < 1, got %s"):format(p.lake_level))
+    end
+    if p.scale < 1 or p.scale > 4096 then
+      error(("need 1 <= scale <= 4096, got %s"):format(p.scale))
+    end
     map:fill("wall")
     local placed = Rect.index()
     for _ = 1, p.max_rooms do
@@ -53,6 +68,9 @@ return {
     local sx, sy = first:center()
     if map:get(sx, sy) ~= "floor" then
       sx, sy = map:random_cell("floor", rng)
+      if sx == nil then
+        error(("the lakes left no floor (lake_level = %s): lower lake_level"):format(p.lake_level))
+      end
     end
     map:set_start(sx, sy)
     if p.doors then features.doors(map) end

@@ -25,6 +25,21 @@ return {
 
   generate = function(map, rng, p, ctx)
     local W, H = map.width, map.height
+    if p.min_size < 2 or p.min_size > p.max_size then
+      error(("need 2 <= min_size <= max_size, got %d and %d"):format(p.min_size, p.max_size))
+    end
+    if p.max_size >= W or p.max_size >= H then
+      error(("a %dx%d map is too small for rooms up to %d tiles"):format(W, H, p.max_size))
+    end
+    if p.max_rooms < 1 then
+      error(("need max_rooms >= 1, got %d"):format(p.max_rooms))
+    end
+    if p.per_room < 0 then
+      error(("need per_room >= 0, got %d"):format(p.per_room))
+    end
+    if p.loop_distance < 1 or p.loop_distance > 10000 then
+      error(("need 1 <= loop_distance <= 10000, got %d"):format(p.loop_distance))
+    end
     map:fill("wall")
     local rooms, placed = {}, Rect.index()
     local function keep(room)

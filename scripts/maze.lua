@@ -25,6 +25,13 @@ return {
     -- Even sizes leave the last row or column as wall.
     local w = map.width - (map.width + 1) % 2
     local h = map.height - (map.height + 1) % 2
+    if w < 3 or h < 3 then
+      error(("a %dx%d map is too small for a maze: it needs at least 3x3"):format(map.width, map.height))
+    end
+    if p.stairs and w < 5 and h < 5 then
+      error(("a %dx%d map holds one maze cell, no room for stairs: it needs at least 5x3 or 3x5 (or stairs=false)")
+        :format(map.width, map.height))
+    end
     map:fill("wall")
     map:maze(Rect.new(0, 0, w - 1, h - 1), rng, { loops = p.loops })
     map:set_start(1, 1)

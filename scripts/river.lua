@@ -22,6 +22,15 @@ return {
 
   generate = function(map, rng, p)
     local W, H = map.width, map.height
+    if W < 5 or H < 3 then
+      error(("a %dx%d map is too small for a river: it needs at least 5x3"):format(W, H))
+    end
+    if p.banks < 0 then
+      error(("need banks >= 0, got %d"):format(p.banks))
+    end
+    if p.meander < 0 then
+      error(("need meander >= 0, got %s"):format(p.meander))
+    end
     map:fill("wall")
     map:carve_room(Rect.new(0, 0, W - 1, H - 1))
 
@@ -57,6 +66,9 @@ return {
     -- Clearings the woods cut off are planted over; the largest, which
     -- planting leaves as it is, is where the start goes.
     local regions = map:regions()
+    if #regions == 0 then
+      error(("no open land is left on the %dx%d map (banks = %d, woods = %s)"):format(W, H, p.banks, p.woods))
+    end
     for i = 2, #regions do
       map:fill_selection(regions[i].cells, "tree")
     end

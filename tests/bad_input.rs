@@ -1859,3 +1859,75 @@ fn a_tiled_output_named_in_bytes_that_are_not_utf8_is_refused() {
     let (code, stderr) = run(b"m\xff.json");
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// The reference scripts refuse a size or a parameter they cannot use with
+/// one line in the user's terms (the size, or `need ... got ...`), never an
+/// API error from deep inside (`rng:int: n must be ...`, `Rect.new: w must
+/// be at least 1`, `map:get: cell ... is outside`, indexing nil); running
+/// out of attempts on a reject (`fewer than 3 rooms`) is fine too.
+#[test]
+fn reference_scripts_name_a_size_or_parameter_they_cannot_use() {
+    let sizes = [
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (4, 4),
+        (5, 5),
+        (8, 8),
+        (10, 10),
+        (12, 12),
+        (16, 16),
+        (20, 20),
+        (40, 1),
+        (1, 40),
+    ];
+    let cases: Vec<(&str, Vec<&str>)> = [
+        "crypt", "digger", "keys", "lakes", "levels", "maze", "river",
+    ]
+    .into_iter()
+    .map(|s| (s, vec![]))
+    .chain([
+        ("river", vec!["banks=100"]),
+        ("river", vec!["banks=-1"]),
+        ("river", vec!["meander=-5"]),
+        ("river", vec!["woods=-1"]),
+        ("lakes", vec!["lake_level=1"]),
+        ("lakes", vec!["lake_level=0"]),
+        ("lakes", vec!["min_size=0"]),
+        ("keys", vec!["min_size=11"]),
+        ("maze", vec!["stairs=false"]),
+    ])
+    .collect();
+    for (name, params) in &cases {
+        let script = format!("scripts/{name}.lua");
+        let at_default = params.is_empty();
+        for &(w, h) in sizes
+            .iter()
+            .chain(if at_default { &[][..] } else { &[(80, 50)][..] })
+        {
+            let size = format!("{w}x{h}");
+            for seed in 0..3 {
+                let mut request = crate::util::request(crate::util::root().join(&script), seed);
+                request.size = Some((w, h));
+                request.params = params.iter().map(|s| s.to_string()).collect();
+                let Err(e) = dunlua::script::run_levels(&request) else {
+                    continue;
+                };
+                let text = e.to_string();
+                let first = text.lines().next().unwrap_or_default();
+                for raw in ["rng:", "Rect.new", "map:", "attempt to", "graph:", "nil"] {
+                    assert!(
+                        !first.contains(raw),
+                        "{script} {params:?} at {size}, seed {seed}: an API error, not the script's own: {first}"
+                    );
+                }
+                assert!(
+                    first.contains(&size)
+                        || first.contains("need ")
+                        || first.contains("attempts were rejected"),
+                    "{script} {params:?} at {size}, seed {seed}: names neither the size nor a parameter: {first}"
+                );
+            }
+        }
+    }
+}

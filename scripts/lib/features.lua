@@ -19,7 +19,7 @@ function M.stairs(map)
   local sx, sy = map:start()
   local x, y = map:dijkstra(sx, sy):farthest()
   if x == nil or (x == sx and y == sy) then
-    error("no room for stairs: the start reaches no other cell", 2)
+    error(("no room for stairs on the %dx%d map: the start reaches no other cell"):format(map.width, map.height), 2)
   end
   map:set(x, y, "stairs_down")
   map:mark(x, y, "stairs_down")
