@@ -1124,3 +1124,44 @@ fn a_bad_size_from_a_library_caller_is_said_once() {
     );
     assert_eq!(err.exit_code(), 2);
 }
+
+/// `populate` looks only at the cells it took itself, as its comment says:
+/// a floor cell that holds a marker from before (a key) may get a thing
+/// too. Skipping such cells would spend other draws and change the maps of
+/// levels.lua (its amulet), so the behaviour is pinned, not changed.
+#[test]
+fn populate_may_put_a_thing_on_a_cell_marked_before() {
+    let scratch = Scratch::new();
+    let lib = std::fs::read_to_string(crate::util::root().join("scripts/lib/spawn.lua")).unwrap();
+    scratch.write("lib/spawn.lua", &lib);
+    let script = r#"
+local spawn = require("lib.spawn")
+return { width = 20, height = 8, generate = function(map, rng)
+  map:fill("wall")
+  local a, b = Rect.new(1, 1, 4, 4), Rect.new(8, 1, 3, 3)
+  map:carve_room(a) map:add_room(a)
+  map:carve_room(b) map:add_room(b)
+  for x = 9, 10 do for y = 2, 3 do map:mark(x, y, "key") end end
+  local placed = spawn.populate(map, rng, { per_room = 4 })
+  assert(#map:markers() == 4 + placed)
+  map:set_start(2, 2)
+end }
+"#;
+    scratch.write("s.lua", script);
+    let mut doubled = 0;
+    for seed in 0..20 {
+        let request = dunlua::script::Request::new(scratch.path().join("s.lua"), seed);
+        let g = dunlua::script::run(&request).unwrap();
+        let markers = g.map.markers();
+        doubled += markers
+            .iter()
+            .filter(|m| m.name != "key")
+            .filter(|m| {
+                markers
+                    .iter()
+                    .any(|k| k.name == "key" && (k.x, k.y) == (m.x, m.y))
+            })
+            .count();
+    }
+    assert!(doubled > 0, "a thing on a key's cell in 20 seeds");
+}

@@ -38,7 +38,12 @@ end
 -- Places up to `per_room` things in each recorded room (none in the first,
 -- where the player starts): each a monster or an item by a coin toss, the
 -- kind by weighted choice at `depth`, on a random floor cell of the room
--- that holds nothing yet. Returns how many it placed.
+-- where populate has not put a thing yet. Markers placed before it are not
+-- looked at: a floor cell already marked (a key, an amulet) may get a
+-- monster or an item too. (Skipping them would spend the draws otherwise
+-- and change the maps of every seed that meets one, levels.lua's among
+-- them.) A try on a cell that is not floor or already taken places
+-- nothing. Returns how many it placed.
 function M.populate(map, rng, opts)
   local depth, per_room = opts.depth or 1, opts.per_room or 1
   local monsters, items = M.at_depth(M.monsters, depth), M.at_depth(M.items, depth)
