@@ -5,14 +5,14 @@
 
 ---What a generation script returns.
 ---@class Script
----@field name? string
----@field width? integer
----@field height? integer
----@field params? table<string, integer|number|boolean|string>
+---@field name? string The generator's name, shown in the window's title and the exports (default: the script's file name without .lua).
+---@field width? integer The map's width (default 80; --size overrides it).
+---@field height? integer The map's height (default 50; --size overrides it).
+---@field params? table<string, integer|number|boolean|string> Parameter names and defaults; -p name=value sets one, and generate gets them as its params.
 ---@field levels? integer How many linked levels one seed makes (1..32, default 1).
 ---@field stairs? "aligned"|"free" "aligned": check fails a seed whose stairs_down and the next level's stairs_up differ.
----@field generate fun(map: Map, rng: Rng, params: table, ctx: LevelContext)
----@field validate? fun(map: Map): boolean
+---@field generate fun(map: Map, rng: Rng, params: table, ctx: LevelContext) Makes the map (once per level), drawing only from rng.
+---@field validate? fun(map: Map): boolean Called after generate: false rejects the map and rerolls on the next attempt's stream; it must return true or false.
 ---@field goal? PuzzleGoal What finishing means: reach a cell marked with one of goal.goals (on the last level); check proves every seed can be finished.
 ---@field locks? table<string, PuzzleLock> Tile kind -> the key marker that opens it; such a kind is shut until opened, whatever its walkable flag.
 ---@field one_way? table<string, "down"> Tile kinds that drop the player onto the same (x, y) of the level below, never back.
@@ -155,7 +155,7 @@ function Map:snapshot(label) end
 ---@return NoiseField
 function Map:noise(rng, opts) end
 
----The walkable cells reachable from a cell (4-connected), never entering the cells of opts.avoid.
+---The walkable cells reachable from a cell (4-connected), never entering the cells of opts.avoid; empty when the cell itself is not walkable (or is avoided).
 ---@param x integer
 ---@param y integer
 ---@param opts? {avoid?: Selection}
@@ -171,7 +171,7 @@ function Map:chokepoints() end
 ---@return boolean
 function Map:disconnects(sel) end
 
----The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil; with a field, entering a cell also costs weight (default 1) times the field's value there.
+---The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil; the start may be any cell, a goal that cannot be entered gives nil; with a field, entering a cell also costs weight (default 1) times the field's value there.
 ---@param ax integer
 ---@param ay integer
 ---@param bx integer
@@ -181,7 +181,7 @@ function Map:disconnects(sel) end
 function Map:path(ax, ay, bx, by, opts) end
 
 ---Sets every cell of a path to a tile (floor by default); returns how many changed.
----@param path {x: integer, y: integer}[]
+---@param path ({x: integer, y: integer}|{[1]: integer, [2]: integer})[]
 ---@param t? TileName
 ---@return integer
 function Map:carve_path(path, t) end
@@ -191,8 +191,8 @@ function Map:carve_path(path, t) end
 ---@return {size: integer, x: integer, y: integer, cells: Selection}[]
 function Map:regions(t) end
 
----Walking distances from `x, y` or from a list of `{x, y}` points.
----@param sources integer|{[1]: integer, [2]: integer}[]
+---Walking distances from `x, y` or from a list of `{x, y}` points; a source that is not walkable is at 0 and spreads into the walkable cells beside it.
+---@param sources integer|({[1]: integer, [2]: integer}|{x: integer, y: integer})[]
 ---@param y? integer
 ---@return DistanceMap
 function Map:dijkstra(sources, y) end
@@ -233,7 +233,7 @@ function Map:connect_regions(rng, opts) end
 ---@return integer
 function Map:add_doors(t) end
 
----Opens walls between walkable cells at least min_distance (default 20) steps apart by walking (Brogue's addLoops); returns how many.
+---Opens cells that are not walkable (walls, also water or a kind of the script's own) between walkable cells at least min_distance (default 20) steps apart by walking (Brogue's addLoops); returns how many.
 ---@param opts? {min_distance?: integer, tile?: TileName, rng?: Rng}
 ---@return integer
 function Map:add_loops(opts) end
@@ -285,7 +285,7 @@ function Map:line(x1, y1, x2, y2, t) end
 ---@return integer
 function Map:walk(x, y, steps, rng, t) end
 
----A perfect maze in r (recursive backtracker); loops opens extra walls.
+---A perfect maze in r (recursive backtracker); loops opens extra walls; returns how many maze cells.
 ---@param r Rect
 ---@param rng Rng
 ---@param opts? {loops?: number, tile?: TileName}

@@ -195,5 +195,18 @@ mod tests {
             assert!(text.contains(&entry.signature()), "{}", entry.signature());
         }
         assert!(text.contains("map:set(x: integer, y: integer, t: TileName)"));
+        // The script table itself (the reference listed only its puzzle
+        // fields), and each class under one heading (`Rect` had two).
+        for (name, ty, _) in super::super::table::SCRIPT_FIELDS {
+            assert!(text.contains(&format!("  {name}: {ty}\n")), "{name}");
+        }
+        let headings: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with(' ') && !l.is_empty())
+            .collect();
+        for heading in &headings {
+            let times = headings.iter().filter(|h| *h == heading).count();
+            assert_eq!(times, 1, "{heading:?} heads {times} sections");
+        }
     }
 }

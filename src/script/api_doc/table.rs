@@ -171,26 +171,26 @@ pub const API: &[Entry] = &[
     m("markers", &[], &["{x: integer, y: integer, name: string, props: table<string, string|number|boolean>}[]"], "The markers, in order."),
     m("snapshot", &[("label", "string")], &[], "Closes a labelled replay step (recorded only when the window is open)."),
     m("noise", &[("rng", "Rng"), ("opts?", "{scale?: number, octaves?: integer}")], &["NoiseField"], "Value noise over the map from rng's stream (specified: see the determinism rules); scale 1..4096 (default 8), octaves 1..8 (default 3)."),
-    m("flood", &[("x", "integer"), ("y", "integer"), ("opts?", "{avoid?: Selection}")], &["Selection"], "The walkable cells reachable from a cell (4-connected), never entering the cells of opts.avoid."),
+    m("flood", &[("x", "integer"), ("y", "integer"), ("opts?", "{avoid?: Selection}")], &["Selection"], "The walkable cells reachable from a cell (4-connected), never entering the cells of opts.avoid; empty when the cell itself is not walkable (or is avoided)."),
     m("chokepoints", &[], &["Selection"], "The walkable cells whose removal splits their walkable region (4-connected; Brogue's chokepoints, the articulation points), found in linear time."),
     m("disconnects", &[("sel", "Selection")], &["boolean"], "Whether making the selected cells impassable would split a walkable region in pieces (Brogue's levelIsDisconnectedWithBlockingMap); linear in the selection and the regions it touches."),
-    m("path", &[("ax", "integer"), ("ay", "integer"), ("bx", "integer"), ("by", "integer"), ("opts?", "{cost?: table<TileName, number|false>, diagonal?: boolean, field?: NoiseField, weight?: number}")], &["{[1]: integer, [2]: integer, x: integer, y: integer}[]?"], "The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil; with a field, entering a cell also costs weight (default 1) times the field's value there."),
-    m("carve_path", &[("path", "{x: integer, y: integer}[]"), ("t?", "TileName")], &["integer"], "Sets every cell of a path to a tile (floor by default); returns how many changed."),
+    m("path", &[("ax", "integer"), ("ay", "integer"), ("bx", "integer"), ("by", "integer"), ("opts?", "{cost?: table<TileName, number|false>, diagonal?: boolean, field?: NoiseField, weight?: number}")], &["{[1]: integer, [2]: integer, x: integer, y: integer}[]?"], "The cheapest path between two cells (A*, specified tie-breaking), start and goal included, or nil; the start may be any cell, a goal that cannot be entered gives nil; with a field, entering a cell also costs weight (default 1) times the field's value there."),
+    m("carve_path", &[("path", "({x: integer, y: integer}|{[1]: integer, [2]: integer})[]"), ("t?", "TileName")], &["integer"], "Sets every cell of a path to a tile (floor by default); returns how many changed."),
     m("regions", &[("t?", "TileName|TileName[]")], &["{size: integer, x: integer, y: integer, cells: Selection}[]"], "Connected regions of walkable cells (or of the kinds named), largest first."),
-    m("dijkstra", &[("sources", "integer|{[1]: integer, [2]: integer}[]"), ("y?", "integer")], &["DistanceMap"], "Walking distances from `x, y` or from a list of `{x, y}` points."),
+    m("dijkstra", &[("sources", "integer|({[1]: integer, [2]: integer}|{x: integer, y: integer})[]"), ("y?", "integer")], &["DistanceMap"], "Walking distances from `x, y` or from a list of `{x, y}` points; a source that is not walkable is at 0 and spreads into the walkable cells beside it."),
     m("neighbors", XYT, &["integer"], "How many of the 8 neighbours hold `t`."),
     m("cellular", &[("rules", "{birth: integer[], survive: integer[], tile?: TileName, dead?: TileName, steps?: integer, edge_alive?: boolean}")], &[], "Whole-map cellular-automaton steps."),
     m("scatter", &[("t", "TileName"), ("p", "number"), ("rng", "Rng"), ("r?", "Rect")], &[], "Each cell of r (default all) becomes t when rng:float() < p."),
     m("random_cell", &[("t", "TileName"), ("rng", "Rng")], CELL, "A uniformly chosen cell holding t, or nil."),
     m("connect_regions", &[("rng", "Rng"), ("opts?", "{tile?: TileName, avoid?: Selection}")], &["integer"], "Joins every walkable region to the largest with the shortest tunnels, never through opts.avoid."),
     m("add_doors", &[("t?", "TileName|{tile?: TileName, secret?: number, rng?: Rng}")], &["integer"], "Doors in one-cell openings of recorded rooms, never two side by side; with secret = p and rng, each is a secret_door with probability p."),
-    m("add_loops", &[("opts?", "{min_distance?: integer, tile?: TileName, rng?: Rng}")], &["integer"], "Opens walls between walkable cells at least min_distance (default 20) steps apart by walking (Brogue's addLoops); returns how many."),
+    m("add_loops", &[("opts?", "{min_distance?: integer, tile?: TileName, rng?: Rng}")], &["integer"], "Opens cells that are not walkable (walls, also water or a kind of the script's own) between walkable cells at least min_distance (default 20) steps apart by walking (Brogue's addLoops); returns how many."),
     m("stamp", &[("x", "integer"), ("y", "integer"), ("rows", "string[]"), ("legend", "table<string, TileName|{tile?: TileName, mark?: string}>"), ("opts?", "{rotate?: 0|90|180|270, mirror?: \"x\"|\"y\"}")], &["Rect"], "Stamps an ASCII prefab (mirrored, then turned clockwise, if asked); a space leaves the cell alone. Returns the Rect it covers (corners: its first and last cells, so map:fill_rect of it covers exactly them)."),
     m("place_prefab", &[("rows", "string[]"), ("legend", "table<string, TileName|{tile?: TileName, mark?: string}>"), ("rng", "Rng"), ("opts?", "{rotate?: integer|\"any\", mirror?: \"x\"|\"y\"|\"any\", on?: TileName|Selection, within?: Rect, tries?: integer}")], &["integer?", "integer?", "integer?", "string?", "Rect?"], "Finds where a prefab fits (on the given cells, inside a rect) and stamps it; returns x, y, rotate, mirror and the Rect it covers once turned (corners: its first and last cells), or nil."),
     m("circle", &[("x", "integer"), ("y", "integer"), ("r", "integer"), ("t", "TileName")], &[], "A filled disc that must fit on the map."),
     m("line", &[("x1", "integer"), ("y1", "integer"), ("x2", "integer"), ("y2", "integer"), ("t", "TileName")], &[], "A straight line (Bresenham), both ends included."),
     m("walk", &[("x", "integer"), ("y", "integer"), ("steps", "integer"), ("rng", "Rng"), ("t?", "TileName")], &["integer", "integer", "integer"], "The drunkard's walk; returns the end x, y and how many cells changed."),
-    m("maze", &[("r", "Rect"), ("rng", "Rng"), ("opts?", "{loops?: number, tile?: TileName}")], &["integer"], "A perfect maze in r (recursive backtracker); loops opens extra walls."),
+    m("maze", &[("r", "Rect"), ("rng", "Rng"), ("opts?", "{loops?: number, tile?: TileName}")], &["integer"], "A perfect maze in r (recursive backtracker); loops opens extra walls; returns how many maze cells."),
     m("select", &[("t", "TileName")], &["Selection"], "The cells holding t."),
     m("select_rect", &[("r", "Rect")], &["Selection"], "The cells of a rect, corners included (the cells map:fill_rect writes); the rect must lie on the map."),
     m("dead_ends", &[], &["Selection"], "The walkable cells with exactly one walkable 4-neighbour (what check counts as dead_ends)."),
@@ -257,6 +257,19 @@ pub const API: &[Entry] = &[
 
 /// A documented field: name, LuaLS type, one line of documentation.
 pub type FieldDoc = (&'static str, &'static str, &'static str);
+
+/// The script table's own fields (what a script returns), the puzzle's
+/// after them. A `?` marks an optional field.
+pub const SCRIPT_FIELDS: &[FieldDoc] = &[
+    ("name?", "string", "The generator's name, shown in the window's title and the exports (default: the script's file name without .lua)."),
+    ("width?", "integer", "The map's width (default 80; --size overrides it)."),
+    ("height?", "integer", "The map's height (default 50; --size overrides it)."),
+    ("params?", "table<string, integer|number|boolean|string>", "Parameter names and defaults; -p name=value sets one, and generate gets them as its params."),
+    ("levels?", "integer", "How many linked levels one seed makes (1..32, default 1)."),
+    ("stairs?", "\"aligned\"|\"free\"", "\"aligned\": check fails a seed whose stairs_down and the next level's stairs_up differ."),
+    ("generate", "fun(map: Map, rng: Rng, params: table, ctx: LevelContext)", "Makes the map (once per level), drawing only from rng."),
+    ("validate?", "fun(map: Map): boolean", "Called after generate: false rejects the map and rerolls on the next attempt's stream; it must return true or false."),
+];
 
 /// The script table's puzzle fields (what `check` and `crate::proof`
 /// prove).
