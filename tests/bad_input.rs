@@ -392,6 +392,34 @@ fn a_misspelled_generate_or_params_key_is_named() {
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
+/// A key of the returned table close to a field's name is a typo, said
+/// at once: `widht = 40` made an 80-wide map and `validte` never ran. A
+/// key of the script's own, far from every field, is no error.
+#[test]
+fn a_misspelled_field_of_the_script_table_is_an_error() {
+    let generate = "generate = function(map) map:fill('floor') map:set_start(1, 1) end";
+    for (key, field) in [
+        ("widht = 40", "width"),
+        ("validte = print", "validate"),
+        ("one_wya = {}", "one_way"),
+        ("lcoks = {}", "locks"),
+    ] {
+        let err = binary_fails(&format!("return {{ {key}, {generate} }}\n"), &["--hash"], 1);
+        let typo = key.split(' ').next().unwrap();
+        assert_eq!(
+            err,
+            format!("dunlua: x.lua: the returned table has '{typo}', which is no field of a script: did you mean {field}?\n")
+        );
+    }
+    let scratch = Scratch::new();
+    let script = scratch_script(
+        &scratch,
+        &format!("return {{ rooms_wanted = 3, [1] = true, {generate} }}\n"),
+    );
+    let run = dunlua_in(scratch.path(), &[&script, "--seed", "1", "--hash"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
 #[test]
 fn a_syntax_error_names_the_line() {
     let err = binary_fails(

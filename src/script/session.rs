@@ -121,8 +121,19 @@ impl Session {
                 args::show(&returned)
             )));
         };
-        let [generate, validate, declared @ ..] =
+        let (fields, keys) =
             super::raw::fields::script_fields(&vm.lua, &table).map_err(|e| vm.failure(e))?;
+        // A key of the script's own is looked at only when there is one:
+        // one close to a field's name is a typo (`widht = 40` made an
+        // 80-wide map, `validte` never ran).
+        if keys > fields.iter().filter(|v| !v.is_nil()).count() {
+            if let Some((key, field)) = misspelled_field(&vm.lua, &table) {
+                return Err(ScriptError::contract(format!(
+                    "{shown}: the returned table has '{key}', which is no field of a script: did you mean {field}?"
+                )));
+            }
+        }
+        let [generate, validate, declared @ ..] = fields;
         let generate = match generate {
             Value::Function(f) => f,
             other => {
@@ -357,6 +368,29 @@ fn misspelled(lua: &mlua::Lua, table: &Table, field: &str) -> Option<String> {
         .collect();
     crate::closest::closest(field, keys.iter().map(String::as_str))
         .map(|key| crate::one_line::one_line(key).into_owned())
+}
+
+/// The fields of a script's table (`raw::fields::script_fields` reads
+/// them; the API reference lists them).
+const FIELDS: [&str; 11] = [
+    "generate", "validate", "name", "width", "height", "levels", "stairs", "params", "goal",
+    "locks", "one_way",
+];
+
+/// A key of the script's table (among its first [`KEYS_LOOKED_AT`]) that
+/// is no field but close to one, with that field: a typo. A key far from
+/// every field is the script's own. Typos of `generate` and `params` are
+/// left to the messages that name them where they matter (a missing
+/// `generate`; `-p` given to a script that declares no `params`).
+fn misspelled_field(lua: &mlua::Lua, table: &Table) -> Option<(String, &'static str)> {
+    let pairs = super::raw::fields::first_pairs(lua, table, KEYS_LOOKED_AT).ok()?;
+    pairs.iter().find_map(|(key, _)| {
+        let Value::String(s) = key else { return None };
+        let key = s.to_str().ok()?.to_string();
+        let field = crate::closest::closest(&key, FIELDS)?;
+        let named_elsewhere = field == "generate" || field == "params";
+        (!named_elsewhere).then(|| (crate::one_line::one_line(&key).into_owned(), field))
+    })
 }
 
 /// What a script declares, from its table's `name`, `width`, `height`,

@@ -84,8 +84,14 @@ unsafe fn set_key(state: *mut ffi::lua_State, table: c_int, keys: c_int, name: &
 }
 
 /// The script table's fields (the first [`SCRIPT_FIELDS`] of [`KEYS`]), read as `table.field` would
-/// (metamethods included), in that order.
-pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; SCRIPT_FIELDS]> {
+/// (metamethods included), in that order, and how many keys the table has
+/// (raw, as `pairs` without `__pairs`): more keys than fields read means a
+/// key of the script's own (a typo, maybe), told at a few instructions a
+/// slot of the table (`dunlua_rawcount`, no lookup a key).
+pub(crate) fn script_fields(
+    lua: &Lua,
+    table: &Table,
+) -> mlua::Result<([Value; SCRIPT_FIELDS], usize)> {
     type Eleven = (
         Value,
         Value,
@@ -101,10 +107,12 @@ pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; SC
     );
     // SAFETY: the closure replaces the table exec_raw pushed with the eleven
     // values; lua_getfield may raise (a metamethod, memory), with nothing
-    // holding a destructor in this frame.
+    // holding a destructor in this frame; dunlua_rawcount raises nothing.
+    let mut count = 0;
     let (a, b, c, d, e, f, g, h, i, j, k): Eleven = unsafe {
         lua.exec_raw(table, |state| {
             let at = ffi::lua_gettop(state);
+            count = dunlua_rawcount(state, at) as usize;
             let keys = push_keys(state);
             for i in 1..=SCRIPT_FIELDS as i64 {
                 ffi::lua_rawgeti(state, keys, i);
@@ -114,7 +122,7 @@ pub(crate) fn script_fields(lua: &Lua, table: &Table) -> mlua::Result<[Value; SC
             ffi::lua_remove(state, at);
         })?
     };
-    Ok([a, b, c, d, e, f, g, h, i, j, k])
+    Ok(([a, b, c, d, e, f, g, h, i, j, k], count))
 }
 
 /// The first `most` key-value pairs of `table` in `next` order (raw, as
@@ -255,4 +263,6 @@ pub(crate) fn set_size(lua: &Lua, methods: &Table, width: i64, height: i64) -> m
 extern "C-unwind" {
     /// Gives the userdata at `idx` the next object id (`lapi.c`).
     fn dunlua_renumber(state: *mut ffi::lua_State, idx: c_int);
+    /// How many keys the table at `idx` holds, raw (`lapi.c`).
+    fn dunlua_rawcount(state: *mut ffi::lua_State, idx: c_int) -> ffi::lua_Unsigned;
 }

@@ -933,6 +933,32 @@ LUA_API int dunlua_nodeindex (lua_State *L, int idx) {
 
 
 /*
+** dunlua: how many keys the table at 'idx' holds (raw: its array part's
+** non-nil slots and its hash part's non-empty nodes), without a lookup a
+** key as 'lua_next' makes: the host compares it with the fields it read
+** from a script's table to tell whether the table holds a key of its own.
+*/
+LUA_API lua_Unsigned dunlua_rawcount (lua_State *L, int idx) {
+  Table *t;
+  lua_Unsigned n = 0;
+  unsigned int i, size;
+  lua_lock(L);
+  t = hvalue(index2value(L, idx));
+  size = luaH_realasize(t);
+  for (i = 0; i < size; i++)
+    if (!isempty(&t->array[i]))
+      n++;
+  if (!isdummy(t)) {
+    for (i = 0; i < cast_uint(sizenode(t)); i++)
+      if (!isempty(gval(gnode(t, i))))
+        n++;
+  }
+  lua_unlock(L);
+  return n;
+}
+
+
+/*
 ** dunlua: gives the full userdata at 'idx' the next id, as if it were made
 ** now (lgc.c, 'dunlua_giveid'): a userdata the host keeps for a VM's life
 ** and lends to each run at the point where a run used to make its own
