@@ -287,6 +287,30 @@ fn the_sandbox_has_no_way_out() {
     );
 }
 
+/// A method called with `.` or on another object, caught by `pcall`, is
+/// said in the API's words at the script's line, as it is uncaught (the
+/// script saw mlua's "bad argument `self` to `LuaMap.set`: userdata is
+/// not expected type").
+#[test]
+fn a_caught_wrong_self_says_what_the_uncaught_one_says() {
+    let scratch = Scratch::new();
+    for (call, api, owner) in [
+        ("map.set(1.5, 0, 'wall')", "map:set", "map"),
+        ("map.count(rng, 'x')", "map:count", "map"),
+        ("rng.int(map, 3)", "rng:int", "rng"),
+    ] {
+        let body = format!("local ok, e = pcall(function() return {call} end); error(e, 0)");
+        let err = scratch.run("x.lua", &script_with(&body)).unwrap_err();
+        let said = format!("{api}: call it on a {owner} with a colon, as {api}(...); it was called on something else");
+        assert!(
+            err.message.starts_with("x.lua:") || err.message.contains("/x.lua:"),
+            "{}",
+            err.message
+        );
+        assert!(err.message.ends_with(&said), "{}", err.message);
+    }
+}
+
 #[test]
 fn text_load_still_works() {
     let scratch = Scratch::new();

@@ -985,12 +985,17 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
 /// The text a script sees for an error a host function raised: the
 /// innermost cause's message (already located at the script's line).
 fn error_text(err: &mlua::Error) -> String {
-    let mut err = err;
-    while let mlua::Error::CallbackError { cause, .. } = err {
-        err = cause;
+    let mut inner = err;
+    while let mlua::Error::CallbackError { cause, .. } = inner {
+        inner = cause;
     }
-    match err {
+    match inner {
         mlua::Error::RuntimeError(message) => message.clone(),
+        // mlua's own "bad argument `self` to `LuaMap.set`: userdata is not
+        // expected type" (a method called with `.` or on another object):
+        // in the API's words and at the script's line, as the same mistake
+        // uncaught says it.
+        mlua::Error::BadArgument { .. } => ScriptError::from_lua(err).message,
         other => other.to_string(),
     }
 }
