@@ -686,6 +686,13 @@ pub(super) fn markers_list(lua: &Lua, name: &'static str, map: &Map) -> mlua::Re
         name,
         (map.markers().len() as u64).saturating_mul(cost::UNITS_PER_VALUE_MADE),
     )?;
+    let props: usize = map.markers().iter().map(|m| m.props.len()).sum();
+    let bytes = map
+        .markers()
+        .len()
+        .saturating_mul(cost::MARKER_TABLE_BYTES)
+        .saturating_add(props.saturating_mul(cost::FIELD_BYTES));
+    budget::make_room(lua, name, bytes)?;
     let list = lua.create_table()?;
     for (i, m) in map.markers().iter().enumerate() {
         let t = lua.create_table()?;
@@ -1439,7 +1446,11 @@ impl UserData for LuaMap {
             let Some(cells) = found else {
                 return Ok(Value::Nil);
             };
-            let _list = a.reserve(cells.len() * 96)?;
+            budget::make_room(
+                lua,
+                "map:path",
+                cells.len().saturating_mul(cost::PATH_POINT_BYTES),
+            )?;
             let list = lua.create_table_with_capacity(cells.len(), 0)?;
             for (k, (x, y)) in cells.into_iter().enumerate() {
                 let point = lua.create_table_with_capacity(2, 2)?;

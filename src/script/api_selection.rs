@@ -82,6 +82,11 @@ impl UserData for LuaSelection {
         });
         methods.add_method("cells", |lua, s, ()| {
             budget::charge(lua, "selection:cells", cost::visited(s.0.count() as u64))?;
+            budget::make_room(
+                lua,
+                "selection:cells",
+                s.0.count().saturating_mul(cost::POINT_TABLE_BYTES),
+            )?;
             let list = lua.create_table_with_capacity(s.0.count(), 0)?;
             for (i, (x, y)) in s.0.points().enumerate() {
                 list.raw_set(i + 1, lua.create_sequence_from([x, y])?)?;

@@ -661,11 +661,18 @@ impl Vm {
             ),
             Stop::Memory => (
                 FailureKind::Limit,
-                format!(
-                    "memory limit of {} MiB exceeded (a table that grows forever?); raise it with {}",
-                    limits.max_memory >> 20,
-                    self.names.memory
-                ),
+                match self.guard.detail() {
+                    Some(detail) => format!(
+                        "memory limit of {} MiB exceeded: {detail}; raise it with {}",
+                        limits.max_memory >> 20,
+                        self.names.memory
+                    ),
+                    None => format!(
+                        "memory limit of {} MiB exceeded (a table that grows forever?); raise it with {}",
+                        limits.max_memory >> 20,
+                        self.names.memory
+                    ),
+                },
             ),
             Stop::Timeout => (
                 FailureKind::TimedOut,

@@ -492,10 +492,12 @@ impl Guard {
     }
 
     /// Counts `bytes` held by the host for the script, if they fit under the
-    /// memory limit (after a full collection of Lua's garbage, if needed).
+    /// memory limit (after a full collection of Lua's garbage, if needed);
+    /// else the stop's message says what `what` needed.
     pub(crate) fn reserve(
         &self,
         lua: &Lua,
+        what: &str,
         bytes: usize,
         at: impl FnOnce() -> Option<String>,
     ) -> Result<(), Stop> {
@@ -505,6 +507,12 @@ impl Guard {
         if self.memory_used().saturating_add(bytes) > self.memory_limit.get() {
             let _ = lua.gc_collect();
             if self.memory_used().saturating_add(bytes) > self.memory_limit.get() {
+                let left = self.memory_limit.get().saturating_sub(self.memory_used());
+                self.set_detail(format!(
+                    "{what} needs about {} more and {} remain",
+                    mib(bytes),
+                    mib(left)
+                ));
                 self.set_stop(Stop::Memory, at);
                 return Err(Stop::Memory);
             }
@@ -937,6 +945,32 @@ pub(crate) unsafe extern "C-unwind" fn hook(state: *mut lua_State, ar: *mut lua_
             raise_stop(state, guard, Some(ar))
         }
     }
+}
+
+/// Bytes as a message says them: `1.5 MiB`, `390 MiB`.
+fn mib(bytes: usize) -> String {
+    let mib = bytes as f64 / (1u64 << 20) as f64;
+    if mib < 10.0 {
+        format!("{mib:.1} MiB")
+    } else {
+        format!("{mib:.0} MiB")
+    }
+}
+
+/// [`dunlua_charge`] for the raw function `what` (`rect_index:insert`):
+/// when `units` are more than the budget has left, the stop's message says
+/// which call needed how much, as a binding's charge does (it said "a
+/// runaway loop?" of one insert of a huge rect).
+pub(crate) unsafe fn charge_for(state: *mut lua_State, what: &str, units: usize) {
+    if let Some(guard) = guard_of(state) {
+        let remaining = guard.remaining();
+        if units as u64 > remaining && guard.stop.get().is_none() {
+            guard.set_detail(format!(
+                "{what} needs about {units} units of work and {remaining} remain"
+            ));
+        }
+    }
+    dunlua_charge(state, units)
 }
 
 /// Charges `units` of work done by a C library function; raises the stop

@@ -17,7 +17,7 @@ use std::ffi::{c_int, c_void};
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Function, Lua, Table, Value};
 
-use super::guard::{dunlua_charge, hold, raw_metatable, release, set_raw_metatable, RawType};
+use super::guard::{charge_for, hold, raw_metatable, release, set_raw_metatable, RawType};
 use super::{fall_back, int_arg};
 use crate::geom::Rect;
 use crate::ops::RectIndex;
@@ -325,7 +325,11 @@ raw_fn!(raw_insert, |state| {
         let block = index_at(state, 1)?;
         // Raises the located stop (nothing here has a destructor) when the
         // buckets cannot be paid for or the index outgrows the memory limit.
-        dunlua_charge(state, RectIndex::buckets_touched(&r) as usize);
+        charge_for(
+            state,
+            "rect_index:insert",
+            RectIndex::buckets_touched(&r) as usize,
+        );
         let index = &mut *block.index;
         index.insert(r);
         let grown = index.heap_bytes().saturating_sub(block.held);
@@ -339,7 +343,11 @@ raw_fn!(raw_intersects_any, |state| {
     (|| {
         let r = rect_at(state, 2)?;
         let block = index_at(state, 1)?;
-        dunlua_charge(state, RectIndex::buckets_touched(&r) as usize);
+        charge_for(
+            state,
+            "rect_index:intersects_any",
+            RectIndex::buckets_touched(&r) as usize,
+        );
         let hit = (*block.index).intersects_any(&r);
         ffi::lua_pushboolean(state, hit as c_int);
         Some(1)
