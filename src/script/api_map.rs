@@ -490,6 +490,9 @@ pub(crate) struct LuaMap {
     held: RefCell<Reservation>,
     /// The bytes of rooms and markers added so far.
     records: Cell<usize>,
+    /// While `validate` runs: the map may be read, not changed (a change
+    /// there was kept in the map made, and blamed on `generate`).
+    judging: Cell<bool>,
 }
 
 impl LuaMap {
@@ -499,7 +502,13 @@ impl LuaMap {
             journal: RefCell::new(journal),
             held: RefCell::new(Reservation::none()),
             records: Cell::new(0),
+            judging: Cell::new(false),
         }
+    }
+
+    /// Whether the map is being judged by `validate` (read-only).
+    pub(crate) fn set_judging(&self, judging: bool) {
+        self.judging.set(judging);
     }
 
     /// Counts `more` bytes of rooms or markers, and whatever the journal
@@ -559,6 +568,7 @@ impl LuaMap {
             journal: RefCell::new(None),
             held: RefCell::new(Reservation::none()),
             records: Cell::new(0),
+            judging: Cell::new(false),
         }
     }
 
@@ -576,6 +586,7 @@ impl LuaMap {
         *self.journal.borrow_mut() = journal;
         *self.held.borrow_mut() = Reservation::none();
         self.records.set(0);
+        self.judging.set(false);
         Ok(())
     }
 
@@ -623,12 +634,21 @@ impl LuaMap {
     }
 
     pub fn map_mut(&self, lua: &Lua) -> mlua::Result<RefMut<'_, Map>> {
+        if self.judging.get() {
+            return Err(located(
+                lua,
+                "map: validate may only look at the map, not change it (it judges the map generate made; change the map in generate)",
+            ));
+        }
         let slot = self.map.try_borrow_mut().map_err(|_| busy(lua))?;
         RefMut::filter_map(slot, Option::as_mut).map_err(|_| gone(lua))
     }
 
     /// For the fast paths: the map if there is one and nobody is using it.
     pub(crate) fn try_map_mut(&self) -> Option<RefMut<'_, Map>> {
+        if self.judging.get() {
+            return None;
+        }
         RefMut::filter_map(self.map.try_borrow_mut().ok()?, Option::as_mut).ok()
     }
 

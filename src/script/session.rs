@@ -636,7 +636,11 @@ impl Session {
             .map(|_| true);
         if let (Ok(true), Some(validate)) = (&called, validate) {
             let defined = validate.info().line_defined.unwrap_or(0);
-            called = vm.call(validate, map_ud.clone()).and_then(|verdict| match verdict {
+            let judge = |on: bool| map_ud.borrow::<LuaMap>().map(|m| m.set_judging(on));
+            judge(true).map_err(|e| vm.failure(e))?;
+            let verdict = vm.call(validate, map_ud.clone());
+            judge(false).map_err(|e| vm.failure(e))?;
+            called = verdict.and_then(|verdict| match verdict {
                 // Nothing returned (a forgotten `return true`) was taken
                 // for false: every attempt rejected as "returned false".
                 Value::Nil => Err(vm.failure(mlua::Error::runtime(format!(
