@@ -373,4 +373,14 @@ fn a_missing_script_without_a_seed_is_one_line() {
         "{}",
         run.stderr
     );
+    // A usage error is one line without --seed too: no seed to note, as
+    // there is no map to make again (the note came first, a second line).
+    for args in [
+        &["ok.lua", "-p", "gap=3", "--hash"][..],
+        &["ok.lua", "--size", "9000x9000", "--levels", "2", "--hash"],
+    ] {
+        let run = crate::util::dunlua_in(scratch.path(), args);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert_eq!(run.stderr.trim().lines().count(), 1, "{}", run.stderr);
+    }
 }

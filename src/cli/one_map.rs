@@ -102,15 +102,16 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     let started = std::time::Instant::now();
     let levels = with_watchdog(&request, || {
         let session = script::Session::new(&request)?;
-        // Said once the script is read and compiled (a script that cannot
-        // be has no map to make again), before its run (whose failure the
-        // seed reproduces).
-        if cli.seed.is_none() {
+        let result = session.run_levels(request.seed);
+        // Said once the run is over, made or failed (the seed reproduces
+        // either), unless the command line was wrong (a bad -p or size: no
+        // map to make again, and a usage error is one line).
+        let usage = matches!(&result, Err(e) if e.kind == script::FailureKind::Usage);
+        if cli.seed.is_none() && !usage {
             note!(
                 "dunlua: seed {seed} (no --seed given; pass --seed {seed} to get this map again)"
             );
         }
-        let result = session.run_levels(request.seed);
         if result.is_err() {
             // The command ends with this error: freeing the run's heap
             // first (millions of objects) would only delay the message,
