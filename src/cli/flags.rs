@@ -244,7 +244,7 @@ pub struct ScriptArgs {
     #[arg(long, allow_hyphen_values = true, value_name = "WxH", value_parser = parse_size)]
     pub size: Option<(i64, i64)>,
 
-    /// Override a declared parameter (repeatable); see --params.
+    /// Override a declared parameter (repeatable); `dunlua SCRIPT --params` lists them.
     #[arg(short = 'p', long = "param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
 
