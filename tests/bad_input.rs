@@ -193,6 +193,10 @@ fn rng_and_tiles_refuse_bad_arguments() {
         ),
         ("math.randomseed(1)", "math.randomseed is disabled"),
         (
+            "math.random(1, 2, 3)",
+            "math.random: wrong number of arguments (it takes none, m, or m and n; got 3)",
+        ),
+        (
             r###"tiles.define("lava", {glyph = "##"})"###,
             r###"tiles.define: 'lava' needs glyph = one character, got "##""###,
         ),

@@ -147,7 +147,20 @@ pub(crate) fn install_math_random(lua: &Lua) -> mlua::Result<MathStream> {
     let stream = current.clone();
     math.set(
         "random",
-        lua.create_function(move |lua, args: Six| {
+        lua.create_function(move |lua, all: MultiValue| {
+            // Lua's own raises for more than two (a third was ignored).
+            if all.len() > 2 {
+                return Err(located(
+                    lua,
+                    format!(
+                        "math.random: wrong number of arguments (it takes none, m, or m and n; got {})",
+                        all.len()
+                    ),
+                ));
+            }
+            let mut all = all.into_iter();
+            let mut next = || all.next().unwrap_or(Value::Nil);
+            let args: Six = (next(), next(), Value::Nil, Value::Nil, Value::Nil, Value::Nil);
             let args = Args::new(lua, "math.random", args);
             let Some(stream) = stream.0.borrow().clone() else {
                 return Err(args.fail("no run is in progress"));
