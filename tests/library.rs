@@ -488,7 +488,10 @@ fn paths_go_round_walls_follow_costs_and_carve() {
     assert!(refused("map:carve_path({ { 1, 1 }, { 9, 9 } })")
         .contains("map:carve_path: cell (9, 9) is outside the 4x3 map"));
     assert!(refused("map:carve_path({ { 1, 'a' } })")
-        .contains("path[1].y must be an integer, got \"a\""));
+        .contains("path[1].y (or path[1][2]) must be an integer, got \"a\""));
+    // One point is no list of points (it made no path and no error).
+    assert!(refused("map:carve_path({ x = 1, y = 1 })")
+        .contains("map:carve_path: path must be a list of {x, y} points, got one point"));
 }
 
 #[test]

@@ -156,6 +156,14 @@ fn read_mirror(a: &Args, opts: &Table, any_ok: bool) -> mlua::Result<ops::Mirror
 fn read_point_list(a: &Args, i: usize, what: &str) -> mlua::Result<Vec<(i64, i64)>> {
     let list = a.table(i, what)?;
     let len = list.raw_len();
+    // One point, not a list of them, made no path and no error.
+    if len == 0
+        && (list.raw_get::<Value>("x")? != Value::Nil || list.raw_get::<Value>("y")? != Value::Nil)
+    {
+        return Err(a.fail(format!(
+            "{what} must be a list of {{x, y}} points, got one point; wrap it: {{ {{x = .., y = ..}} }}"
+        )));
+    }
     a.charge(cost::CALL_UNITS.saturating_add(len as u64 * 4))?;
     let mut out = Vec::with_capacity(len.min(1 << 20));
     for k in 1..=len {
@@ -167,11 +175,11 @@ fn read_point_list(a: &Args, i: usize, what: &str) -> mlua::Result<Vec<(i64, i64
                 Value::Nil => p.raw_get::<Value>(index)?,
                 v => v,
             };
-            match v {
-                Value::Integer(i) => Ok(i),
-                other => Err(a.fail(format!(
-                    "{what}[{k}].{key} must be an integer, got {}",
-                    show(&other)
+            match whole_integer(&v) {
+                Some(i) => Ok(i),
+                None => Err(a.fail(format!(
+                    "{what}[{k}].{key} (or {what}[{k}][{index}]) must be an integer, got {}",
+                    show(&v)
                 ))),
             }
         };
