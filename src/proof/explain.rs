@@ -5,8 +5,8 @@
 use std::collections::VecDeque;
 
 use super::graph::{At, Class, MoveKind, SecretDoor, World};
-use super::search::{Explored, State, Step};
-use super::{Outcome, ProofCell, Puzzle, Verdict};
+use super::search::{Budget, Explored, State, Step, MAX_WORK};
+use super::{Outcome, ProofCell, Puzzle, Stop, Verdict};
 
 /// `(x, y)`, with `on level k` when the dungeon has several.
 fn place(world: &World, at: At) -> String {
@@ -56,7 +56,7 @@ fn tile_name<'a>(world: &World, maps_kind: &'a [Vec<String>], at: At) -> &'a str
         .unwrap_or("?")
 }
 
-pub(super) fn verdict(world: &World, explored: &Explored, puzzle: &Puzzle) -> Verdict {
+pub(super) fn verdict(world: &World, explored: &Explored, puzzle: &Puzzle, stop: &Stop) -> Verdict {
     let names: Vec<Vec<String>> = world.kind_names.clone();
     let goal = puzzle.goal_words();
     let states = explored.states.len();
@@ -68,7 +68,7 @@ pub(super) fn verdict(world: &World, explored: &Explored, puzzle: &Puzzle) -> Ve
         states,
     };
     if !explored.good[0] {
-        let (sentence, cells, path) = unfinishable(world, explored, puzzle, &names);
+        let (sentence, cells, path) = unfinishable(world, explored, puzzle, &names, stop);
         return done(Outcome::Unfinishable, sentence, cells, path);
     }
     let bad = explored
@@ -210,6 +210,7 @@ fn unfinishable(
     explored: &Explored,
     puzzle: &Puzzle,
     names: &[Vec<String>],
+    stop: &Stop,
 ) -> (String, Vec<At>, Vec<At>) {
     let goal = puzzle.goal_words();
     let count = world.levels.len();
@@ -298,6 +299,10 @@ fn unfinishable(
     // goal could be reached were every lock open, and which no state
     // opens. For a region's own doors one state per region tells.
     let mut looked = vec![false; world.regions.len()];
+    // The doors behind open doors are looked for under a budget of their
+    // own (as large as the search's): past it, only the regions' own
+    // doors are looked at.
+    let mut budget = Budget::new(MAX_WORK, stop);
     for (i, s) in explored.states.iter().enumerate() {
         let first = !std::mem::replace(&mut looked[s.region as usize], true);
         let own: &[u32] = if first {
@@ -307,7 +312,7 @@ fn unfinishable(
         };
         // The doors behind open doors depend on the keys held, so every
         // state's (none, unless the region's doors touch other doors).
-        let (_, shut_behind) = world.doors_behind(s, u64::MAX).unwrap_or_default();
+        let (_, shut_behind) = world.doors_behind(s, &mut budget).unwrap_or_default();
         for &g in own.iter().chain(shut_behind.iter()) {
             let group = &world.groups[g as usize];
             if relaxed_group[g as usize] && !world.passable(&union, g) {

@@ -26,7 +26,7 @@ pub(super) enum Class {
 pub(super) type At = (u32, i32, i32);
 
 /// How the player leaves a region other than through a lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum MoveKind {
     StairsDown,
     StairsUp,
@@ -630,11 +630,13 @@ fn add_moves(world: &mut World) {
             }
         }
     }
+    // Which (region, kind, destination) and (group, destination) have a
+    // move already: looked up, never iterated.
+    let mut seen: rustc_hash::FxHashSet<(u32, MoveKind, u32)> = Default::default();
     for (from_region, kind, from, landing) in found {
         let to = world.land(landing);
-        let moves = &mut world.regions[from_region as usize].moves;
-        if !moves.iter().any(|m| m.kind == kind && m.to == to) {
-            moves.push(Move {
+        if seen.insert((from_region, kind, to)) {
+            world.regions[from_region as usize].moves.push(Move {
                 kind,
                 from,
                 to,
@@ -642,10 +644,11 @@ fn add_moves(world: &mut World) {
             });
         }
     }
+    let mut seen: rustc_hash::FxHashSet<(u32, u32)> = Default::default();
     for (group, from, landing) in from_doors {
         let to = world.land(landing);
         let moves = &mut world.groups[group as usize].moves;
-        if !moves.iter().any(|m| m.to == to) {
+        if seen.insert((group, to)) {
             moves.push(Move {
                 kind: MoveKind::Drop,
                 from,

@@ -23,8 +23,22 @@ mod search;
 pub use puzzle::{LockRule, Puzzle};
 pub use search::MAX_STATES;
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
 use crate::generated::Generated;
 use crate::map::Map;
+
+/// When a proof must give up whatever it has left: a wall-clock deadline
+/// (a run's `--timeout`) and a flag another thread sets to cancel it. A
+/// proof that stops for either ends [`Outcome::TooManyStates`], saying
+/// so, within a few milliseconds.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    pub deadline: Option<Instant>,
+    pub cancel: Option<Arc<AtomicBool>>,
+}
 
 /// How a proof ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -87,6 +101,12 @@ impl Verdict {
 /// is a declaration that does not fit the maps: a `locks` or `one_way`
 /// kind no level defines, one key both kept and consumed.
 pub fn prove(maps: &[&Map], puzzle: &Puzzle) -> Result<Verdict, String> {
+    prove_until(maps, puzzle, &Stop::default())
+}
+
+/// [`prove`], stopped at `stop`'s deadline or when its flag is set: what
+/// a caller with a deadline (a run's `--timeout`) calls.
+pub fn prove_until(maps: &[&Map], puzzle: &Puzzle, stop: &Stop) -> Result<Verdict, String> {
     if maps.is_empty() {
         return Err("no levels to prove".into());
     }
@@ -103,29 +123,40 @@ pub fn prove(maps: &[&Map], puzzle: &Puzzle) -> Result<Verdict, String> {
             })
         }
     };
-    let explored = match world.explore() {
+    let stopped = |n: usize, sentence: String| Verdict {
+        outcome: Outcome::TooManyStates,
+        sentence,
+        cells: Vec::new(),
+        path: Vec::new(),
+        states: n,
+    };
+    let explored = match world.explore(stop) {
         Ok(explored) => explored,
-        Err(search::TooMany(n)) => {
-            return Ok(Verdict {
-                outcome: Outcome::TooManyStates,
-                sentence: format!(
-                    "too many states to prove: the search stopped after {n} (keys, locks and regions combine into too many)"
-                ),
-                cells: Vec::new(),
-                path: Vec::new(),
-                states: n,
-            })
+        Err(search::TooMany::States(n)) => {
+            return Ok(stopped(n, format!(
+                "too many states to prove: the search stopped after {n} (keys, locks and regions combine into too many)"
+            )))
+        }
+        Err(search::TooMany::Stopped(n)) => {
+            return Ok(stopped(n, format!(
+                "too many states to prove: the deadline passed (or the run was cancelled) after {n}"
+            )))
         }
     };
-    Ok(explain::verdict(&world, &explored, puzzle))
+    Ok(explain::verdict(&world, &explored, puzzle, stop))
 }
 
 /// Proves a generated dungeon (its levels in order) against the puzzle
 /// its script declared; `None` when the script declares none.
 pub fn prove_levels(levels: &[Generated]) -> Option<Result<Verdict, String>> {
+    prove_levels_until(levels, &Stop::default())
+}
+
+/// [`prove_levels`], stopped at `stop`'s deadline or when cancelled.
+pub fn prove_levels_until(levels: &[Generated], stop: &Stop) -> Option<Result<Verdict, String>> {
     let puzzle = levels.first()?.puzzle.clone()?;
     let maps: Vec<&Map> = levels.iter().map(|g| &g.map).collect();
-    Some(prove(&maps, &puzzle))
+    Some(prove_until(&maps, &puzzle, stop))
 }
 
 #[cfg(test)]

@@ -4,9 +4,12 @@
 //! finish. Picking a key up is a move of its own, so a player who leaves
 //! a key behind is a state the proof visits too.
 
+use std::sync::atomic::Ordering;
+
 use rustc_hash::FxHashMap;
 
 use super::graph::{Move, World};
+use super::Stop;
 
 /// The most states one proof visits before it gives up.
 pub const MAX_STATES: usize = 200_000;
@@ -15,10 +18,68 @@ const MAX_EDGES: usize = 2_000_000;
 /// The most keys, locks and moves it looks at in all (a region beside
 /// thousands of locks, met in thousands of states, stops here rather than
 /// taking minutes).
-const MAX_WORK: u64 = 50_000_000;
+pub(super) const MAX_WORK: u64 = 50_000_000;
 /// What looking at one link between doors costs in work: a hash-set
 /// insert, several times a plain step's cost.
-const LINK_COST: u64 = 8;
+pub(super) const LINK_COST: u64 = 8;
+/// How much work passes between two looks at the clock and the cancel
+/// flag (a look costs about as much as a few hundred steps).
+const CLOCK_EVERY: u64 = 1 << 14;
+
+/// The work a proof may still do, and when it must stop whatever is
+/// left: every link, key, lock and move it looks at is charged here, so
+/// nothing it does runs unbounded.
+pub(super) struct Budget<'a> {
+    left: u64,
+    until_clock: u64,
+    stop: &'a Stop,
+    /// Set once the deadline passed or the run was cancelled.
+    pub stopped: bool,
+}
+
+impl<'a> Budget<'a> {
+    pub fn new(work: u64, stop: &'a Stop) -> Budget<'a> {
+        Budget {
+            left: work,
+            until_clock: 0,
+            stop,
+            stopped: false,
+        }
+    }
+
+    /// Charges `n` units; `false` once the budget is spent, the deadline
+    /// has passed or the run is cancelled (and from then on).
+    pub fn charge(&mut self, n: u64) -> bool {
+        if self.stopped || n > self.left {
+            self.left = 0;
+            return false;
+        }
+        self.left -= n;
+        if n >= self.until_clock {
+            self.until_clock = CLOCK_EVERY;
+            if self.stop.passed() {
+                self.stopped = true;
+                self.left = 0;
+                return false;
+            }
+        } else {
+            self.until_clock -= n;
+        }
+        true
+    }
+}
+
+impl Stop {
+    /// Whether the deadline has passed or the run was cancelled.
+    pub(super) fn passed(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+            || self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct State {
@@ -63,8 +124,13 @@ pub(super) struct Explored {
     pub good: Vec<bool>,
 }
 
-/// Too many states: the search stopped.
-pub(super) struct TooMany(pub usize);
+/// Why the search stopped before it was done.
+pub(super) enum TooMany {
+    /// Past the state, edge or work cap, after this many states.
+    States(usize),
+    /// The deadline passed or the run was cancelled, after this many.
+    Stopped(usize),
+}
 
 impl World {
     /// Keys of name `n` held in `s`: picked minus spent (consumed names).
@@ -89,10 +155,10 @@ impl World {
     /// The lock groups behind the open doors of `s`'s region: passable
     /// groups of other kinds touching an open door (a double door), and so
     /// on, then the shut ones touching any of them; each in a fixed order.
-    /// The region's own groups are not in either list. `None` when it
-    /// would look at more than `budget` links (a chain of thousands of
-    /// doors met in many states is the work cap's to stop).
-    pub fn doors_behind(&self, s: &State, budget: u64) -> Option<(Vec<u32>, Vec<u32>)> {
+    /// The region's own groups are not in either list. Every link looked
+    /// at is charged to `budget`; `None` once it is spent (a chain of
+    /// thousands of doors met in many states is the work cap's to stop).
+    pub fn doors_behind(&self, s: &State, budget: &mut Budget) -> Option<(Vec<u32>, Vec<u32>)> {
         let region = &self.regions[s.region as usize];
         let (mut open, mut shut) = (Vec::new(), Vec::new());
         if !region
@@ -111,11 +177,9 @@ impl World {
             .filter(|&g| self.passable(s, g))
             .collect();
         let mut next = 0;
-        let mut looked = 0u64;
         while next < queue.len() {
             let links = &self.groups[queue[next] as usize].links;
-            looked += LINK_COST * links.len() as u64;
-            if looked > budget {
+            if !budget.charge(1 + LINK_COST * links.len() as u64) {
                 return None;
             }
             for &h in links {
@@ -143,9 +207,10 @@ impl World {
         }
     }
 
-    /// The moves out of `s`, in a fixed order; returns the work it took
-    /// (keys, locks and moves looked at), `None` past `budget`.
-    fn steps(&self, s: &State, out: &mut Vec<(Step, State)>, budget: u64) -> Option<u64> {
+    /// The moves out of `s`, in a fixed order, the work they took (keys,
+    /// locks, links and moves looked at) charged to `budget`; `None` once
+    /// it is spent.
+    fn steps(&self, s: &State, out: &mut Vec<(Step, State)>, budget: &mut Budget) -> Option<()> {
         out.clear();
         let region = &self.regions[s.region as usize];
         for &i in &region.items {
@@ -160,7 +225,9 @@ impl World {
                 ));
             }
         }
-        let mut work = (region.items.len() + region.groups.len()) as u64;
+        if !budget.charge(1 + (region.items.len() + region.groups.len()) as u64) {
+            return None;
+        }
         // The region's own doors first (each passed, or opened), then the
         // doors behind them, then the stairs and drops.
         let mut open = Vec::new();
@@ -175,7 +242,6 @@ impl World {
         let (behind, shut) = self.doors_behind(s, budget)?;
         for &g in &behind {
             self.through(s, g, out);
-            work += LINK_COST * self.groups[g as usize].links.len() as u64;
         }
         for &g in &shut {
             self.open(s, g, out);
@@ -189,7 +255,7 @@ impl World {
                 out.push((Step::DoorMove(g, i as u16), State { region: m.to, ..*s }));
             }
         }
-        Some(work + out.len() as u64)
+        budget.charge(out.len() as u64).then_some(())
     }
 
     /// Through passable group `g` into the regions on its sides.
@@ -217,8 +283,9 @@ impl World {
         }
     }
 
-    /// Every state reachable from the start, and which can finish.
-    pub(super) fn explore(&self) -> Result<Explored, TooMany> {
+    /// Every state reachable from the start, and which can finish; the
+    /// search stops past its caps, at `stop`'s deadline or when cancelled.
+    pub(super) fn explore(&self, stop: &Stop) -> Result<Explored, TooMany> {
         let first = State {
             region: self.start,
             picked: 0,
@@ -232,24 +299,27 @@ impl World {
         let mut edges: Vec<Edge> = Vec::new();
         let mut steps = Vec::new();
         let mut next = 0;
-        let mut work = 0u64;
+        let mut budget = Budget::new(MAX_WORK, stop);
+        let too_many = |budget: &Budget, n: usize| match budget.stopped {
+            true => TooMany::Stopped(n),
+            false => TooMany::States(n),
+        };
         while next < states.len() {
             let s = states[next];
             // A finished player stops: what happens after does not matter.
             if !self.is_goal(s.region) {
-                work += self
-                    .steps(&s, &mut steps, MAX_WORK - work)
-                    .ok_or(TooMany(states.len()))?
-                    + 1;
-                if work > MAX_WORK {
-                    return Err(TooMany(states.len()));
+                if self.steps(&s, &mut steps, &mut budget).is_none() {
+                    return Err(too_many(&budget, states.len()));
                 }
                 for &(step, to) in &steps {
+                    if edges.len() == MAX_EDGES {
+                        return Err(TooMany::States(states.len()));
+                    }
                     let id = match index.get(&to) {
                         Some(&id) => id,
                         None => {
-                            if states.len() == MAX_STATES || edges.len() == MAX_EDGES {
-                                return Err(TooMany(states.len()));
+                            if states.len() == MAX_STATES {
+                                return Err(TooMany::States(states.len()));
                             }
                             let id = states.len() as u32;
                             states.push(to);
@@ -266,6 +336,9 @@ impl World {
                 }
             }
             next += 1;
+        }
+        if stop.passed() {
+            return Err(TooMany::Stopped(states.len()));
         }
         let good = finishers(self, &states, &edges);
         Ok(Explored {

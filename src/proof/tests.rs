@@ -533,3 +533,106 @@ fn a_long_chain_of_double_doors_stops_at_the_work_cap() {
         started.elapsed()
     );
 }
+
+/// A room with 17 kept keys (2^17 ways to hold them) beside one open door
+/// of kind `a` touching 2,500 shut one-cell doors of kind `b`: every
+/// state walks the door's links. Each link is charged, so the search
+/// stops at the work cap instead of walking 300 million links (it said
+/// "unfinishable" after seconds, and the explanation walked them again
+/// with no cap at all).
+#[test]
+fn the_links_behind_an_open_door_are_charged_to_the_work_cap() {
+    let (w, h) = (100i64, 100i64);
+    let mut map = Map::new(w, h).unwrap();
+    let kind = |name: &str| TileKind {
+        name: name.into(),
+        glyph: '+',
+        color: Rgb(255, 0, 0),
+        background: Rgb(0, 0, 0),
+        walkable: true,
+        transparent: false,
+    };
+    let a = map.tiles_mut().define(kind("adoor")).unwrap();
+    let b = map.tiles_mut().define(kind("bdoor")).unwrap();
+    let mut locks = vec![
+        LockRule {
+            kind: "adoor".into(),
+            key: "ka".into(),
+            consumed: false,
+        },
+        LockRule {
+            kind: "bdoor".into(),
+            key: "kb".into(),
+            consumed: false,
+        },
+    ];
+    for i in 1..=16 {
+        map.tiles_mut().define(kind(&format!("l{i}"))).unwrap();
+        locks.push(LockRule {
+            kind: format!("l{i}"),
+            key: format!("k{i}"),
+            consumed: false,
+        });
+    }
+    for y in 0..h {
+        for x in 0..w {
+            map.set(x, y, a).unwrap();
+        }
+    }
+    for x in 0..w {
+        map.set(x, 0, Tile::FLOOR).unwrap();
+        map.set(x, 1, Tile::FLOOR).unwrap();
+    }
+    for y in (3..h - 1).step_by(2) {
+        for x in 1..w {
+            map.set(x, y, if x % 2 == 0 { b } else { Tile::WALL })
+                .unwrap();
+        }
+    }
+    for x in 0..w {
+        map.set(x, h - 1, Tile::WALL).unwrap();
+    }
+    map.set(w - 1, h - 1, Tile::FLOOR).unwrap();
+    map.set(w - 1, h - 2, b).unwrap();
+    map.mark(w - 1, h - 1, "exit").unwrap();
+    map.set_start(0, 0).unwrap();
+    map.mark(1, 0, "ka").unwrap();
+    for i in 1..=16 {
+        map.mark(1 + i, 0, &format!("k{i}")).unwrap();
+    }
+    locks.sort_by(|x, y| x.kind.cmp(&y.kind));
+    let p = Puzzle {
+        goals: vec!["exit".into()],
+        secrets: true,
+        locks,
+        one_way: Vec::new(),
+    };
+    let v = prove(&[&map], &p).unwrap();
+    assert_eq!(v.outcome, Outcome::TooManyStates, "{}", v.sentence);
+    assert!(v.states < MAX_STATES, "{}", v.states);
+}
+
+/// A proof given a deadline that has passed, or a cancelled flag, stops
+/// and says so (check's `--timeout` covers the proof too).
+#[test]
+fn a_passed_deadline_or_a_cancel_stops_the_proof() {
+    let maps = [level("#########\n#@.k.L.E#\n#########")];
+    let refs: Vec<&Map> = maps.iter().collect();
+    let past = Stop {
+        deadline: Some(std::time::Instant::now()),
+        cancel: None,
+    };
+    let cancelled = Stop {
+        deadline: None,
+        cancel: Some(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+            true,
+        ))),
+    };
+    for stop in [past, cancelled] {
+        let v = prove_until(&refs, &puzzle(), &stop).unwrap();
+        assert_eq!(v.outcome, Outcome::TooManyStates, "{}", v.sentence);
+        assert!(v.sentence.contains("deadline passed"), "{}", v.sentence);
+    }
+    let v = prove_until(&refs, &puzzle(), &Stop::default()).unwrap();
+    assert_eq!(v.outcome, Outcome::Finishable, "{}", v.sentence);
+}
