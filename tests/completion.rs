@@ -351,3 +351,33 @@ fn the_library_gives_the_verdict_to_a_game() {
         .unwrap();
     assert!(rooms.prove().is_none());
 }
+
+/// `check FIXTURE --seeds 1 --json` with extra arguments: the report and
+/// how long the run took.
+fn check_seed(fixture: &str, extra: &[&str]) -> (serde_json::Value, f64) {
+    let path = format!("tests/completion/{fixture}.lua");
+    let mut args = vec!["check", &path, "--seeds", "1", "--json", "--no-variety"];
+    args.extend(extra);
+    let started = std::time::Instant::now();
+    let run = dunlua(&args);
+    let took = started.elapsed().as_secs_f64();
+    assert_eq!(run.code, 1, "{fixture}: {}{}", run.stdout, run.stderr);
+    (serde_json::from_str(&run.stdout).unwrap(), took)
+}
+
+/// 68,700 drops out of one region: the stranding one is named by its own
+/// cell (a 16-bit index named the chasm at (327, 23), 65,536 moves
+/// earlier), and at twice the size (274,000 drops) the moves are told
+/// apart in linear time (compared pairwise it took 499 s; now the search
+/// stops at its cap within a second or so).
+#[test]
+fn the_drop_past_65536_moves_is_named_and_many_drops_are_quick() {
+    let (report, _) = check_seed("many_drops", &[]);
+    assert_eq!(
+        failure(&report).2,
+        "falling through the chasm at (599, 459) on level 1 onto (599, 459) on level 2 leaves the exit unreachable (softlock)"
+    );
+    let (report, took) = check_seed("many_drops", &["--size", "1200x920", "--timeout", "5"]);
+    assert_eq!(failure(&report).0, "unproved", "{report:#}");
+    assert!(took < 20.0, "{took} s");
+}

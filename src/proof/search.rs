@@ -100,10 +100,10 @@ pub(super) enum Step {
     /// Spends a consumed key on lock group `g`.
     Open(u32),
     /// Takes move `i` of the region (stairs or a drop).
-    Move(u16),
+    Move(u32),
     /// Takes move `i` of lock group `g` (a drop touching the door), from
     /// the door, open in the state.
-    DoorMove(u32, u16),
+    DoorMove(u32, u32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -248,11 +248,11 @@ impl World {
         }
         open.extend(behind);
         for (i, m) in region.moves.iter().enumerate() {
-            out.push((Step::Move(i as u16), State { region: m.to, ..*s }));
+            out.push((Step::Move(i as u32), State { region: m.to, ..*s }));
         }
         for &g in &open {
             for (i, m) in self.groups[g as usize].moves.iter().enumerate() {
-                out.push((Step::DoorMove(g, i as u16), State { region: m.to, ..*s }));
+                out.push((Step::DoorMove(g, i as u32), State { region: m.to, ..*s }));
             }
         }
         budget.charge(out.len() as u64).then_some(())
