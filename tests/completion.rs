@@ -127,6 +127,23 @@ fn a_drop_into_a_dead_end_is_a_softlock() {
     );
 }
 
+/// Entering the exit's room is not finishing: the player who picks up the
+/// key beside the exit without stepping on it, goes back up and spends
+/// it, then falls into a pocket, is stranded (the proof said "ok", the
+/// exit's whole region counting as the goal).
+#[test]
+fn leaving_the_goals_room_without_stepping_on_the_goal_can_strand() {
+    let report = check("goal_room_key");
+    assert_eq!(
+        failure(&report),
+        (
+            "softlock".into(),
+            vec![1, 3, 5],
+            "falling through the chasm at (7, 1) on level 1 onto (7, 1) on level 2 leaves the exit unreachable (softlock)".into()
+        )
+    );
+}
+
 #[test]
 fn stairs_into_a_sealed_pocket_are_unfinishable() {
     let report = check("sealed_stairs");

@@ -143,6 +143,8 @@ fn stranding_move(
                     place(world, m.from),
                     place(world, m.landing)
                 ),
+                // A step onto a goal finishes: it never strands anyone.
+                MoveKind::Goal => format!("stepping onto {}", place(world, m.from)),
             };
             // Would it be fine with the keys lying here picked up first?
             let left: Vec<u32> = region

@@ -20,6 +20,11 @@ pub(super) enum Class {
     Lock(u16),
     /// Stepping on it drops the player one level down.
     Drop,
+    /// A goal cell (a goal marker on a cell of the last level the player
+    /// can stand on): stepping on it finishes. Each is a region of its
+    /// own, a separator between the cells around it, as the player who
+    /// steps on it stops.
+    Goal,
 }
 
 /// A cell of the dungeon: level (0-based), x, y.
@@ -31,6 +36,8 @@ pub(super) enum MoveKind {
     StairsDown,
     StairsUp,
     Drop,
+    /// A step onto a goal cell next to the region (or the door).
+    Goal,
 }
 
 /// A way out of a region: from the cell `from` to region `to`, landing at `landing`.
@@ -47,7 +54,8 @@ pub(super) struct Move {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Region {
     pub level: u32,
-    /// The first goal cell in it (only on the last level).
+    /// The goal cell it is, for a goal cell's region (only on the last
+    /// level): the player who gets there has finished.
     pub goal: Option<(i32, i32)>,
     /// Keys lying in it (indices into `World::items`).
     pub items: Vec<u32>,
@@ -274,6 +282,23 @@ pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError>
             .iter()
             .map(|t| by_tile.get(t.index()).copied().unwrap_or(Class::Blocked))
             .collect();
+        let mut class = class;
+        if k + 1 == count {
+            // Goal cells the player can stand on: each its own region.
+            let w = map.width() as usize;
+            for marker in map.markers() {
+                let inside = marker.x >= 0
+                    && marker.y >= 0
+                    && (marker.x as usize) < w
+                    && (marker.y as usize) < map.height() as usize;
+                if inside && puzzle.goals.contains(&marker.name) {
+                    let i = marker.y as usize * w + marker.x as usize;
+                    if class[i] == Class::Open {
+                        class[i] = Class::Goal;
+                    }
+                }
+            }
+        }
         let (sx, sy) = map.start().unwrap_or((0, 0));
         let mut level = Level {
             width: map.width() as usize,
@@ -293,6 +318,20 @@ pub(super) fn build(maps: &[&Map], puzzle: &Puzzle) -> Result<World, BuildError>
             |_| {
                 regions.push(Region {
                     level: k as u32,
+                    ..Region::default()
+                });
+                regions.len() as u32 - 1
+            },
+        );
+        label(
+            &level,
+            |i| level.class[i] == Class::Goal,
+            |_, _| false,
+            &mut region,
+            |i| {
+                regions.push(Region {
+                    level: k as u32,
+                    goal: Some(level.cell(i)),
                     ..Region::default()
                 });
                 regions.len() as u32 - 1
@@ -469,7 +508,7 @@ impl World {
                 break;
             };
             match level.class[i] {
-                Class::Open => return level.region[i],
+                Class::Open | Class::Goal => return level.region[i],
                 Class::Drop => k += 1,
                 Class::Lock(_) => {
                     door = Some(level.group[i]);
@@ -605,6 +644,19 @@ fn add_moves(world: &mut World) {
                             (k as u32, x, y),
                             (k as u32 - 1, tx, ty),
                         ));
+                    }
+                }
+                Class::Goal => {
+                    // Stepping onto it from the region or the door beside.
+                    for j in level.neighbours(i) {
+                        if level.class[j] == Class::Open {
+                            found.push((
+                                level.region[j],
+                                MoveKind::Goal,
+                                (k as u32, x, y),
+                                (k as u32, x, y),
+                            ));
+                        }
                     }
                 }
                 Class::Drop => {
