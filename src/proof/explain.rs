@@ -33,6 +33,19 @@ fn article(word: &str) -> &'static str {
     }
 }
 
+/// The drop cells a chain of drops falls on through, between the first
+/// one (`m.from`) and where the player ends (`m.landing`): empty, or
+/// `lead` then the cells then `tail` (` and on through (4, 1) on level 2`).
+fn on_through(world: &World, m: &super::graph::Move, lead: &str, tail: &str) -> String {
+    let (k, x, y) = m.from;
+    let between: Vec<At> = (k + 1..m.landing.0).map(|l| (l, x, y)).collect();
+    if between.is_empty() {
+        String::new()
+    } else {
+        format!("{lead}{}{tail}", places(world, &between))
+    }
+}
+
 /// Up to three places, then how many more.
 fn places(world: &World, cells: &[At]) -> String {
     let mut shown: Vec<String> = cells.iter().take(3).map(|&c| place(world, c)).collect();
@@ -138,9 +151,10 @@ fn stranding_move(
                     place(world, m.landing)
                 ),
                 MoveKind::Drop => format!(
-                    "falling through the {} at {} onto {}",
+                    "falling through the {} at {}{} onto {}",
                     tile_name(world, names, m.from),
                     place(world, m.from),
+                    on_through(world, &m, " and on through ", ""),
                     place(world, m.landing)
                 ),
                 // A step onto a goal finishes: it never strands anyone.
@@ -408,9 +422,10 @@ fn unfinishable(
         if let Some((from, m)) = arrival {
             let how = match m.kind {
                 MoveKind::Drop => format!(
-                    "the {} at {} drops the player onto {}",
+                    "the {} at {} drops the player{} onto {}",
                     tile_name(world, names, m.from),
                     place(world, m.from),
+                    on_through(world, &m, ", on through ", ","),
                     place(world, m.landing)
                 ),
                 _ => format!(
@@ -434,8 +449,9 @@ fn unfinishable(
     let (sx, sy) = world.levels[0].start;
     (
         format!(
-            "the {goal} at {} is cut off from the start at ({sx}, {sy}): no door, lock or passage leads there",
-            place(world, goal_at)
+            "the {goal} at {} is cut off from the start at {}: no door, lock or passage leads there",
+            place(world, goal_at),
+            place(world, (0, sx, sy))
         ),
         vec![goal_at, (0, sx, sy)],
         Vec::new(),

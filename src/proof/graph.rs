@@ -40,7 +40,9 @@ pub(super) enum MoveKind {
     Goal,
 }
 
-/// A way out of a region: from the cell `from` to region `to`, landing at `landing`.
+/// A way out of a region: from the cell `from` to region `to`, landing at
+/// `landing`: the cell the player ends on (below a chain of drops, the
+/// last one's).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Move {
     pub kind: MoveKind,
@@ -500,6 +502,12 @@ impl World {
     /// A player landing on a lock cell stands in that door: they walk
     /// out of it when it is passable (or opened from inside), else stay.
     fn land(&mut self, at: At) -> u32 {
+        self.land_at(at).0
+    }
+
+    /// [`land`](Self::land), and the cell the player ends on: below `at`
+    /// when it is a drop cell (a chain of drops falls on).
+    fn land_at(&mut self, at: At) -> (u32, At) {
         let (mut k, x, y) = at;
         let mut door = None;
         loop {
@@ -508,8 +516,8 @@ impl World {
                 break;
             };
             match level.class[i] {
-                Class::Open | Class::Goal => return level.region[i],
-                Class::Drop => k += 1,
+                Class::Open | Class::Goal => return (level.region[i], (k, x, y)),
+                Class::Drop if (k as usize) + 1 < self.levels.len() => k += 1,
                 Class::Lock(_) => {
                     door = Some(level.group[i]);
                     break;
@@ -518,7 +526,7 @@ impl World {
             }
         }
         if let Some(&r) = self.stuck_at.get(&(k, x, y)) {
-            return r;
+            return (r, (k, x, y));
         }
         self.stuck_at.insert((k, x, y), self.regions.len() as u32);
         self.regions.push(Region {
@@ -526,7 +534,7 @@ impl World {
             groups: door.into_iter().collect(),
             ..Region::default()
         });
-        self.regions.len() as u32 - 1
+        (self.regions.len() as u32 - 1, (k, x, y))
     }
 
     pub fn is_goal(&self, region: u32) -> bool {
@@ -686,7 +694,7 @@ fn add_moves(world: &mut World) {
     // move already: looked up, never iterated.
     let mut seen: rustc_hash::FxHashSet<(u32, MoveKind, u32)> = Default::default();
     for (from_region, kind, from, landing) in found {
-        let to = world.land(landing);
+        let (to, landing) = world.land_at(landing);
         if seen.insert((from_region, kind, to)) {
             world.regions[from_region as usize].moves.push(Move {
                 kind,
@@ -698,7 +706,7 @@ fn add_moves(world: &mut World) {
     }
     let mut seen: rustc_hash::FxHashSet<(u32, u32)> = Default::default();
     for (group, from, landing) in from_doors {
-        let to = world.land(landing);
+        let (to, landing) = world.land_at(landing);
         let moves = &mut world.groups[group as usize].moves;
         if seen.insert((group, to)) {
             moves.push(Move {

@@ -636,3 +636,29 @@ fn a_passed_deadline_or_a_cancel_stops_the_proof() {
     let v = prove_until(&refs, &puzzle(), &Stop::default()).unwrap();
     assert_eq!(v.outcome, Outcome::Finishable, "{}", v.sentence);
 }
+
+/// A chasm over a chasm: the player falls on to level 3, and the sentence
+/// names where they end, not the chasm they pass through on level 2 (it
+/// said "onto (4, 1) on level 2"); when that is the only way down, the
+/// pocket is said to be reached by the drop (it said no passage leads
+/// there, naming the start without its level).
+#[test]
+fn a_chain_of_drops_is_named_by_where_the_player_ends() {
+    let one = "#######\n#@>.C##\n#######";
+    let two = "#######\n#@>.C##\n#######";
+    let three = "#######\n#@E#.##\n#######";
+    let v = prove_text(&[one, two, three]);
+    assert_eq!(v.outcome, Outcome::Softlock, "{}", v.sentence);
+    assert_eq!(
+        v.sentence,
+        "falling through the chasm at (4, 1) on level 1 and on through (4, 1) on level 2 onto (4, 1) on level 3 leaves the exit unreachable (softlock)"
+    );
+    let one = "#######\n#@..C##\n#######";
+    let two = two.replace('>', ".");
+    let v = prove_text(&[one, &two, three]);
+    assert_eq!(v.outcome, Outcome::Unfinishable, "{}", v.sentence);
+    assert_eq!(
+        v.sentence,
+        "the chasm at (4, 1) on level 1 drops the player, on through (4, 1) on level 2, onto (4, 1) on level 3, a pocket sealed off from the exit at (2, 1) on level 3"
+    );
+}
