@@ -292,20 +292,6 @@ fn unfinishable(
         world.secret_doors()
     };
     let (relaxed_group, relaxed_secret) = relaxed_finishers(world, &reached, &secrets);
-    // A lock passable in some state is no blocker: with every key ever
-    // picked up and every lock ever opened at once, is it passable?
-    let union = explored.states.iter().fold(
-        State {
-            region: 0,
-            picked: 0,
-            opened: 0,
-        },
-        |u, s| State {
-            region: 0,
-            picked: u.picked | s.picked,
-            opened: u.opened | s.opened,
-        },
-    );
     let goal_at = world
         .regions
         .iter()
@@ -314,42 +300,73 @@ fn unfinishable(
     // The first lock on the edge of what can be reached, beyond which a
     // goal could be reached were every lock open, and which no state
     // opens. For a region's own doors one state per region tells.
-    let mut looked = vec![false; world.regions.len()];
+    // A lock is no blocker if some state that stands at it can pass or
+    // open it (a key picked up past a one-way move, where the door is
+    // never met again, does not count). Which states stand at each lock:
+    // those in a region it touches, and those with it behind open doors.
+    let mut usable = vec![false; world.groups.len()];
+    // The first state (breadth first) to stand at each lock, in order;
+    // and per lock the state standing at it holding the most of its keys.
+    let mut touched: Vec<(u32, u32)> = Vec::new();
+    let mut first_touch = vec![u32::MAX; world.groups.len()];
+    let mut best: Vec<(u32, u32)> = vec![(0, u32::MAX); world.groups.len()];
     // The doors behind open doors are looked for under a budget of their
     // own (as large as the search's): past it, only the regions' own
     // doors are looked at.
     let mut budget = Budget::new(MAX_WORK, stop);
     for (i, s) in explored.states.iter().enumerate() {
-        let first = !std::mem::replace(&mut looked[s.region as usize], true);
-        let own: &[u32] = if first {
-            &world.regions[s.region as usize].groups
-        } else {
-            &[]
-        };
+        let own: &[u32] = &world.regions[s.region as usize].groups;
+        if !budget.charge(1 + own.len() as u64) {
+            break;
+        }
         // The doors behind open doors depend on the keys held, so every
         // state's (none, unless the region's doors touch other doors).
         let (_, shut_behind) = world.doors_behind(s, &mut budget).unwrap_or_default();
         for &g in own.iter().chain(shut_behind.iter()) {
             let group = &world.groups[g as usize];
-            if relaxed_group[g as usize] && !world.passable(&union, g) {
-                let sentence = locked_out(world, explored, puzzle, &reached, g);
-                let path = path_to(world, explored, i as u32, group.at);
-                let mut cells = vec![group.at];
-                cells.extend(
-                    world
-                        .items
-                        .iter()
-                        .filter(|it| {
-                            world.key_names[it.name as usize]
-                                == puzzle.locks[group.rule as usize].key
-                        })
-                        .map(|it| it.at)
-                        .take(8),
-                );
-                cells.push(goal_at);
-                return (sentence, cells, path);
+            let key = world.rule_key[group.rule as usize];
+            let held = world.held(s, key);
+            if world.passable(s, g) || (group.bit.is_some() && held > 0) {
+                usable[g as usize] = true;
+            }
+            if first_touch[g as usize] == u32::MAX {
+                first_touch[g as usize] = i as u32;
+                touched.push((g, i as u32));
+            }
+            let picked = (s.picked & world.item_mask[key]).count_ones();
+            if best[g as usize].1 == u32::MAX || picked > best[g as usize].0 {
+                best[g as usize] = (picked, i as u32);
             }
         }
+    }
+    let blocker = touched
+        .iter()
+        .find(|&&(g, _)| relaxed_group[g as usize] && !usable[g as usize]);
+    if let Some(&(g, i)) = blocker {
+        let group = &world.groups[g as usize];
+        let sentence = locked_out(
+            world,
+            explored,
+            puzzle,
+            &reached,
+            g,
+            best[g as usize].1,
+            names,
+        );
+        let path = path_to(world, explored, i, group.at);
+        let mut cells = vec![group.at];
+        cells.extend(
+            world
+                .items
+                .iter()
+                .filter(|it| {
+                    world.key_names[it.name as usize] == puzzle.locks[group.rule as usize].key
+                })
+                .map(|it| it.at)
+                .take(8),
+        );
+        cells.push(goal_at);
+        return (sentence, cells, path);
     }
     // No lock stands in the way: is a secret door the player stands
     // beside, beyond which a goal could be reached, the way on?
@@ -518,6 +535,8 @@ fn locked_out(
     puzzle: &Puzzle,
     reached: &[bool],
     g: u32,
+    at: u32,
+    names: &[Vec<String>],
 ) -> String {
     let group = &world.groups[g as usize];
     let rule = &puzzle.locks[group.rule as usize];
@@ -581,28 +600,74 @@ fn locked_out(
             }
         };
     }
-    // Consumed keys within reach, all spent on other locks first.
-    let spent: Vec<At> = world
-        .groups
+    // The state standing at the lock with the most of its keys: one way
+    // there, and what that way picked up and spent.
+    let s = explored.states[at as usize];
+    let held: Vec<At> = keys
         .iter()
-        .filter(|o| {
-            o.bit.is_some_and(|bit| {
-                puzzle.locks[o.rule as usize].key == *key
-                    && explored.states.iter().any(|s| s.opened & (1 << bit) != 0)
-            })
-        })
-        .map(|o| o.at)
+        .filter(|it| s.picked & (1 << it.bit) != 0)
+        .map(|it| it.at)
         .collect();
+    if group.bit.is_some() && !held.is_empty() {
+        let spent: Vec<At> = world
+            .groups
+            .iter()
+            .filter(|o| {
+                o.bit.is_some_and(|bit| {
+                    puzzle.locks[o.rule as usize].key == *key && s.opened & (1 << bit) != 0
+                })
+            })
+            .map(|o| o.at)
+            .collect();
+        let n = held.len();
+        return format!(
+            "{head}; only {n} {key}{} can be reached (at {}), spent on the {} at {} on the way",
+            if n == 1 { "" } else { "s" },
+            places(world, &held),
+            match spent.len() {
+                1 => "lock".to_string(),
+                m => format!("{m} locks"),
+            },
+            places(world, &spent),
+        );
+    }
+    // Keys picked up only where the lock is never met again: past a
+    // one-way move (a drop, stairs with no way back up). Which move: the
+    // last on the way to the first state holding one.
+    let first = explored
+        .states
+        .iter()
+        .position(|t| picked.iter().any(|it| t.picked & (1 << it.bit) != 0));
+    let mut past = None;
+    let mut state = first.map(|f| f as u32);
+    while let Some(t) = state {
+        let Some(e) = explored.parent[t as usize] else {
+            break;
+        };
+        let edge = explored.edges[e as usize];
+        if let Some(m) = world.move_of(&explored.states[edge.from as usize], edge.step) {
+            past = Some(m);
+            break;
+        }
+        state = Some(edge.from);
+    }
     let cells: Vec<At> = picked.iter().map(|it| it.at).collect();
-    let n = picked.len();
-    format!(
-        "{head}; only {n} {key}{} can be reached (at {}), spent on the {} lock{} at {} on the way",
-        if n == 1 { "" } else { "s" },
-        places(world, &cells),
-        spent.len(),
-        if spent.len() == 1 { "" } else { "s" },
-        places(world, &spent),
-    )
+    let lies = match cells.as_slice() {
+        [one] => format!("the only {key} is at {},", place(world, *one)),
+        many => format!(
+            "the {} {key}s, at {}, are all",
+            many.len(),
+            places(world, many)
+        ),
+    };
+    match past {
+        Some(m) => format!(
+            "{head}; {lies} past the {} at {}, with no way back to the {kind}",
+            tile_name(world, names, m.from),
+            place(world, m.from)
+        ),
+        None => format!("{head}; {lies} where the player never gets back to the {kind} from"),
+    }
 }
 
 /// Regions the player could reach were every lock and secret door open:

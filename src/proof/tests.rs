@@ -121,7 +121,7 @@ fn fewer_consumed_keys_than_locks_on_the_only_route() {
     assert_eq!(v.outcome, Outcome::Unfinishable);
     assert_eq!(
         v.sentence,
-        "the small_lock at (6, 1) needs a small_key; only 1 small_key can be reached (at (2, 1)), spent on the 1 lock at (4, 1) on the way"
+        "the small_lock at (6, 1) needs a small_key; only 1 small_key can be reached (at (2, 1)), spent on the lock at (4, 1) on the way"
     );
 }
 
@@ -660,5 +660,33 @@ fn a_chain_of_drops_is_named_by_where_the_player_ends() {
     assert_eq!(
         v.sentence,
         "the chasm at (4, 1) on level 1 drops the player, on through (4, 1) on level 2, onto (4, 1) on level 3, a pocket sealed off from the exit at (2, 1) on level 3"
+    );
+}
+
+/// One small_key, two small_locks beside it that lead the same way, a
+/// third on the way on: the sentence names the one lock one way spends
+/// it on (it named every lock any state opened, "the 2 locks at (4, 1)
+/// and (3, 2)").
+#[test]
+fn the_locks_named_as_spent_are_those_of_one_way() {
+    let v = prove_text(&["##########\n#@s.S.S.E#\n###S######\n###.######\n##########"]);
+    assert_eq!(v.outcome, Outcome::Unfinishable, "{}", v.sentence);
+    assert_eq!(
+        v.sentence,
+        "the small_lock at (6, 1) needs a small_key; only 1 small_key can be reached (at (2, 1)), spent on the lock at (4, 1) on the way"
+    );
+}
+
+/// The door's only key lies past a drop with no way back: the door is
+/// named, and the drop (it spoke of the pocket the drop leads to).
+#[test]
+fn a_key_past_a_drop_names_the_door_it_cannot_open() {
+    let one = "############\n#@..L..>####\n#..C########\n############";
+    let two = "############\n#######@...E\n##.k.#######\n############";
+    let v = prove_text(&[one, two]);
+    assert_eq!(v.outcome, Outcome::Unfinishable, "{}", v.sentence);
+    assert_eq!(
+        v.sentence,
+        "the locked_door at (4, 1) on level 1 needs a key; the only key is at (3, 2) on level 2, past the chasm at (3, 2) on level 1, with no way back to the locked_door"
     );
 }
