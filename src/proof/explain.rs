@@ -253,9 +253,18 @@ fn unfinishable(
         let at = world.goal_cells[0];
         return (
             format!(
-                "the {goal} at {} is on a {} cell, where the player cannot stand",
+                "the {goal} at {} is on a {} cell, {}",
                 place(world, at),
-                tile_name(world, names, at)
+                tile_name(world, names, at),
+                if puzzle
+                    .locks
+                    .iter()
+                    .any(|l| l.kind == tile_name(world, names, at))
+                {
+                    "a door the player only passes through, where no goal is reached"
+                } else {
+                    "where the player cannot stand"
+                }
             ),
             vec![at],
             Vec::new(),
@@ -275,6 +284,28 @@ fn unfinishable(
                     place(world, (0, sx, sy)),
                     article(&rule.key),
                     rule.key
+                ),
+                vec![(0, sx, sy)],
+                Vec::new(),
+            );
+        }
+    }
+    // A start on a cell the puzzle makes a wall (a one-way cell on the
+    // last level, a secret door with secrets = false, rock).
+    if let Some(i) = level.index(sx, sy) {
+        if level.class[i] == Class::Blocked {
+            let tile = tile_name(world, names, (0, sx, sy));
+            let why = if puzzle.one_way.iter().any(|k| k == tile) {
+                ", a one-way cell with no level below"
+            } else if !puzzle.secrets && tile == "secret_door" {
+                ", a wall with goal.secrets = false"
+            } else {
+                ""
+            };
+            return (
+                format!(
+                    "the player starts at {} on a {tile} cell{why}, where the player cannot stand",
+                    place(world, (0, sx, sy))
                 ),
                 vec![(0, sx, sy)],
                 Vec::new(),
@@ -403,6 +434,10 @@ fn unfinishable(
             })
             .map(|m| m.from)
             .collect();
+        // A drop between two regions is one way on, not two.
+        let mut unreached = unreached;
+        let mut seen = std::collections::HashSet::new();
+        unreached.retain(|at| seen.insert(*at));
         let why = match unreached.as_slice() {
             [] => "it has no stairs_down or drop that leads on".to_string(),
             [one] => format!(

@@ -690,3 +690,32 @@ fn a_key_past_a_drop_names_the_door_it_cannot_open() {
         "the locked_door at (4, 1) on level 1 needs a key; the only key is at (3, 2) on level 2, past the chasm at (3, 2) on level 1, with no way back to the locked_door"
     );
 }
+
+/// A start on a cell the model makes a wall says so (it said the goal was
+/// cut off, "no door, lock or passage leads there", with floor between);
+/// a chasm touching two unreached regions is one way on, named once; a
+/// goal on a lock cell is said to be in a door passed through.
+#[test]
+fn a_start_on_a_wall_a_chasm_named_once_and_a_goal_in_a_door() {
+    let mut map = level("#####\n#..E#\n#####");
+    map.set(1, 1, map.tiles().by_name("chasm").unwrap())
+        .unwrap();
+    map.set_start(1, 1).unwrap();
+    let v = prove(&[&map], &puzzle()).unwrap();
+    assert_eq!(
+        v.sentence,
+        "the player starts at (1, 1) on a chasm cell, a one-way cell with no level below, where the player cannot stand"
+    );
+    let v = prove_text(&["#######\n#@#.C.#\n#######", "#######\n#@..E.#\n#######"]);
+    assert_eq!(
+        v.sentence,
+        "no way down from level 1: the chasm at (4, 1) on level 1 cannot be reached from where the player gets to on that level, so the exit at (4, 1) on level 2 is out of reach"
+    );
+    let mut map = level("######\n#@..L#\n######");
+    map.mark(4, 1, "exit").unwrap();
+    let v = prove(&[&map], &puzzle()).unwrap();
+    assert_eq!(
+        v.sentence,
+        "the exit at (4, 1) is on a locked_door cell, a door the player only passes through, where no goal is reached"
+    );
+}
