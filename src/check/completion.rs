@@ -20,10 +20,13 @@ pub(crate) struct Proved {
     pub(crate) verdict: Option<Verdict>,
 }
 
-/// Proves the seed's levels; `None` when the script declares no puzzle.
-pub(crate) fn prove_seed(levels: &[Generated]) -> Option<Proved> {
+/// Proves the seed's levels, giving up at `stop` (the seed's `--timeout`,
+/// counted from the start of its run, and its cancel flag: no seed
+/// outlasts its deadline for its proof either); `None` when the script
+/// declares no puzzle.
+pub(crate) fn prove_seed(levels: &[Generated], stop: &proof::Stop) -> Option<Proved> {
     let started = Instant::now();
-    let result = proof::prove_levels(levels)?;
+    let result = proof::prove_levels_until(levels, stop)?;
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     let script = levels
         .first()

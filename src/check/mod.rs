@@ -368,7 +368,15 @@ fn run_seed(
     match result {
         Ok(levels) => {
             let mut outcome = measure_levels(&levels, stairs);
-            let proved = completion::prove_seed(&levels);
+            let stop = crate::proof::Stop {
+                deadline: options
+                    .request
+                    .limits
+                    .timeout
+                    .and_then(|t| started.checked_add(t)),
+                cancel: options.request.cancel.clone(),
+            };
+            let proved = completion::prove_seed(&levels, &stop);
             let proof_ms = proved.as_ref().map(|p| p.ms);
             let mut verdict = None;
             if let (Ok(_), Some(proved)) = (&outcome, proved) {
