@@ -632,6 +632,11 @@ end }
             .message
     };
     assert!(refused("map:add_doors({ secret = 0.5 })").contains("secret doors need rng = rng"));
+    // Not an rng: said whether or not secret doors are asked for.
+    for opts in ["{ secret = 0.5, rng = 'rng' }", "{ rng = 'rng' }"] {
+        assert!(refused(&format!("map:add_doors({opts})"))
+            .contains("map:add_doors: rng must be an rng, got \"rng\""));
+    }
     assert!(
         refused("map:add_doors({ secret = 2, rng = rng })").contains("secret must be 0..1, got 2")
     );

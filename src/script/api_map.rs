@@ -1207,12 +1207,17 @@ impl UserData for LuaMap {
                         )))
                     }
                 };
+                // Anything but nil or an rng is said as add_loops says it
+                // (a string was dropped silently when `secret` was not given).
                 let rng = match opts.get::<Value>("rng")? {
-                    Value::UserData(ud) => ud
+                    Value::Nil => None,
+                    Value::UserData(ud) if ud.borrow::<super::api_rng::LuaRng>().is_ok() => ud
                         .borrow::<super::api_rng::LuaRng>()
                         .ok()
                         .map(|r| r.0.clone()),
-                    _ => None,
+                    other => {
+                        return Err(a.fail(format!("rng must be an rng, got {}", show(&other))))
+                    }
                 };
                 let ring: u64 = map
                     .rooms()
