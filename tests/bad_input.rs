@@ -448,6 +448,39 @@ fn a_misspelled_field_of_the_script_table_is_an_error() {
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
+/// A validate that returns nothing (a forgotten `return true`), or nil (a
+/// `return map:path(...)` that found none), rejects the map, and the reason
+/// says nil, at validate's line: it said "validate returned false".
+#[test]
+fn validate_returning_nil_rejects_and_says_so() {
+    let err = binary_fails(
+        "return { width = 20, height = 10,\n\
+           generate = function(map) map:fill('floor') map:set_start(1, 1) end,\n\
+           validate = function(map)\n\
+             local _ = map:count('floor')\n\
+           end }\n",
+        &["--hash", "--max-attempts", "2"],
+        1,
+    );
+    assert!(
+        err.contains(
+            "the last because x.lua:3: validate returned nil (return true to keep the map)"
+        ),
+        "{err}"
+    );
+    // A C function's nil has no line to name.
+    let err = binary_fails(
+        "return { width = 20, height = 10, validate = math.type,\n\
+           generate = function(map) map:fill('floor') map:set_start(1, 1) end }\n",
+        &["--hash", "--max-attempts", "1"],
+        1,
+    );
+    assert!(
+        err.contains("the last because x.lua: validate returned nil"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_syntax_error_names_the_line() {
     let err = binary_fails(

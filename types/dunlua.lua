@@ -12,7 +12,7 @@
 ---@field levels? integer How many linked levels one seed makes (1..32, default 1).
 ---@field stairs? "aligned"|"free" "aligned": check fails a seed whose stairs_down and the next level's stairs_up differ.
 ---@field generate fun(map: Map, rng: Rng, params: table, ctx: LevelContext) Makes the map (once per level), drawing only from rng.
----@field validate? fun(map: Map): boolean Called after generate to judge its map (read-only): false rejects the map and rerolls on the next attempt's stream; it must return true or false.
+---@field validate? fun(map: Map): boolean Called after generate to judge its map (read-only): false or nil rejects the map and rerolls on the next attempt's stream; true keeps it.
 ---@field goal? PuzzleGoal What finishing means: reach a cell marked with one of goal.goals (on the last level); check proves every seed can be finished.
 ---@field locks? table<string, PuzzleLock> Tile kind -> the key marker that opens it; such a kind is shut until opened, whatever its walkable flag.
 ---@field one_way? table<string, "down"> Tile kinds that drop the player onto the same (x, y) of the level below, never back.

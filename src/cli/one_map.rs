@@ -102,16 +102,19 @@ pub(super) fn run(cli: &RunArgs) -> Result<(), Failure> {
     let started = std::time::Instant::now();
     let levels = with_watchdog(&request, || {
         let session = script::Session::new(&request)?;
-        let result = session.run_levels(request.seed);
-        // Said once the run is over, made or failed (the seed reproduces
-        // either), unless the command line was wrong (a bad -p or size: no
-        // map to make again, and a usage error is one line).
-        let usage = matches!(&result, Err(e) if e.kind == script::FailureKind::Usage);
-        if cli.seed.is_none() && !usage {
+        // Said before the run (a run that hangs, is interrupted or crashes
+        // is the one to make again), once the script is read and compiled
+        // and the command line is known to be right (a bad -p or size is
+        // a usage error of one line, with no map to make again).
+        if cli.seed.is_none() {
+            if let Some(usage) = session.usage_error() {
+                return Err(usage);
+            }
             note!(
                 "dunlua: seed {seed} (no --seed given; pass --seed {seed} to get this map again)"
             );
         }
+        let result = session.run_levels(request.seed);
         if result.is_err() {
             // The command ends with this error: freeing the run's heap
             // first (millions of objects) would only delay the message,

@@ -543,6 +543,54 @@ enum Attempt {
 }
 
 impl Session {
+    /// What the request asks of the script declaring `info`: the
+    /// parameters with the request's, the size and the number of levels;
+    /// a usage error when the command line asked for something impossible
+    /// (a bad `-p`, size or level count), a contract error when the
+    /// script's own size is.
+    fn settings(&self, info: &ScriptInfo) -> Result<(Params, (i64, i64), u32), ScriptError> {
+        let request = &self.request;
+        let shown = &self.shown;
+        let params = info
+            .params
+            .with_overrides(&request.params)
+            .and_then(|p| p.with_values(&request.values))
+            .map_err(ScriptError::usage)?;
+        let (width, height) = match request.size {
+            Some((w, h)) => {
+                // The error names the size ("size 0x5 is invalid: ...").
+                map::check_size(w, h).map_err(|e| ScriptError::usage(e.to_string()))?;
+                (w, h)
+            }
+            None => {
+                let (w, h) = (info.width, info.height);
+                map::check_size(w, h)
+                    .map_err(|e| ScriptError::contract(format!("{shown}: {e}")))?;
+                (w, h)
+            }
+        };
+        let levels = request.levels.unwrap_or(info.levels);
+        if levels as i64 * width * height > MAX_DUNGEON_CELLS {
+            return Err(ScriptError::usage(format!(
+                "{shown}: {levels} levels of {width}x{height} are {} cells in all; a dungeon holds at most {MAX_DUNGEON_CELLS} (fewer levels or a smaller --size)",
+                levels as i64 * width * height
+            )));
+        }
+        Ok((params, (width, height), levels))
+    }
+
+    /// The command line's usage error, if it has one for this script (a
+    /// bad `-p`, size or level count), found without generating: what a
+    /// caller checks before it says anything else (`dunlua` notes the
+    /// seed it drew only for a command that can run).
+    pub fn usage_error(&self) -> Option<ScriptError> {
+        let _entered = enter().ok()?;
+        let info = self.read_declared().ok()?;
+        self.settings(&info)
+            .err()
+            .filter(|e| e.kind == FailureKind::Usage)
+    }
+
     /// One attempt: a reset VM, the contract checked, `generate` called on a
     /// new map, the script's verdict, and the start checked to be walkable.
     /// `seed` is the user's; `stream` the attempt's.
@@ -557,33 +605,8 @@ impl Session {
             carried,
         } = at;
         let loaded = self.load(stream)?;
+        let (params, (width, height), levels) = self.settings(&loaded.info)?;
         let shown = &self.shown;
-        let params = loaded
-            .info
-            .params
-            .with_overrides(&request.params)
-            .and_then(|p| p.with_values(&request.values))
-            .map_err(ScriptError::usage)?;
-        let (width, height) = match request.size {
-            Some((w, h)) => {
-                // The error names the size ("size 0x5 is invalid: ...").
-                map::check_size(w, h).map_err(|e| ScriptError::usage(e.to_string()))?;
-                (w, h)
-            }
-            None => {
-                let (w, h) = (loaded.info.width, loaded.info.height);
-                map::check_size(w, h)
-                    .map_err(|e| ScriptError::contract(format!("{shown}: {e}")))?;
-                (w, h)
-            }
-        };
-        let levels = request.levels.unwrap_or(loaded.info.levels);
-        if levels as i64 * width * height > MAX_DUNGEON_CELLS {
-            return Err(ScriptError::usage(format!(
-                "{shown}: {levels} levels of {width}x{height} are {} cells in all; a dungeon holds at most {MAX_DUNGEON_CELLS} (fewer levels or a smaller --size)",
-                levels as i64 * width * height
-            )));
-        }
         let Loaded {
             generate,
             validate,
@@ -634,19 +657,29 @@ impl Session {
         let mut called = vm
             .call(generate, (map_ud.clone(), rng_ud, p, ctx))
             .map(|_| true);
+        // Why validate turned the map down, if it did: false, or nil (a
+        // `return map:path(...)` that found none; nothing returned at all
+        // was said as "returned false", which it had not).
+        let mut turned_down = None;
         if let (Ok(true), Some(validate)) = (&called, validate) {
-            let defined = validate.info().line_defined.unwrap_or(0);
+            // Where it is defined (a C function given as validate has no line).
+            let at = match validate.info().line_defined {
+                Some(line) if line > 0 => format!("{shown}:{line}"),
+                _ => shown.to_string(),
+            };
             let judge = |on: bool| map_ud.borrow::<LuaMap>().map(|m| m.set_judging(on));
             judge(true).map_err(|e| vm.failure(e))?;
             let verdict = vm.call(validate, map_ud.clone());
             judge(false).map_err(|e| vm.failure(e))?;
-            called = verdict.and_then(|verdict| match verdict {
-                // Nothing returned (a forgotten `return true`) was taken
-                // for false: every attempt rejected as "returned false".
-                Value::Nil => Err(vm.failure(mlua::Error::runtime(format!(
-                    "{shown}:{defined}: validate returned nothing (nil): return true to accept the map, or false to reject it and reroll"
-                )))),
-                verdict => Ok(verdict.as_boolean() != Some(false)),
+            called = verdict.map(|verdict| {
+                turned_down = match verdict {
+                    Value::Boolean(false) => Some(format!("{shown}: validate returned false")),
+                    Value::Nil => Some(format!(
+                        "{at}: validate returned nil (return true to keep the map)"
+                    )),
+                    _ => None,
+                };
+                turned_down.is_none()
             });
         }
         drop(lent);
@@ -667,7 +700,7 @@ impl Session {
         // A reject() wins even over the error it raised or a pcall that caught it.
         let rejected = match rejected {
             Some(why) => Some(why),
-            None if !called? => Some(format!("{shown}: validate returned false")),
+            None if !called? => turned_down,
             None => None,
         };
         let (map, journal) = map_ud

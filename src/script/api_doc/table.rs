@@ -268,7 +268,7 @@ pub const SCRIPT_FIELDS: &[FieldDoc] = &[
     ("levels?", "integer", "How many linked levels one seed makes (1..32, default 1)."),
     ("stairs?", "\"aligned\"|\"free\"", "\"aligned\": check fails a seed whose stairs_down and the next level's stairs_up differ."),
     ("generate", "fun(map: Map, rng: Rng, params: table, ctx: LevelContext)", "Makes the map (once per level), drawing only from rng."),
-    ("validate?", "fun(map: Map): boolean", "Called after generate to judge its map (read-only): false rejects the map and rerolls on the next attempt's stream; it must return true or false."),
+    ("validate?", "fun(map: Map): boolean", "Called after generate to judge its map (read-only): false or nil rejects the map and rerolls on the next attempt's stream; true keeps it."),
 ];
 
 /// The script table's puzzle fields (what `check` and `crate::proof`
