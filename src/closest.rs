@@ -52,9 +52,8 @@ pub(crate) fn closest<'a>(
     }
 }
 
-/// The edit distance [`closest`] uses, for tests.
-#[cfg(test)]
-fn edit_distance(a: &str, b: &str) -> usize {
+/// The edit distance [`closest`] uses.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     Workspace::default().distance(&a, &b)

@@ -197,6 +197,14 @@ fn rng_and_tiles_refuse_bad_arguments() {
             "math.random: wrong number of arguments (it takes none, m, or m and n; got 3)",
         ),
         (
+            "math.random(nil)",
+            "math.random: m must be an integer, got nil",
+        ),
+        (
+            "math.random(1, nil)",
+            "math.random: n must be an integer, got nil",
+        ),
+        (
             r###"tiles.define("lava", {glyph = "##"})"###,
             r###"tiles.define: 'lava' needs glyph = one character, got "##""###,
         ),
@@ -446,6 +454,23 @@ fn a_misspelled_field_of_the_script_table_is_an_error() {
     );
     let run = dunlua_in(scratch.path(), &[&script, "--seed", "1", "--hash"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // Words of the script's own: a field's name in them, or in a field's,
+    // or two letters off, are no typo (a module's `M.level`, `names`).
+    for key in [
+        "names",
+        "level",
+        "stairs_up",
+        "heights",
+        "goals",
+        "lock",
+        "validator",
+        "Name",
+        "_width",
+    ] {
+        let script = scratch_script(&scratch, &format!("return {{ {key} = 1, {generate} }}\n"));
+        let run = dunlua_in(scratch.path(), &[&script, "--seed", "1", "--hash"]);
+        assert_eq!(run.code, 0, "{key}: {}", run.stderr);
+    }
 }
 
 /// A validate that returns nothing (a forgotten `return true`), or nil (a

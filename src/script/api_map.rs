@@ -714,12 +714,21 @@ pub(super) fn markers_list(lua: &Lua, name: &'static str, map: &Map) -> mlua::Re
         name,
         (map.markers().len() as u64).saturating_mul(cost::UNITS_PER_VALUE_MADE),
     )?;
-    let props: usize = map.markers().iter().map(|m| m.props.len()).sum();
+    // Each prop a field, and its text (if any) copied into Lua again.
+    let props: usize = map
+        .markers()
+        .iter()
+        .flat_map(|m| &m.props)
+        .map(|(key, value)| match value {
+            ParamValue::Text(text) => cost::FIELD_BYTES + key.len() + text.len(),
+            _ => cost::FIELD_BYTES,
+        })
+        .fold(0usize, usize::saturating_add);
     let bytes = map
         .markers()
         .len()
         .saturating_mul(cost::MARKER_TABLE_BYTES)
-        .saturating_add(props.saturating_mul(cost::FIELD_BYTES));
+        .saturating_add(props);
     budget::make_room(lua, name, bytes)?;
     let list = lua.create_table()?;
     for (i, m) in map.markers().iter().enumerate() {
@@ -1566,6 +1575,10 @@ impl UserData for LuaMap {
         methods.add_method("snapshot", |lua, this, values: Six| {
             let label = this.args(lua, "map:snapshot", values)?.name(0, "label")?;
             let a = this.args(lua, "map:snapshot", Six::default())?;
+            // Refused in validate whether or not a replay is recorded (the
+            // window records, check does not: a script passing check
+            // failed in the window).
+            drop(this.map_mut(lua)?);
             let recording = match this.journal.borrow_mut().as_mut() {
                 Some(journal) => {
                     journal.capture(&mut *this.map_mut(lua)?, &label, true);

@@ -158,6 +158,9 @@ pub(crate) fn install_math_random(lua: &Lua) -> mlua::Result<MathStream> {
                     ),
                 ));
             }
+            // Counted as Lua counts them: `math.random(nil)` and
+            // `math.random(1, nil)` are a bad argument, not fewer.
+            let given = all.len();
             let mut all = all.into_iter();
             let mut next = || all.next().unwrap_or(Value::Nil);
             let args: Six = (next(), next(), Value::Nil, Value::Nil, Value::Nil, Value::Nil);
@@ -165,9 +168,9 @@ pub(crate) fn install_math_random(lua: &Lua) -> mlua::Result<MathStream> {
             let Some(stream) = stream.0.borrow().clone() else {
                 return Err(args.fail("no run is in progress"));
             };
-            match (args.is_given(0), args.is_given(1)) {
-                (false, false) => Ok(Value::Number(stream.0.borrow_mut().float())),
-                (true, false) => {
+            match given {
+                0 => Ok(Value::Number(stream.0.borrow_mut().float())),
+                1 => {
                     let m = args.int(0, "m")?;
                     Ok(Value::Integer(stream.range(&args, 1, m)?))
                 }

@@ -43,16 +43,17 @@ pub const CAUGHT_HOST_ERROR_UNITS: u64 = 6000;
 pub const SWAP_UNITS: u64 = 30;
 
 /// Bytes Lua takes for one `{x, y}` list a call hands back in a list
-/// (`sel:cells()`): a table, its array of two and the list's slot, with
-/// the allocator's headers. What a call makes room for before building
-/// (`budget::make_room`); measured: 3 million cells, 320 MB.
-pub const POINT_TABLE_BYTES: usize = 136;
+/// (`sel:cells()`): a table, its array of two and the list's slot. What a
+/// call makes room for before building (`budget::make_room`), as
+/// measured (3 million cells, 320 MB: 107 a cell); an estimate over it
+/// refused lists that fit.
+pub const POINT_TABLE_BYTES: usize = 108;
 /// Bytes for one of `map:path`'s points (`p[1]`, `p[2]`, `p.x`, `p.y`): a
-/// table with an array of two and two fields.
-pub const PATH_POINT_BYTES: usize = 200;
+/// table with an array of two and two fields (measured: 160).
+pub const PATH_POINT_BYTES: usize = 160;
 /// Bytes for one of `map:markers()`'s `{x, y, name, props}` tables, its
-/// empty `props` and the list's slot.
-pub const MARKER_TABLE_BYTES: usize = 320;
+/// empty `props` and the list's slot (measured: 241).
+pub const MARKER_TABLE_BYTES: usize = 244;
 /// Bytes for one more field of a table a call hands back (a marker's prop).
 pub const FIELD_BYTES: usize = 48;
 

@@ -389,7 +389,16 @@ fn misspelled_field(lua: &mlua::Lua, table: &Table) -> Option<(String, &'static 
         let key = s.to_str().ok()?.to_string();
         let field = crate::closest::closest(&key, FIELDS)?;
         let named_elsewhere = field == "generate" || field == "params";
-        (!named_elsewhere).then(|| (crate::one_line::one_line(&key).into_owned(), field))
+        // A typo is one letter off (`widht`, `validte`, `lcoks`); a key
+        // holding a field's name, or held in one, or the same but for case
+        // (`names`, `level`, `stairs_up`, `Name`) is a word of the
+        // script's own, as `validator` (two off) is.
+        let (lower, field_lower) = (key.to_lowercase(), field.to_lowercase());
+        let own_word = crate::closest::edit_distance(&key, field) > 1
+            || lower.contains(&field_lower)
+            || field_lower.contains(&lower);
+        (!named_elsewhere && !own_word)
+            .then(|| (crate::one_line::one_line(&key).into_owned(), field))
     })
 }
 

@@ -63,7 +63,9 @@ impl Keys {
     }
 
     /// Picks up the keys marked at (x, y) of level `level` not picked up
-    /// yet; returns their names.
+    /// yet; returns their names. A key lying on a lock cell is never
+    /// picked up (the proof counts the keys in the regions a player walks,
+    /// and a lock cell is in none).
     pub fn pick_up(
         &mut self,
         level: usize,
@@ -73,6 +75,9 @@ impl Keys {
         y: i32,
     ) -> Vec<String> {
         let mut names = Vec::new();
+        if lock_at(puzzle, map, x, y).is_some() {
+            return names;
+        }
         for marker in map.markers().iter().filter(|m| (m.x, m.y) == (x, y)) {
             let is_key = puzzle.locks.iter().any(|l| l.key == marker.name);
             if is_key && self.taken.insert((level, x, y, marker.name.clone())) {

@@ -1312,6 +1312,25 @@ mod tests {
         );
     }
 
+    /// A key lying on a lock cell is not picked up: the proof counts none
+    /// there (the window took it, then opened a lock the proof said stays
+    /// shut).
+    #[test]
+    fn a_key_on_a_lock_cell_is_not_picked_up() {
+        let mut g = generated("#########\n#@.+..~.#\n#########\n");
+        g.map.mark(2, 1, "key").unwrap();
+        g.map.mark(3, 1, "small").unwrap();
+        let g = with_locks(g, &[("door", "key", false), ("water", "small", true)]);
+        let mut s = ViewState::new(vec![g], Duration::ZERO, 1);
+        assert!(
+            s.try_move(1, 0) && s.try_move(1, 0),
+            "into the door with its key"
+        );
+        assert!(s.state_line().contains("held=key "), "{}", s.state_line());
+        assert!(s.try_move(1, 0) && s.try_move(1, 0));
+        assert!(!s.try_move(1, 0), "no small key was picked up in the door");
+    }
+
     /// Starting (or landing) in a shut lock: stuck there until it can be
     /// opened, as the proof says.
     #[test]
