@@ -276,6 +276,9 @@ fn print_writes_what_tostring_gives() {
            print(a, b, a, tostring(a), print, nil, 1.5)\n\
            tostring = function() return 'mine' end\n\
            print({})\n\
+           local bad = setmetatable({}, { __tostring = function() error({ code = 7 }) end })\n\
+           local ok, e = pcall(print, bad)\n\
+           print(ok, e.code)\n\
          end }\n",
     );
     let run = dunlua_in(scratch.path(), &["p.lua", "--seed", "3", "--hash"]);
@@ -286,6 +289,8 @@ fn print_writes_what_tostring_gives() {
         Some("table: #1\tB!\ttable: #1\ttable: #1\tfunction: #2\tnil\t1.5")
     );
     assert_eq!(lines.next(), Some("table: #3"));
+    // A `__tostring` that raises: pcall gets the value it raised.
+    assert_eq!(lines.next(), Some("false\t7"));
 }
 
 #[test]

@@ -278,6 +278,7 @@ impl Vm {
         lua.set_app_data(HostState::fresh());
         sandbox(&lua)?;
         super::object_names::install(&lua)?;
+        wrap_print(&lua)?;
         install_reject(&lua)?;
         super::require::install_require(&lua, script, modules.clone(), limits.max_memory)?;
         super::api_rect::register(&lua)?;
@@ -987,6 +988,45 @@ fn sandbox(lua: &Lua) -> mlua::Result<()> {
             Ok(())
         })?,
     )
+}
+
+/// `print` as a script calls it: each value that is neither a string nor a
+/// number is made text by dunlua's `tostring` (`table: #1`, a
+/// `__tostring`'s text) in Lua, then the host's writer (the `print`
+/// [`sandbox`] set) writes the line. Called from the host's writer, an
+/// error a `__tostring` raised reached a `pcall` as a string holding the
+/// sandbox's own frames; raised here, it is the value the script raised.
+/// One table for the values, so the work is linear in their number.
+fn wrap_print(lua: &Lua) -> mlua::Result<()> {
+    let write: Function = lua.globals().get("print")?;
+    let print: Function = lua
+        .load(
+            r##"
+            local write, tostring, select, type, unpack = ...
+            return function(...)
+              local n = select("#", ...)
+              local values = { ... }
+              for k = 1, n do
+                local kind = type(values[k])
+                if kind ~= "string" and kind ~= "number" then
+                  values[k] = tostring(values[k])
+                end
+              end
+              return write(unpack(values, 1, n))
+            end
+            "##,
+        )
+        .set_name("=sandbox")
+        .call((
+            write,
+            lua.globals().get::<Function>("tostring")?,
+            lua.globals().get::<Function>("select")?,
+            lua.globals().get::<Function>("type")?,
+            lua.globals()
+                .get::<Table>("table")?
+                .get::<Function>("unpack")?,
+        ))?;
+    lua.globals().set("print", print)
 }
 
 /// The text a script sees for an error a host function raised: the
