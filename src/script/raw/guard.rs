@@ -962,15 +962,7 @@ fn mib(bytes: usize) -> String {
 /// which call needed how much, as a binding's charge does (it said "a
 /// runaway loop?" of one insert of a huge rect).
 pub(crate) unsafe fn charge_for(state: *mut lua_State, what: &str, units: usize) {
-    if let Some(guard) = guard_of(state) {
-        let remaining = guard.remaining();
-        if units as u64 > remaining && guard.stop.get().is_none() {
-            guard.set_detail(format!(
-                "{what} needs about {units} units of work and {remaining} remain"
-            ));
-        }
-    }
-    dunlua_charge(state, units)
+    charge_as(state, Some(what), units)
 }
 
 /// Charges `units` of work done by a C library function; raises the stop
@@ -978,14 +970,27 @@ pub(crate) unsafe fn charge_for(state: *mut lua_State, what: &str, units: usize)
 /// force. Called by the patched Lua libraries.
 #[no_mangle]
 pub unsafe extern "C-unwind" fn dunlua_charge(state: *mut lua_State, units: usize) {
+    charge_as(state, None, units)
+}
+
+/// [`dunlua_charge`], saying what `what` needed when it is named and
+/// stopped: one look-up of the guard a call (the raw Rect.index functions
+/// run 60 times a rooms.lua map).
+unsafe fn charge_as(state: *mut lua_State, what: Option<&str>, units: usize) {
     let Some(guard) = guard_of(state) else {
         return;
     };
+    let remaining = guard.remaining();
     guard
         .native
         .set(guard.native.get().saturating_add(units as u64));
     if let Some(stop) = guard.check(units as u64) {
         if guard.stop.get().is_none() {
+            if let Some(what) = what.filter(|_| units as u64 > remaining) {
+                guard.set_detail(format!(
+                    "{what} needs about {units} units of work and {remaining} remain"
+                ));
+            }
             guard.stop.set(Some(stop));
         }
         raise_stop(state, guard, None)
