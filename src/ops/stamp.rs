@@ -145,8 +145,13 @@ impl Map {
                 )));
             }
         }
-        if rows.is_empty() || width == 0 {
+        if rows.is_empty() {
             return Err(MapError::Invalid("the stamp has no rows".into()));
+        }
+        if width == 0 {
+            return Err(MapError::Invalid(
+                "the stamp's rows are empty: give at least one character a row".into(),
+            ));
         }
         let (w, h) = (width as i64, rows.len() as i64);
         if self.index(x, y).is_err() || self.index(x + w - 1, y + h - 1).is_err() {
@@ -295,6 +300,15 @@ mod tests {
         assert_eq!(map.to_string(), ".###..\n.#.+..\n.####.\n......\n");
         assert_eq!(map.markers()[0].name, "treasure");
         assert_eq!((map.markers()[0].x, map.markers()[0].y), (2, 1));
+    }
+
+    #[test]
+    fn a_stamp_of_empty_rows_says_so() {
+        let mut map = Map::from_ascii("...\n...\n").unwrap();
+        let err = map.stamp(0, 0, &rows(&[""]), &legend()).unwrap_err();
+        assert!(err.to_string().contains("rows are empty"), "{err}");
+        let err = map.stamp(0, 0, &rows(&[]), &legend()).unwrap_err();
+        assert!(err.to_string().contains("has no rows"), "{err}");
     }
 
     #[test]

@@ -876,7 +876,15 @@ impl UserData for LuaMap {
                 for (key, slot) in [("name", &mut name), ("kind", &mut kind)] {
                     *slot = match opts.get::<Value>(key)? {
                         Value::Nil => None,
-                        Value::String(s) => Some(a.utf8_of(&s, MAX_NAME, key)?),
+                        // A name, as a marker's: it reaches C callers as a C string.
+                        Value::String(s) => match a.name_of(&s, key)? {
+                            text if text.is_empty() => {
+                                return Err(a.fail(format!(
+                                    "{key} must not be empty (leave it out for none)"
+                                )))
+                            }
+                            text => Some(text),
+                        },
                         other => {
                             return Err(
                                 a.fail(format!("{key} must be a string, got {}", show(&other)))
