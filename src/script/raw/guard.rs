@@ -950,7 +950,12 @@ pub(crate) unsafe extern "C-unwind" fn hook(state: *mut lua_State, ar: *mut lua_
 /// Bytes as a message says them: `1.5 MiB`, `390 MiB`.
 fn mib(bytes: usize) -> String {
     let mib = bytes as f64 / (1u64 << 20) as f64;
-    if mib < 10.0 {
+    // Under a MiB in KiB (a few KiB read "0.0 MiB more and 0.1 MiB remain").
+    if bytes < 1 << 10 {
+        format!("{bytes} bytes")
+    } else if bytes < 1 << 20 {
+        format!("{} KiB", (bytes + 512) >> 10)
+    } else if mib < 10.0 {
         format!("{mib:.1} MiB")
     } else {
         format!("{mib:.0} MiB")
@@ -1144,6 +1149,14 @@ pub(crate) unsafe fn release(state: *mut lua_State, bytes: usize) {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_read_in_the_unit_they_are_near() {
+        assert_eq!(mib(100), "100 bytes");
+        assert_eq!(mib(100 << 10), "100 KiB");
+        assert_eq!(mib(3 << 19), "1.5 MiB");
+        assert_eq!(mib(389 << 20), "389 MiB");
+    }
 
     /// A system allocator that counts its live blocks.
     unsafe extern "C" fn counting(
