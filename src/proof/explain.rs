@@ -429,6 +429,15 @@ fn unfinishable(
             .enumerate()
             .filter(|&(r, region)| region.level == deepest && !reached[r])
             .flat_map(|(_, region)| &region.moves)
+            // A door's drops and stairs, never taken.
+            .chain(
+                world
+                    .groups
+                    .iter()
+                    .filter(|g| g.at.0 == deepest)
+                    .flat_map(|g| &g.moves)
+                    .filter(|m| !reached[m.to as usize]),
+            )
             .filter(|m| {
                 matches!(m.kind, MoveKind::StairsDown | MoveKind::Drop) && m.landing.0 > deepest
             })

@@ -76,8 +76,8 @@ pub(super) struct LockGroup {
     /// Lock groups of other kinds touching it, sorted: a double door is
     /// passed by opening one, standing in it, and opening the next.
     pub links: Vec<u32>,
-    /// Drops touching it: a chasm right behind a door is stepped on from
-    /// the opened door.
+    /// Drops touching it (a chasm right behind a door is stepped on from
+    /// the opened door) and stairs_down in it (taken from the opened door).
     pub moves: Vec<Move>,
     /// Its bit among the consumed locks, when its key is consumed.
     pub bit: Option<u8>,
@@ -613,8 +613,10 @@ impl World {
 fn add_moves(world: &mut World) {
     let count = world.levels.len();
     let mut found: Vec<(u32, MoveKind, At, At)> = Vec::new();
-    // Drops touching a lock group: (group, drop cell, landing).
-    let mut from_doors: Vec<(u32, At, At)> = Vec::new();
+    // Drops touching a lock group, and stairs in one (a lock cell is no
+    // region's: the player takes them from the opened door): (group,
+    // kind, cell, landing).
+    let mut from_doors: Vec<(u32, MoveKind, At, At)> = Vec::new();
     for k in 0..count {
         let level = &world.levels[k];
         let last = k + 1 == count;
@@ -631,6 +633,15 @@ fn add_moves(world: &mut World) {
                     let (sx, sy) = world.levels[k + 1].start;
                     found.push((
                         level.region[i],
+                        MoveKind::StairsDown,
+                        (k as u32, x, y),
+                        (k as u32 + 1, sx, sy),
+                    ));
+                }
+                Class::Lock(_) if level.tiles[i] == Tile::STAIRS_DOWN && !last => {
+                    let (sx, sy) = world.levels[k + 1].start;
+                    from_doors.push((
+                        level.group[i],
                         MoveKind::StairsDown,
                         (k as u32, x, y),
                         (k as u32 + 1, sx, sy),
@@ -680,6 +691,7 @@ fn add_moves(world: &mut World) {
                         if level.group[j] != NONE {
                             from_doors.push((
                                 level.group[j],
+                                MoveKind::Drop,
                                 (k as u32, x, y),
                                 (k as u32 + 1, x, y),
                             ));
@@ -704,13 +716,13 @@ fn add_moves(world: &mut World) {
             });
         }
     }
-    let mut seen: rustc_hash::FxHashSet<(u32, u32)> = Default::default();
-    for (group, from, landing) in from_doors {
+    let mut seen: rustc_hash::FxHashSet<(u32, MoveKind, u32)> = Default::default();
+    for (group, kind, from, landing) in from_doors {
         let (to, landing) = world.land_at(landing);
         let moves = &mut world.groups[group as usize].moves;
-        if seen.insert((group, to)) {
+        if seen.insert((group, kind, to)) {
             moves.push(Move {
-                kind: MoveKind::Drop,
+                kind,
                 from,
                 to,
                 landing,

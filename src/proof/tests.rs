@@ -452,6 +452,33 @@ fn a_chasm_right_behind_a_door_is_a_way_down() {
     );
 }
 
+/// Stairs that are a lock (`locks = { stairs_down = ... }`) lead on once
+/// opened: they are taken from the opened door (they were no way down).
+#[test]
+fn locked_stairs_lead_on_once_opened() {
+    let mut p = puzzle();
+    p.locks.push(LockRule {
+        kind: "stairs_down".into(),
+        key: "key".into(),
+        consumed: false,
+    });
+    p.locks.sort_by(|a, b| a.kind.cmp(&b.kind));
+    let two = "#######\n#@...E#\n#######";
+    let prove_with = |one: &str| {
+        let maps = [level(one), level(two)];
+        let refs: Vec<&Map> = maps.iter().collect();
+        prove(&refs, &p).unwrap()
+    };
+    let v = prove_with("#######\n#@k.>.#\n#######");
+    assert_eq!(v.outcome, Outcome::Finishable, "{}", v.sentence);
+    let v = prove_with("#######\n#@..>k#\n#######");
+    assert_eq!(v.outcome, Outcome::Unfinishable);
+    assert_eq!(
+        v.sentence,
+        "the stairs_down at (4, 1) on level 1 needs a key; the only key is at (5, 1) on level 1, behind it"
+    );
+}
+
 #[test]
 fn a_drop_from_a_door_into_a_dead_end_is_a_softlock() {
     // Spending the key on the door to the chasm strands the player; the
