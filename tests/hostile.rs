@@ -12,6 +12,8 @@
 //!   stderr (a message quotes at most a short prefix of a long argument);
 //! - `-- ulimit: yes` run under `ulimit -v` of the memory limit plus 1 GiB,
 //!   so a copy the limit did not count aborts the process (and fails);
+//!   `-- ulimit: N` under N MiB, less than the limit: the system refuses
+//!   memory first, which must end the run as the limit does;
 //! - `-- located: no` the message names no script line of its own (a
 //!   rejection: the line is inside it).
 //!
@@ -39,7 +41,8 @@ struct Case {
     line: Option<u32>,
     setup: Vec<String>,
     quoted: Option<usize>,
-    ulimit: bool,
+    /// The `ulimit -v` in MiB, if any (`yes`: the memory limit + 1024).
+    ulimit: Option<u64>,
     located: bool,
 }
 
@@ -64,7 +67,7 @@ fn cases() -> Vec<Case> {
             line: None,
             setup: Vec::new(),
             quoted: None,
-            ulimit: false,
+            ulimit: None,
             located: true,
         };
         for line in source.lines().take_while(|l| l.starts_with("-- ")) {
@@ -76,7 +79,8 @@ fn cases() -> Vec<Case> {
                 "line" => case.line = Some(value.parse().unwrap()),
                 "setup" => case.setup.push(value.to_string()),
                 "quoted" => case.quoted = Some(value.parse().unwrap()),
-                "ulimit" => case.ulimit = value == "yes",
+                "ulimit" if value == "yes" => case.ulimit = Some(0),
+                "ulimit" => case.ulimit = Some(value.parse().unwrap()),
                 "located" => case.located = value != "no",
                 _ => {}
             }
@@ -124,7 +128,7 @@ fn check_case(case: &Case) -> Result<(), String> {
         args.extend(["--timeout".to_string(), "120".to_string()]);
     }
     let errors = tempfile::NamedTempFile::new().unwrap();
-    let mut command = if case.ulimit {
+    let mut command = if let Some(mb) = case.ulimit {
         // Address space for the memory limit and 1 GiB more (the binary,
         // its threads' stacks, the allocator's arenas): what the limit
         // did not count can only fit in what is left.
@@ -132,7 +136,7 @@ fn check_case(case: &Case) -> Result<(), String> {
             .windows(2)
             .find(|w| w[0] == "--max-memory")
             .map_or(512, |w| w[1].parse::<u64>().unwrap());
-        let kib = (limit_mb + 1024) << 10;
+        let kib = if mb > 0 { mb << 10 } else { (limit_mb + 1024) << 10 };
         let mut sh = Command::new("sh");
         sh.arg("-c")
             .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))

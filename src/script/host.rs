@@ -663,6 +663,14 @@ impl Vm {
             Stop::Memory => (
                 FailureKind::Limit,
                 match self.guard.detail() {
+                    // Lua's "not enough memory" with no stop of the guard's:
+                    // the system refused the block, not the run's limit.
+                    None if self.guard.system_refused().is_some() => format!(
+                        "out of memory: the system refused {} with the run at {} of its {} MiB limit (the process's own memory ran out: a ulimit, or other runs at once)",
+                        Guard::size_text(self.guard.system_refused().unwrap_or(0)),
+                        Guard::size_text(self.guard.memory_used()),
+                        limits.max_memory >> 20
+                    ),
                     Some(detail) => format!(
                         "memory limit of {} MiB exceeded: {detail}; raise it with {}",
                         limits.max_memory >> 20,

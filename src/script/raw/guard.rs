@@ -132,6 +132,14 @@ pub(crate) struct Guard {
     /// collection and ask again (its block and new size), while it waits
     /// for that retry; the run is stopped meanwhile (see [`allocate`]).
     refused: Cell<Option<(usize, usize)>>,
+    /// The size of the last block the system itself refused this run (0:
+    /// none): the process ran out of memory before the run's limit.
+    system_refused: Cell<usize>,
+    /// Memory held back for the host while the system has none left: freed
+    /// when the system refuses a block to Lua, so the error that follows
+    /// can be made and reported (Rust aborts on a failed allocation of its
+    /// own); held again at the next run's start.
+    spare: Cell<*mut u8>,
     inner_alloc: Cell<ffi::lua_Alloc>,
     inner_ud: Cell<*mut c_void>,
     main: Cell<*mut lua_State>,
@@ -240,6 +248,12 @@ pub(crate) struct GcHistory {
 /// bindings find it.
 struct KeepAlive(Rc<Guard>);
 
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.free_spare();
+    }
+}
+
 impl Guard {
     /// Wraps `lua`'s allocator and sets the budget hook on its main thread.
     pub(crate) fn install(lua: &Lua, memory_limit: usize) -> mlua::Result<Rc<Guard>> {
@@ -264,6 +278,8 @@ impl Guard {
             native_bytes: Cell::new(0),
             memory_limit: Cell::new(memory_limit),
             refused: Cell::new(None),
+            system_refused: Cell::new(0),
+            spare: Cell::new(std::ptr::null_mut()),
             inner_alloc: Cell::new(allocate),
             inner_ud: Cell::new(std::ptr::null_mut()),
             main: Cell::new(std::ptr::null_mut()),
@@ -344,6 +360,7 @@ impl Guard {
         }
         self.used.set(0);
         self.native.set(0);
+        self.hold_spare();
         // SAFETY: reads and clears a counter of this thread's (ltable.c)
         // and one of the state's (ldo.c); the main thread is alive.
         unsafe {
@@ -358,6 +375,25 @@ impl Guard {
         unsafe { self.alarm.arm(main, deadline) };
     }
 
+    /// Holds [`SPARE_BYTES`] back for the host, if not held already and
+    /// the system grants them.
+    fn hold_spare(&self) {
+        if self.spare.get().is_null() {
+            // SAFETY: a nonzero size; null (refused) is kept as none.
+            self.spare
+                .set(unsafe { std::alloc::alloc(spare_layout()) });
+        }
+    }
+
+    /// Gives the spare memory back to the system (see [`Guard::hold_spare`]).
+    fn free_spare(&self) {
+        let block = self.spare.replace(std::ptr::null_mut());
+        if !block.is_null() {
+            // SAFETY: allocated by hold_spare with this layout.
+            unsafe { std::alloc::dealloc(block, spare_layout()) };
+        }
+    }
+
     /// Forgets a stop and a refused block left by work outside a run (a
     /// compile stopped by its deadline): the next compile starts clean, as
     /// a run does after [`Guard::start_run`].
@@ -365,6 +401,7 @@ impl Guard {
         self.stop.set(None);
         *self.at.borrow_mut() = None;
         *self.detail.borrow_mut() = None;
+        self.system_refused.set(0);
         self.refused.set(None);
     }
 
@@ -418,6 +455,17 @@ impl Guard {
     /// Why the run stopped, if it did.
     pub(crate) fn stopped(&self) -> Option<Stop> {
         self.stop.get()
+    }
+
+    /// The size of the last block the system refused this run, if it
+    /// refused one (see [`system`]).
+    pub(crate) fn system_refused(&self) -> Option<usize> {
+        Some(self.system_refused.get()).filter(|&n| n > 0)
+    }
+
+    /// What [`mib`] says of `bytes`.
+    pub(crate) fn size_text(bytes: usize) -> String {
+        mib(bytes)
     }
 
     /// Where the stop was first seen.
@@ -750,7 +798,7 @@ impl Guard {
     }
 
     /// Resizes a block Lua leaves out of the counts (see [`allocate`]):
-    /// by the inner allocator, counting nothing.
+    /// by the [`system`] allocator, counting nothing.
     ///
     /// SAFETY: the arguments are a `lua_Alloc` call's, for this guard's
     /// state, resizing a block (`ptr` not null, `nsize` not 0).
@@ -760,28 +808,27 @@ impl Guard {
         osize: usize,
         nsize: usize,
     ) -> *mut c_void {
-        (self.inner_alloc.get())(self.inner_ud.get(), ptr, osize, nsize)
+        system(ptr, osize, nsize)
     }
 
     /// Does what Lua asked, once the checks let it: a small block from the
     /// recycled ones when there is one, a freed small block kept, anything
-    /// else by the inner allocator; and counts Lua's bytes.
+    /// else by the [`system`] allocator; and counts Lua's bytes.
     ///
     /// SAFETY: the arguments are a `lua_Alloc` call's, for this guard's state.
     unsafe fn pass_on(&self, ptr: *mut c_void, osize: usize, nsize: usize) -> *mut c_void {
-        let inner = self.inner_alloc.get();
         let block = if ptr.is_null() {
             if nsize == 0 {
                 return std::ptr::null_mut();
             }
             match self.recycled.take(nsize) {
                 Some(block) => block,
-                None => inner(self.inner_ud.get(), ptr, osize, nsize),
+                None => system(ptr, osize, nsize),
             }
         } else if nsize == 0 && self.recycled.keep(ptr, osize) {
             std::ptr::null_mut()
         } else {
-            inner(self.inner_ud.get(), ptr, osize, nsize)
+            system(ptr, osize, nsize)
         };
         // Without a block, `osize` is a type tag, not a size.
         let old = if ptr.is_null() { 0 } else { osize };
@@ -789,7 +836,15 @@ impl Guard {
             // (Saturating: a block resized unaccounted, freed when the
             // state closes, is larger than what was counted for it.)
             self.lua_bytes.set(self.lua_bytes.get().saturating_sub(old));
-        } else if !block.is_null() {
+        } else if block.is_null() {
+            // The process is out of memory: the run stops (Lua raises at
+            // once, or the hook at the next instruction if the emergency
+            // collection found room), at this line; the spare memory lets
+            // the host report it.
+            self.system_refused.set(nsize);
+            self.free_spare();
+            self.set_stop(Stop::Memory, || line_from_allocator(self.main.get()));
+        } else {
             let bytes = self.lua_bytes.get() - old + nsize;
             self.lua_bytes.set(bytes);
             if bytes > self.peak.get() {
@@ -798,6 +853,46 @@ impl Guard {
         }
         block
     }
+}
+
+/// What [`Guard::hold_spare`] holds back: room for an error's message
+/// and traceback, and the host's own work to report it.
+const SPARE_BYTES: usize = 4 << 20;
+
+fn spare_layout() -> std::alloc::Layout {
+    std::alloc::Layout::from_size_align(SPARE_BYTES, 16).expect("a valid layout")
+}
+
+/// What mlua's allocator does (the global allocator, blocks aligned to
+/// `SYS_MIN_ALIGN`, so either frees the other's blocks) except when the
+/// system refuses memory: mlua's aborts the process (`handle_alloc_error`:
+/// a game loading a mod died under `ulimit -v` with the run inside its
+/// limit); this returns null, which Lua raises as its memory error. mlua's
+/// count of its bytes is left as it was when the guard was installed:
+/// nothing reads it after that (the guard counts).
+///
+/// SAFETY: a `lua_Alloc` call's arguments for a block of this allocator's
+/// (or mlua's).
+unsafe fn system(ptr: *mut c_void, osize: usize, nsize: usize) -> *mut c_void {
+    use std::alloc::{alloc, dealloc, realloc, Layout};
+    const ALIGN: usize = ffi::SYS_MIN_ALIGN;
+    if nsize == 0 {
+        if !ptr.is_null() {
+            dealloc(ptr as *mut u8, Layout::from_size_align_unchecked(osize, ALIGN));
+        }
+        return std::ptr::null_mut();
+    }
+    if nsize > isize::MAX as usize - ALIGN {
+        return std::ptr::null_mut();
+    }
+    if ptr.is_null() {
+        return alloc(Layout::from_size_align_unchecked(nsize, ALIGN)) as *mut c_void;
+    }
+    realloc(
+        ptr as *mut u8,
+        Layout::from_size_align_unchecked(osize, ALIGN),
+        nsize,
+    ) as *mut c_void
 }
 
 extern "C-unwind" {
