@@ -1,10 +1,29 @@
 //! Making any map playable: tunnels that join every walkable region to the
 //! largest, and doors where corridors enter rooms.
 
-use super::analysis::{regions, Columns};
+use super::analysis::{regions, Columns, Region};
+use super::meter::{unmetered, Charge, Stopped};
 use super::selection::Selection;
 use crate::map::{Map, MapError, Tile};
 use crate::rng::Rng;
+
+/// Units of work a cell costs the regions' labelling.
+const LABEL_UNITS: u64 = 2;
+/// Units of work a cell popped from the search costs (the pop, four
+/// neighbours relaxed, the pushes: 30-100 ns a cell on the AMD machine,
+/// the more the bigger the map, as its tables outgrow the caches).
+const POP_UNITS: u64 = 16;
+/// Cells popped between two reports of the work (a report may look at the
+/// clock).
+const POPS_A_REPORT: u64 = 1 << 14;
+
+/// What `found` holds on the heap, headers included.
+fn regions_bytes(found: &[Region]) -> usize {
+    found
+        .iter()
+        .map(|r| std::mem::size_of::<Region>() + r.cells.heap_bytes() + 16)
+        .sum()
+}
 
 /// The multi-source search `connect_regions` keeps across tunnels.
 struct Search {
@@ -126,12 +145,36 @@ impl Map {
         tile: Tile,
         avoid: Option<&Selection>,
     ) -> usize {
-        let found = regions(self);
-        if found.len() <= 1 {
-            return 0;
-        }
+        self.connect_regions_metered(rng, tile, avoid, &mut unmetered)
+            .unwrap_or(0)
+    }
+
+    /// [`connect_regions_avoiding`](Self::connect_regions_avoiding) telling
+    /// `report` the work it does as it goes and the bytes it holds, before
+    /// it allocates them: a refusal stops it at once (with some tunnels dug:
+    /// the caller's run ends). The search's work is not a function of the
+    /// map's size alone (a cell is searched again each time a tunnel brings
+    /// it closer), so no charge before it starts could bound its time.
+    pub fn connect_regions_metered(
+        &mut self,
+        rng: &mut Rng,
+        tile: Tile,
+        avoid: Option<&Selection>,
+        report: &mut dyn FnMut(Charge) -> Result<(), Stopped>,
+    ) -> Result<usize, Stopped> {
         let (w, h) = (self.width(), self.height());
         let n = (w * h) as usize;
+        // Labelling the regions: a label a cell and the regions' lists.
+        report(Charge::Memory(n * 8))?;
+        report(Charge::Work(n as u64 * LABEL_UNITS))?;
+        let found = regions(self);
+        if found.len() <= 1 {
+            return Ok(0);
+        }
+        // The search's tables (owner, distance, parent: 12 bytes a cell),
+        // the regions (their cells and headers) and the queue (a cell can
+        // be queued more than once; about 8 bytes a cell at its peak).
+        report(Charge::Memory(n * 20 + regions_bytes(&found)))?;
         // The region each walkable cell belongs to.
         let mut owner = vec![u32::MAX; n];
         for (id, region) in found.iter().enumerate() {
@@ -172,7 +215,13 @@ impl Map {
         let mut dirs = [(0i32, -1i32), (1, 0), (0, 1), (-1, 0)];
         rng.shuffle(&mut dirs);
         let mut tunnels = 0;
+        let mut pops: u64 = 0;
         while let Some((d, cell)) = search.pop() {
+            pops += 1;
+            if pops == POPS_A_REPORT {
+                report(Charge::Work(pops * POP_UNITS))?;
+                pops = 0;
+            }
             let i = cell as usize;
             if d > search.dist[i] {
                 continue; // a stale entry: a closer route was found since
@@ -215,7 +264,8 @@ impl Map {
                 search.relax(i, j, d + 1);
             }
         }
-        tunnels
+        report(Charge::Work(pops * POP_UNITS))?;
+        Ok(tunnels)
     }
 
     /// Puts a door (`door`) in each single-cell opening where a corridor
@@ -314,6 +364,51 @@ mod tests {
             0,
             "nothing left to join"
         );
+    }
+
+    /// The metered search digs what the unmetered one digs, reports its
+    /// work as it goes (more than the map's size on a map of many regions)
+    /// and stops at the first refusal.
+    #[test]
+    fn the_metered_search_reports_its_work_and_stops_when_refused() {
+        let mut map = Map::new(300, 300).unwrap();
+        map.fill(Tile::FLOOR);
+        let mut rng = Rng::new(4);
+        for y in 0..300 {
+            for x in 0..300 {
+                if rng.chance(0.6) {
+                    map.set(x, y, Tile::WALL).unwrap();
+                }
+            }
+        }
+        let (mut plain, mut metered) = (map.clone(), map.clone());
+        let dug = plain.connect_regions(&mut Rng::new(9), Tile::FLOOR);
+        let (mut work, mut most_held) = (0u64, 0usize);
+        let mut count = |c: Charge| {
+            match c {
+                Charge::Work(u) => work += u,
+                Charge::Memory(b) => most_held = most_held.max(b),
+            }
+            Ok(())
+        };
+        let counted = metered
+            .connect_regions_metered(&mut Rng::new(9), Tile::FLOOR, None, &mut count)
+            .unwrap();
+        assert_eq!((counted, metered.to_string()), (dug, plain.to_string()));
+        assert!(work > 300 * 300 * POP_UNITS, "{work}");
+        assert!(most_held > 300 * 300 * 20, "{most_held}");
+        let mut reports = 0;
+        let mut refuse_the_third = |_| {
+            reports += 1;
+            if reports < 3 {
+                Ok(())
+            } else {
+                Err(Stopped)
+            }
+        };
+        let stopped =
+            map.connect_regions_metered(&mut Rng::new(9), Tile::FLOOR, None, &mut refuse_the_third);
+        assert_eq!((stopped, reports), (Err(Stopped), 3));
     }
 
     #[test]

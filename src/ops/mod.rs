@@ -12,6 +12,7 @@ mod fov;
 mod index;
 mod loops;
 mod maze;
+pub mod meter;
 mod noise;
 mod path;
 mod rock;

@@ -15,6 +15,7 @@ use super::error::located;
 use super::raw::rect::rect_value;
 use crate::geom::Rect;
 use crate::map::{Map, Tile};
+use crate::ops::meter::{Charge, Stopped};
 use crate::ops::{self, CellularRule, Selection, StampCell};
 use crate::params::ParamValue;
 use crate::replay::Journal;
@@ -1166,14 +1167,30 @@ impl UserData for LuaMap {
                     map.tiles().kind(tile).name
                 )));
             }
-            a.charge(cost::visited(area(map)).saturating_mul(8))?;
-            let _search = a.reserve(area(map) as usize * 17)?;
-            let dug = map.connect_regions_avoiding(
+            // Charged and held as it goes: its work depends on how the
+            // regions lie, not on the map's size alone.
+            let mut held = Reservation::none();
+            let mut stop: Option<mlua::Error> = None;
+            let mut report = |charge: Charge| -> Result<(), Stopped> {
+                let done = match charge {
+                    Charge::Work(units) => a.charge(units),
+                    Charge::Memory(bytes) => a.resize(&mut held, bytes),
+                };
+                done.map_err(|e| {
+                    stop = Some(e);
+                    Stopped
+                })
+            };
+            let dug = map.connect_regions_metered(
                 &mut rng.borrow_mut(),
                 tile,
                 avoid.as_deref().map(|s| &s.0),
+                &mut report,
             );
-            Ok(dug)
+            match dug {
+                Ok(dug) => Ok(dug),
+                Err(Stopped) => Err(stop.unwrap_or_else(|| a.fail("stopped"))),
+            }
         });
         writer!(methods, "add_loops", |map, a| {
             let (mut min_distance, mut tile, mut rng) = (20i64, Tile::DOOR, None);

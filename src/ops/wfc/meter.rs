@@ -1,20 +1,7 @@
 //! What the fill tells its caller as it works: units of work done and the
 //! bytes it holds, so a script's budget and memory limit stop it midway.
 
-/// One report to the caller's meter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Charge {
-    /// Units of work (about one Lua instruction's time each) done since the
-    /// last report.
-    Work(u64),
-    /// The bytes the fill holds now, in all.
-    Memory(usize),
-}
-
-/// The caller refused a charge: the fill stops at once. The caller keeps
-/// its own reason (a budget or memory error) to report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stopped;
+pub use crate::ops::meter::{Charge, Stopped};
 
 /// Work is passed on in batches, so a charge is not a call per pattern.
 const BATCH: u64 = 1 << 14;
