@@ -20,8 +20,8 @@
  *   ./fuzz COUNT [SEED [SCRIPT]]
  *
  * SCRIPT (a script file, e.g. ../../scripts/rooms.lua) is sometimes given
- * to dunlua_generator_from_file. Prints one line: the calls made. Exits 1
- * with a message on stderr when a promise is broken. */
+ * to dunlua_generator_from_file (or _with_loader). Prints one line: the
+ * calls made. Exits 1 with a message on stderr when a promise is broken. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -356,14 +356,23 @@ static void new_generator(void) {
     } else {
         static const char *paths[] = {NULL, "", "/nonexistent/x.lua", "\xff.lua", "."};
         const char *path = script_file && chance(30) ? script_file : paths[below(5)];
+        /* With a loader, the script's modules come only from it. */
+        int with_loader = chance(30);
         calls++;
-        g = dunlua_generator_from_file(path);
+        g = with_loader ? dunlua_generator_from_file_with_loader(
+                              path, chance(80) ? loader : NULL, &loader_calls)
+                        : dunlua_generator_from_file(path);
         CHECK(g != NULL, "a generator handle");
         calls++;
         DunluaStatus s = dunlua_generator_status(g);
         CHECK(known(s), "a known status");
-        CHECK((s == DUNLUA_STATUS_OK) == (path != NULL && path == script_file),
-              dunlua_generator_error(g));
+        if (with_loader) {
+            CHECK(s != DUNLUA_STATUS_OK || (path != NULL && path == script_file),
+                  dunlua_generator_error(g));
+        } else {
+            CHECK((s == DUNLUA_STATUS_OK) == (path != NULL && path == script_file),
+                  dunlua_generator_error(g));
+        }
     }
     calls++;
     DunluaStatus s = dunlua_generator_set_limits(g, BUDGET, 0, 0);

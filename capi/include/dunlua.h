@@ -222,6 +222,22 @@ const char *dunlua_last_error(void);
 // `path` is NULL or a NUL-terminated string.
 DunluaGenerator *dunlua_generator_from_file(const char *path);
 
+// A generator for the script file at `path`, read as
+// `dunlua_generator_from_file` reads it (a regular file, size-capped),
+// whose modules come only through `loader`, as for
+// `dunlua_generator_from_source`: once a game supplies modules, `require`
+// looks only among them, never on disk. For a game that holds a script's
+// path and supplies some of its modules itself (the LuaJIT binding's
+// `modules` and `loader` options) without reading the script around
+// dunlua's reader. A NULL `loader` is `dunlua_generator_from_file`.
+//
+// # Safety
+// `path` is NULL or a NUL-terminated string; `loader` as for
+// `dunlua_generator_from_source`.
+DunluaGenerator *dunlua_generator_from_file_with_loader(const char *path,
+                                                        DunluaModuleLoader loader,
+                                                        void *user_data);
+
 // A generator for script text the game holds. `name` is the path the
 // script would have as a file (`"mods/cave.lua"`): messages name it and
 // its modules are found relative to its folder, through `loader` (NULL:

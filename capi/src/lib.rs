@@ -753,6 +753,51 @@ pub unsafe extern "C" fn dunlua_generator_from_file(path: *const c_char) -> *mut
     new_generator(builder, Arc::new(AtomicBool::new(false)))
 }
 
+/// A generator for the script file at `path`, read as
+/// `dunlua_generator_from_file` reads it (a regular file, size-capped),
+/// whose modules come only through `loader`, as for
+/// `dunlua_generator_from_source`: once a game supplies modules, `require`
+/// looks only among them, never on disk. For a game that holds a script's
+/// path and supplies some of its modules itself (the LuaJIT binding's
+/// `modules` and `loader` options) without reading the script around
+/// dunlua's reader. A NULL `loader` is `dunlua_generator_from_file`.
+///
+/// # Safety
+/// `path` is NULL or a NUL-terminated string; `loader` as for
+/// `dunlua_generator_from_source`.
+#[no_mangle]
+pub unsafe extern "C" fn dunlua_generator_from_file_with_loader(
+    path: *const c_char,
+    loader: DunluaModuleLoader,
+    user_data: *mut c_void,
+) -> *mut DunluaGenerator {
+    let freed = Arc::new(AtomicBool::new(false));
+    // SAFETY: the caller's contract on `path`.
+    let builder = unsafe { text_arg(path, "path") }
+        .map(|path| with_loader(Generator::file(path), loader, user_data, &freed));
+    new_generator(builder, freed)
+}
+
+/// `builder` with its modules from the C `loader` (none: as it was).
+fn with_loader(
+    builder: GeneratorBuilder,
+    loader: DunluaModuleLoader,
+    user_data: *mut c_void,
+    freed: &Arc<AtomicBool>,
+) -> GeneratorBuilder {
+    match loader {
+        Some(load) => {
+            let c_loader = CLoader {
+                load,
+                user_data,
+                freed: freed.clone(),
+            };
+            builder.loader(move |path| c_loader.call(path))
+        }
+        None => builder,
+    }
+}
+
 /// Calls a C module loader, collecting what it supplies.
 struct CLoader {
     load: unsafe extern "C" fn(*mut c_void, *const c_char, *mut DunluaModule),
@@ -856,18 +901,12 @@ unsafe fn source_generator(
     let freed = Arc::new(AtomicBool::new(false));
     // SAFETY: the caller's contract on `name`.
     let builder = unsafe { text_arg(name, "name") }.and_then(|name| {
-        let builder = Generator::source(name, source?);
-        Ok(match loader {
-            Some(load) => {
-                let c_loader = CLoader {
-                    load,
-                    user_data,
-                    freed: freed.clone(),
-                };
-                builder.loader(move |path| c_loader.call(path))
-            }
-            None => builder,
-        })
+        Ok(with_loader(
+            Generator::source(name, source?),
+            loader,
+            user_data,
+            &freed,
+        ))
     });
     new_generator(builder, freed)
 }

@@ -787,3 +787,89 @@ fn a_map_whose_json_is_past_the_bound_gives_null_and_why() {
     dunlua_map_free(map);
     dunlua_generator_free(g);
 }
+
+/// Supplies `lib/spawn.lua` (what scripts/lib holds) and no other module.
+unsafe extern "C" fn gives_spawn(_: *mut c_void, path: *const c_char, module: *mut DunluaModule) {
+    if text(path) == "lib/spawn.lua" {
+        let spawn = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../scripts/lib/spawn.lua"
+        ))
+        .unwrap();
+        let status = unsafe {
+            dunlua_module_set_source(module, spawn.as_ptr() as *const c_char, spawn.len())
+        };
+        assert_eq!(status, DunluaStatus::Ok);
+    }
+}
+
+/// `from_file_with_loader` reads the script as `from_file` does (the same
+/// maps; a FIFO refused, not waited on) and its modules only through the
+/// loader: a module the loader does not give is not read from the
+/// script's folder, though it is there.
+#[test]
+fn a_file_with_a_loader_reads_the_file_natively_and_modules_only_from_the_loader() {
+    let levels = CString::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scripts/levels.lua"
+    ))
+    .unwrap();
+    let from_file = unsafe { dunlua_generator_from_file(levels.as_ptr()) };
+    let want = generate_hash(from_file, 4).unwrap();
+    dunlua_generator_free(from_file);
+    let g = unsafe {
+        dunlua_generator_from_file_with_loader(levels.as_ptr(), Some(gives_spawn), null_mut())
+    };
+    assert_eq!(generate_hash(g, 4), Ok(want));
+    dunlua_generator_free(g);
+    // No loader: from_file.
+    let g = unsafe { dunlua_generator_from_file_with_loader(levels.as_ptr(), None, null_mut()) };
+    assert_eq!(generate_hash(g, 4), Ok(want));
+    dunlua_generator_free(g);
+
+    let dir = std::env::temp_dir().join(format!("dunlua-capi-file-loader-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("lib")).unwrap();
+    std::fs::write(dir.join("lib/walls.lua"), "return 1\n").unwrap();
+    std::fs::write(
+        dir.join("uses.lua"),
+        "local w = require('lib.walls')\nreturn { generate = function() end }\n",
+    )
+    .unwrap();
+    let uses = CString::new(dir.join("uses.lua").to_str().unwrap()).unwrap();
+    let g = unsafe {
+        dunlua_generator_from_file_with_loader(uses.as_ptr(), Some(gives_spawn), null_mut())
+    };
+    assert_eq!(dunlua_generator_status(g), DunluaStatus::Runtime);
+    let message = text(dunlua_generator_error(g));
+    assert!(
+        message.ends_with(
+            "uses.lua:1: module 'lib.walls' not found: no lib/walls.lua among the modules the game supplied"
+        ),
+        "{message}"
+    );
+    dunlua_generator_free(g);
+    #[cfg(unix)]
+    {
+        let fifo = dir.join("fifo.lua");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let fifo = CString::new(fifo.to_str().unwrap()).unwrap();
+        let g = unsafe {
+            dunlua_generator_from_file_with_loader(fifo.as_ptr(), Some(gives_spawn), null_mut())
+        };
+        assert_ne!(dunlua_generator_status(g), DunluaStatus::Ok);
+        let message = text(dunlua_generator_error(g));
+        assert!(message.contains("not a regular file (a FIFO)"), "{message}");
+        dunlua_generator_free(g);
+    }
+    // A NULL path is an error the handle holds.
+    let g =
+        unsafe { dunlua_generator_from_file_with_loader(null(), Some(gives_spawn), null_mut()) };
+    assert_eq!(dunlua_generator_status(g), DunluaStatus::NullArgument);
+    dunlua_generator_free(g);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
