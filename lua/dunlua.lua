@@ -31,12 +31,21 @@
 --   modules  = {["lib.walls"] = text} or {["lib/walls.lua"] = text}
 --   loader   = function(relative_path) return text or nil end
 --   name     = the name text is known by in messages ("script.lua")
--- A text script's name is a path too: its modules are found relative to its
--- folder. A module (require("lib.walls") asks for "lib/walls.lua") comes
--- from `modules`, else from `loader`, else from the script's folder: in
--- LÖVE through love.filesystem (so scripts and modules inside a .love
--- work), else from the disk. A path LÖVE's filesystem has is read with
--- love.filesystem.read; any other path (e.g. absolute) from the disk.
+-- A module (require("lib.walls") asks for "lib/walls.lua", relative to the
+-- script's folder; a text script's name is its path) comes from `modules`,
+-- else from `loader`, else from beside the script:
+--   a script path LÖVE's filesystem has (so scripts and modules inside a
+--   .love work), or a text script in LÖVE: from love.filesystem, read
+--   here as the library reads a file: a regular file (not a folder, FIFO
+--   or device) of at most 16 MiB, and no symlink on the way, since
+--   love.filesystem cannot say where one leads;
+--   any other script path (on disk): read by the library itself, with
+--   its modules from the script's folder as the command line reads them
+--   (regular files whose real path is inside the script's real folder, 16
+--   MiB at most), unless `modules` or `loader` is given: then from those
+--   alone, as the library's own Generator module and loader options;
+--   a text script outside LÖVE: none.
+-- This file opens no file on disk: files on disk are the library's to read.
 --
 -- A generator:
 --   gen:generate(seed)         a map; seed: integer >= 0 (number, uint64
@@ -91,6 +100,8 @@ const char *dunlua_version(void);
 const char *dunlua_status_name(int32_t status);
 const char *dunlua_last_error(void);
 DunluaGenerator *dunlua_generator_from_file(const char *path);
+DunluaGenerator *dunlua_generator_from_file_with_loader(const char *path,
+                                                        DunluaModuleLoader loader, void *user_data);
 DunluaGenerator *dunlua_generator_from_source(const char *name, const char *source,
                                               DunluaModuleLoader loader, void *user_data);
 DunluaGenerator *dunlua_generator_from_text(const char *name, const char *text, size_t length,
@@ -269,38 +280,85 @@ local function module_loader()
   return loader_callback
 end
 
-local function read_disk(path)
-  local file = io.open(path, "rb")
-  if not file then
-    return nil
-  end
-  local text = file:read("*a")
-  file:close()
-  return text
-end
+-- The most bytes a script or module may have: the library's cap
+-- (dunlua::files::SOURCE), which its own reader applies to files on disk.
+local MAX_SOURCE = 16 * 1024 * 1024
 
-local function love_has(path)
+-- What love.filesystem has at `path` (its getInfo table), or nil: nothing
+-- there, or not in LÖVE.
+local function love_info(path)
   if not in_love() then
-    return false
+    return nil
   end
   local fs = love.filesystem
   if fs.getInfo then
-    local info = fs.getInfo(path)
-    return info ~= nil and info.type ~= "directory"
+    return fs.getInfo(path)
   end
-  return fs.isFile ~= nil and fs.isFile(path)
+  -- LÖVE before 11.0.
+  if fs.isFile and fs.isFile(path) then
+    return { type = "file", size = fs.getSize and fs.getSize(path) or nil }
+  elseif fs.isDirectory and fs.isDirectory(path) then
+    return { type = "directory" }
+  elseif fs.isSymlink and fs.isSymlink(path) then
+    return { type = "symlink" }
+  elseif fs.exists and fs.exists(path) then
+    return { type = "other" }
+  end
+  return nil
 end
 
--- The text of a script or module at `path`: through love.filesystem when
--- LÖVE has it, else from the disk.
-local function read_file(path)
-  if love_has(path) then
-    local text = love.filesystem.read(path)
-    if text then
-      return text
+local function love_has(path)
+  return love_info(path) ~= nil
+end
+
+-- What love.filesystem's types are, as the library names them ("other":
+-- a FIFO, device or socket, which love.filesystem does not tell apart).
+local WHAT = { directory = "a folder", symlink = "a symlink", other = "neither a file nor a folder" }
+
+-- The text of `path` in love.filesystem as dunlua's own reader reads a
+-- file on disk (src/files.rs): only a regular file, at most MAX_SOURCE
+-- bytes. `inside` is the part of `path` below the script's folder (a
+-- module's relative path): none of its folders may be a symlink either,
+-- so a module cannot lead out of the script's folder (love.filesystem
+-- cannot say where a link leads; with its symlinks off, as by default,
+-- it has none). Returns the text, or nil (not there), or nil and why
+-- it was refused, as the library says it ("not a regular file (a FIFO)").
+local function love_read(path, inside)
+  if inside then
+    local base = path:sub(1, #path - #inside)
+    for folder in inside:gmatch("([^/]+)/") do
+      base = base .. folder
+      local info = love_info(base)
+      if info and info.type == "symlink" then
+        return nil, base .. " is a symlink (love.filesystem's modules are read only "
+          .. "from regular files and folders)"
+      end
+      base = base .. "/"
     end
   end
-  return read_disk(path)
+  local info = love_info(path)
+  if not info then
+    return nil
+  end
+  if info.type ~= "file" then
+    return nil, "not a regular file (" .. (WHAT[info.type] or tostring(info.type)) .. ")"
+  end
+  local function too_big(size)
+    return "too big: " .. (size and (size .. " bytes is ") or "")
+      .. "more than the 16 MiB a script or module may have"
+  end
+  if info.size and info.size > MAX_SOURCE then
+    return nil, too_big(info.size)
+  end
+  -- One byte past the cap tells a file that grew from one that did not.
+  local text = love.filesystem.read(path, MAX_SOURCE + 1)
+  if not text then
+    return nil, "love.filesystem.read failed"
+  end
+  if #text > MAX_SOURCE then
+    return nil, too_big(nil)
+  end
+  return text
 end
 
 local function folder_of(path)
@@ -407,20 +465,30 @@ local function make_handle(script, options)
     supplied[relative] = value
   end
 
-  if path ~= nil and not love_has(path) and next(supplied) == nil and not custom then
+  -- Files on disk are read only by the library's own reader (regular
+  -- files, size-capped, modules inside the script's real folder): this
+  -- file never opens one. love.filesystem (a game's folder or .love and
+  -- its save folder) is what the library cannot read; its files are read
+  -- here, by the same rules as far as love.filesystem can tell.
+  local from_love = path ~= nil and love_has(path)
+  if path ~= nil and not from_love and next(supplied) == nil and not custom then
     -- A file on disk: read natively, modules from its folder, as the CLI.
     return lib.dunlua_generator_from_file(path), nil
   end
-  if path ~= nil then
-    text = read_file(path)
+  if from_love then
+    local why
+    text, why = love_read(path)
     if not text then
-      fail(string.format("cannot read script '%s'%s", path,
-        in_love() and " (neither in love.filesystem nor on disk)" or ""))
+      fail(string.format("cannot read script '%s': %s", path, why or "not in love.filesystem"))
     end
     name = name or path
   end
-  name = name or "script.lua"
-  local folder = folder_of(name)
+  local folder = folder_of(name or path or "script.lua")
+  -- A module not supplied: from love.filesystem beside a script that came
+  -- from it (or a text script, in LÖVE); else none (a script on disk with
+  -- modules or a loader gets only those, as the library's own
+  -- Generator:module and loader give).
+  local beside = in_love() and (path == nil or from_love)
   local function lookup(relative)
     local found = supplied[relative]
     if found then
@@ -429,14 +497,26 @@ local function make_handle(script, options)
     if custom then
       return custom(relative)
     end
-    return read_file(folder .. relative)
+    if beside then
+      local text, why = love_read(folder .. relative, relative)
+      if why then
+        error(string.format("refused: cannot read %s: %s", folder .. relative, why), 0)
+      end
+      return text
+    end
+    return nil
   end
   next_loader_id = next_loader_id + 1
   local id = next_loader_id
   loaders[id] = lookup
+  local user_data = ffi.cast("void *", ffi.cast("intptr_t", id))
+  if path ~= nil and not from_love then
+    -- The script read natively; its modules through the loader.
+    return lib.dunlua_generator_from_file_with_loader(path, module_loader(), user_data), id
+  end
+  name = name or "script.lua"
   -- With its length: a script may hold NUL bytes, as its file may.
-  local g = lib.dunlua_generator_from_text(name, text, #text, module_loader(),
-    ffi.cast("void *", ffi.cast("intptr_t", id)))
+  local g = lib.dunlua_generator_from_text(name, text, #text, module_loader(), user_data)
   return g, id
 end
 jit.off(make_handle)

@@ -640,3 +640,335 @@ fn the_love_example_game_runs_and_shows_the_librarys_maps() {
         );
     }
 }
+
+/// A script that requires `module` and takes its width from it (10 when
+/// it gives none): what `love/files.lua` makes of a text script too.
+fn requiring(module: &str) -> String {
+    format!(
+        "local m = require({module:?})\n\
+         return {{ width = type(m) == 'table' and m.width or 10, height = 6,\n  \
+         generate = function(map) map:fill('floor') map:set_start(0, 0) end }}\n"
+    )
+}
+
+/// Runs `command`, killed if it takes more than `limit` (a module read
+/// from a FIFO waits for a writer forever): what it printed.
+fn run_within(command: &mut Command, limit: Duration) -> String {
+    use std::process::Stdio;
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "{command:?} still ran after {limit:?} (a read that waits forever?); it printed:\n{}\n{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{command:?} failed ({}):\n{}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// `folder/lib`: `given.lua` (width 7), `outside.lua` a symlink to
+/// `secret` (a module that would print its secret in the message),
+/// `fifo.lua` a FIFO, `dir.lua` a folder; and `folder/uses_NAME.lua`
+/// requiring each.
+#[cfg(unix)]
+fn hostile_modules(folder: &Path, secret: &Path) {
+    std::fs::create_dir_all(folder.join("lib/dir.lua")).unwrap();
+    std::fs::write(folder.join("lib/given.lua"), "return { width = 7 }\n").unwrap();
+    std::os::unix::fs::symlink(secret, folder.join("lib/outside.lua")).unwrap();
+    run(Command::new("mkfifo").arg(folder.join("lib/fifo.lua")));
+    for name in ["given", "outside", "fifo", "dir"] {
+        std::fs::write(
+            folder.join(format!("uses_{name}.lua")),
+            requiring(&format!("lib.{name}")),
+        )
+        .unwrap();
+    }
+}
+
+/// What `love/files.lua` printed, by "LABEL OPTION".
+fn results(printed: &str) -> std::collections::HashMap<String, String> {
+    assert!(
+        !printed.contains("SECRET"),
+        "a module was read from outside the script's folder:\n{printed}"
+    );
+    printed
+        .lines()
+        .map(|line| {
+            let mut words = line.splitn(3, ' ');
+            let (label, option) = (words.next().unwrap(), words.next().unwrap());
+            (
+                format!("{label} {option}"),
+                words.next().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+fn expect(results: &std::collections::HashMap<String, String>, case: &str, want: &str) {
+    let got = results
+        .get(case)
+        .unwrap_or_else(|| panic!("no case {case}"));
+    assert!(got.contains(want), "{case}: {got:?} does not say {want:?}");
+}
+
+/// A game giving `modules` or a `loader` still has every other module of
+/// a script on disk read by the library alone, never by the LuaJIT module
+/// itself: a symlink out of the script's folder, a FIFO (its reader
+/// waited forever, past the generator's timeout), a folder named like a
+/// module and the script itself as a FIFO are never read; without options
+/// the library refuses them saying why. The module given is used.
+#[cfg(unix)]
+#[test]
+fn luajit_modules_not_supplied_are_read_by_the_library_alone() {
+    if !available("luajit", "the LÖVE module's tests") {
+        return;
+    }
+    let library = shared_library();
+    let scratch = std::env::temp_dir().join(format!("dunlua-luajit-files-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    let secret = scratch.join("secret.lua");
+    std::fs::write(&secret, "error('SECRET-OUTSIDE-FOLDER', 0)\n").unwrap();
+    hostile_modules(&scratch.join("mod"), &secret);
+    run(Command::new("mkfifo").arg(scratch.join("mod/fifo_script.lua")));
+
+    let mut cases = String::new();
+    for name in ["given", "outside", "fifo", "dir"] {
+        for option in ["none", "modules", "loader", "text"] {
+            writeln!(
+                cases,
+                "{{ {name:?}, \"mod/uses_{name}.lua\", {option:?} }},"
+            )
+            .unwrap();
+        }
+    }
+    cases += "{ \"script_fifo\", \"mod/fifo_script.lua\", \"modules\" },\n";
+    let chunk = format!(
+        "package.path = [[{lua}/?.lua;{tests}/?.lua;]] .. package.path\n\
+         local dunlua = require('dunlua')\n\
+         dunlua.load([[{library}]])\n\
+         require('files')(dunlua, print, {{\n{cases}}})\n",
+        lua = repo().join("lua").display(),
+        tests = capi_dir().join("tests/love").display(),
+        library = library.display(),
+    );
+    let printed = run_within(
+        Command::new("luajit")
+            .arg("-e")
+            .arg(chunk)
+            .current_dir(&scratch),
+        Duration::from_secs(60),
+    );
+    let got = results(&printed);
+    expect(&got, "given none", "ok 7");
+    expect(&got, "outside none", "outside the script's folder");
+    expect(&got, "fifo none", "not a regular file (a FIFO)");
+    expect(&got, "dir none", "not a regular file (a folder)");
+    for option in ["modules", "loader"] {
+        expect(&got, &format!("given {option}"), "ok 9");
+        for name in ["outside", "fifo", "dir"] {
+            expect(
+                &got,
+                &format!("{name} {option}"),
+                &format!("not found: no lib/{name}.lua among the modules the game supplied"),
+            );
+        }
+    }
+    for name in ["given", "outside", "fifo", "dir"] {
+        expect(
+            &got,
+            &format!("{name} text"),
+            &format!("not found: no lib/{name}.lua among the modules the game supplied"),
+        );
+    }
+    expect(&got, "script_fifo modules", "not a regular file (a FIFO)");
+    assert_eq!(got.len(), 17, "{printed}");
+    std::fs::remove_dir_all(&scratch).unwrap();
+}
+
+/// The same in LÖVE, for a script from love.filesystem: its modules are
+/// read from love.filesystem beside it, as regular files of at most the
+/// library's 16 MiB (a FIFO or a folder refused, a symlink never followed,
+/// even with LÖVE's symlinks on), never from the disk: a module the game
+/// does not have was read relative to the folder LÖVE ran in. A script on
+/// disk is the library's, as in plain LuaJIT.
+#[cfg(unix)]
+#[test]
+fn love_modules_not_supplied_come_from_love_filesystem_alone() {
+    if !available("love", "the LÖVE module's tests") {
+        return;
+    }
+    let library = shared_library();
+    let scratch = std::env::temp_dir().join(format!("dunlua-love-files-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let game = scratch.join("game");
+    let mods = game.join("mods");
+    std::fs::create_dir_all(&mods).unwrap();
+    let secret = scratch.join("secret.lua");
+    std::fs::write(&secret, "error('SECRET-OUTSIDE-FOLDER', 0)\n").unwrap();
+    hostile_modules(&mods, &secret);
+    hostile_modules(&scratch.join("disk"), &secret);
+    // Where the game is run: a module the game does not have was read here.
+    std::fs::create_dir_all(scratch.join("mods/lib")).unwrap();
+    std::fs::write(scratch.join("mods/lib/cwd.lua"), "error('SECRET-CWD', 0)\n").unwrap();
+    std::fs::write(mods.join("uses_cwd.lua"), requiring("lib.cwd")).unwrap();
+    // A folder of modules that is a symlink out of the game.
+    std::fs::create_dir_all(scratch.join("elsewhere")).unwrap();
+    std::fs::write(
+        scratch.join("elsewhere/m.lua"),
+        "error('SECRET-LINKED', 0)\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(scratch.join("elsewhere"), mods.join("lib/linked")).unwrap();
+    std::fs::write(mods.join("uses_linked.lua"), requiring("lib.linked.m")).unwrap();
+
+    std::fs::copy(
+        capi_dir().join("tests/love/game/conf.lua"),
+        game.join("conf.lua"),
+    )
+    .unwrap();
+    std::fs::copy(repo().join("lua/dunlua.lua"), game.join("dunlua.lua")).unwrap();
+    std::fs::copy(
+        capi_dir().join("tests/love/files.lua"),
+        game.join("files.lua"),
+    )
+    .unwrap();
+    std::fs::copy(&library, scratch.join(library.file_name().unwrap())).unwrap();
+    let mut cases = String::new();
+    for name in ["given", "outside", "fifo", "dir", "cwd", "linked"] {
+        for option in ["none", "modules", "loader"] {
+            writeln!(
+                cases,
+                "{{ {name:?}, \"mods/uses_{name}.lua\", {option:?} }},"
+            )
+            .unwrap();
+        }
+    }
+    cases += "{ \"given\", \"mods/uses_given.lua\", \"text\" },\n";
+    cases += "{ \"cwd\", \"mods/uses_cwd.lua\", \"text\" },\n";
+    for option in ["none", "modules"] {
+        writeln!(
+            cases,
+            "{{ \"outside\", [[{}]], {option:?}, \"disk_outside\" }},",
+            scratch.join("disk/uses_outside.lua").display()
+        )
+        .unwrap();
+    }
+    let mut linked = String::new();
+    for name in ["outside", "linked", "fifo"] {
+        writeln!(
+            linked,
+            "{{ {name:?}, \"mods/uses_{name}.lua\", \"none\", \"symlinks_{name}\" }},"
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        game.join("main.lua"),
+        format!(
+            "local dunlua = require('dunlua')\n\
+             local function out(line) io.write(line, '\\n') end\n\
+             function love.load()\n  \
+               local ok, err = pcall(function()\n    \
+                 dunlua.load()\n    \
+                 require('files')(dunlua, out, {{\n{cases}}})\n    \
+                 love.filesystem.setSymlinksEnabled(true)\n    \
+                 require('files')(dunlua, out, {{\n{linked}}})\n  \
+               end)\n  \
+               io.stdout:flush()\n  \
+               if not ok then io.stderr:write('error ', tostring(err), '\\n') end\n  \
+               love.event.quit(ok and 0 or 1)\n\
+             end\n"
+        ),
+    )
+    .unwrap();
+    let printed = run_within(
+        Command::new("love")
+            .arg("game")
+            .current_dir(&scratch)
+            .env_remove("LD_LIBRARY_PATH")
+            .env_remove("DUNLUA_LIBRARY")
+            .env_remove("DISPLAY")
+            .env("SDL_VIDEODRIVER", "dummy")
+            .env("SDL_AUDIODRIVER", "dummy"),
+        Duration::from_secs(60),
+    );
+    let got = results(&printed);
+    expect(&got, "given none", "ok 7");
+    expect(&got, "given modules", "ok 9");
+    expect(&got, "given loader", "ok 9");
+    expect(&got, "given text", "ok 7");
+    let refused = |name: &str, why: &str| {
+        format!("loading module: refused: cannot read mods/lib/{name}.lua: {why}")
+    };
+    let not_found = |name: &str| format!("not found: no lib/{name}.lua among the modules");
+    // Modules the game does not give come from love.filesystem; with a
+    // loader, from it alone.
+    for option in ["none", "modules"] {
+        let case = |name: &str| format!("{name} {option}");
+        expect(
+            &got,
+            &case("dir"),
+            &refused("dir", "not a regular file (a folder)"),
+        );
+        expect(
+            &got,
+            &case("fifo"),
+            &refused("fifo", "not a regular file (neither a file nor a folder)"),
+        );
+        expect(
+            &got,
+            &case("outside"),
+            &refused("outside", "not a regular file (a symlink)"),
+        );
+        expect(
+            &got,
+            &case("linked"),
+            &refused("linked/m", "mods/lib/linked is a symlink"),
+        );
+        expect(&got, &case("cwd"), &not_found("cwd"));
+    }
+    for name in ["outside", "fifo", "dir", "cwd"] {
+        expect(&got, &format!("{name} loader"), &not_found(name));
+    }
+    expect(&got, "linked loader", &not_found("linked/m"));
+    expect(&got, "cwd text", &not_found("cwd"));
+    // A script on disk: the library's own reader.
+    expect(&got, "disk_outside none", "outside the script's folder");
+    expect(&got, "disk_outside modules", &not_found("outside"));
+    // LÖVE's symlinks on change nothing.
+    expect(
+        &got,
+        "symlinks_outside none",
+        &refused("outside", "not a regular file (a symlink)"),
+    );
+    expect(
+        &got,
+        "symlinks_linked none",
+        &refused("linked/m", "mods/lib/linked is a symlink"),
+    );
+    expect(
+        &got,
+        "symlinks_fifo none",
+        &refused("fifo", "not a regular file (neither a file nor a folder)"),
+    );
+    assert_eq!(got.len(), 25, "{printed}");
+    std::fs::remove_dir_all(&scratch).unwrap();
+}
