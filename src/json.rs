@@ -26,18 +26,90 @@ pub const BYTES_PER_OBJECT: u64 = 700;
 /// is made: a script within its memory limit can mark a million cells,
 /// whose JSON took 0.66 GB.
 pub fn check_size(generated: &Generated) -> Result<(), String> {
-    let map = &generated.map;
-    let props: usize = map.markers().iter().map(|m| m.props.len()).sum();
-    let objects = (map.markers().len() + map.rooms().len() + props) as u64;
-    let need = objects.saturating_mul(BYTES_PER_OBJECT);
+    let load = ExportLoad::of(&generated.map);
+    let need = load.bytes(BYTES_PER_OBJECT);
     if need > MAX_JSON_BYTES {
         return Err(format!(
-            "the map's {objects} markers, rooms and marker properties would take about {} MB as JSON, more than the {} MB it may take",
+            "the map's {} markers, rooms and marker properties{} would take about {} MB as JSON, more than the {} MB it may take",
+            load.objects,
+            load.text_note(),
             need >> 20,
             MAX_JSON_BYTES >> 20
         ));
     }
     Ok(())
+}
+
+/// Bytes an export may take for each byte of a script's text it writes
+/// (names, property keys and values): a control character is six bytes
+/// escaped (`\u0001`), held besides in the tree or the text being built.
+pub const BYTES_PER_TEXT_BYTE: u64 = 8;
+
+/// Bytes a shaped room's cell takes written out (`[x, y],` or `x,y;`).
+const BYTES_PER_ROOM_CELL: u64 = 16;
+
+/// What a map gives an export to write besides its cells: the markers,
+/// rooms and marker properties (objects), the bytes of the script's text
+/// among them, and the cells of shaped rooms. An export's memory is about
+/// a fixed size an object plus [`BYTES_PER_TEXT_BYTE`] a text byte: a
+/// script within its limits can give a hundred markers a 60 KB property
+/// each, which counted as objects alone made a 2.5 GB JSON file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExportLoad {
+    pub objects: u64,
+    pub text_bytes: u64,
+    pub room_cells: u64,
+}
+
+impl ExportLoad {
+    pub fn of(map: &Map) -> ExportLoad {
+        let mut load = ExportLoad {
+            objects: (map.markers().len() + map.rooms().len()) as u64,
+            ..ExportLoad::default()
+        };
+        for m in map.markers() {
+            load.objects += m.props.len() as u64;
+            load.text_bytes += m.name.len() as u64;
+            for (key, value) in &m.props {
+                load.text_bytes += key.len() as u64;
+                if let ParamValue::Text(t) = value {
+                    load.text_bytes += t.len() as u64;
+                }
+            }
+        }
+        for d in map.room_details() {
+            load.text_bytes += d.name.as_ref().map_or(0, |n| n.len()) as u64;
+            load.text_bytes += d.kind.as_ref().map_or(0, |k| k.len()) as u64;
+            load.room_cells += d.cells.as_ref().map_or(0, |c| c.count()) as u64;
+        }
+        load
+    }
+
+    /// The sum of two maps' loads (the levels of one export).
+    pub fn add(self, other: ExportLoad) -> ExportLoad {
+        ExportLoad {
+            objects: self.objects + other.objects,
+            text_bytes: self.text_bytes + other.text_bytes,
+            room_cells: self.room_cells + other.room_cells,
+        }
+    }
+
+    /// About the bytes writing it takes, at `per_object` bytes an object.
+    pub fn bytes(&self, per_object: u64) -> u64 {
+        self.objects
+            .saturating_mul(per_object)
+            .saturating_add(self.text_bytes.saturating_mul(BYTES_PER_TEXT_BYTE))
+            .saturating_add(self.room_cells.saturating_mul(BYTES_PER_ROOM_CELL))
+    }
+
+    /// What a refusal adds after the objects: their text, when it is big.
+    pub fn text_note(&self) -> String {
+        if self.text_bytes >= 1 << 20 {
+            format!(" (with {} MB of text)", self.text_bytes >> 20)
+        } else {
+            String::new()
+        }
+    }
 }
 
 /// The schema version written in `format`; bumped on any incompatible change.

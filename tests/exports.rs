@@ -521,6 +521,63 @@ fn an_export_too_big_to_make_in_memory_is_refused_before_writing() {
     assert_eq!(json["markers"].as_array().unwrap().len(), 100_000);
 }
 
+/// The bound counts what the objects hold too: 7,000 markers with a 60 KB
+/// property each (420 MB of text, within the memory limit) made a 2.5 GB
+/// JSON file (a control character is six bytes escaped), and 400
+/// markers of one name with 64 keys of their own each 10 million LDtk
+/// fields (every instance carries every key of its name): 18.7 GB. Both
+/// are refused before anything is written; the C ABI's and Python's JSON
+/// use the same bound (`json::check_size`).
+#[test]
+fn an_export_of_much_text_or_many_fields_is_refused_before_writing() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "text.lua",
+        "return { width = 100, height = 100, generate = function(map)\n\
+           map:fill('floor') map:set_start(0, 0)\n\
+           local s = string.rep('\\1', 60000)\n\
+           for i = 0, 1199 do map:mark(i % 100, i // 100, 'm', { t = s }) end\n\
+         end }\n",
+    );
+    scratch.write(
+        "fields.lua",
+        "return { width = 400, height = 10, generate = function(map)\n\
+           map:fill('floor') map:set_start(0, 0)\n\
+           for i = 0, 399 do\n\
+             local props = {}\n\
+             for k = 1, 64 do props['k' .. i .. '_' .. k] = k end\n\
+             map:mark(i, 1, 'm', props)\n\
+           end\n\
+         end }\n",
+    );
+    let run = dunlua_in(scratch.path(), &["text.lua", "--seed", "1", "--out", "t.json"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "2400 markers, rooms and marker properties (with 68 MB of text) would take about 550 MB to write as .json"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = dunlua_in(
+        scratch.path(),
+        &["fields.lua", "--seed", "1", "--out", "f.ldtk"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("would take about 19"), "{}", run.stderr);
+    assert_eq!(
+        files_in(scratch.path()),
+        ["fields.lua", "text.lua"],
+        "nothing written"
+    );
+    // The same map is fine as Tiled JSON, whose objects carry their own keys.
+    let run = dunlua_in(
+        scratch.path(),
+        &["fields.lua", "--seed", "1", "--out", "f.tmj"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
 /// Ctrl-C, SIGTERM or SIGHUP while an output is being written ends the
 /// process by that signal, as before, and takes the hidden temporary file
 /// with it (it was left behind, as large as the output); the target is

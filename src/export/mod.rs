@@ -352,15 +352,26 @@ pub fn check_export_size<'a>(
     if per == 0 {
         return Ok(());
     }
-    let objects: u64 = levels
-        .into_iter()
-        .map(|g| {
-            let map = &g.map;
-            let props: usize = map.markers().iter().map(|m| m.props.len()).sum();
-            (map.markers().len() + map.rooms().len() + props) as u64
-        })
-        .sum();
-    let need = objects.saturating_mul(per);
+    let levels: Vec<&Generated> = levels.into_iter().collect();
+    let load = levels
+        .iter()
+        .map(|g| crate::json::ExportLoad::of(&g.map))
+        .fold(crate::json::ExportLoad::default(), crate::json::ExportLoad::add);
+    let objects = load.objects;
+    let mut need = load.bytes(per);
+    if format == Format::Ldtk {
+        // Every instance of a marker name carries a field for each key any
+        // marker of that name has (null where it has none): 400 markers of
+        // one name with 64 keys of their own each were 10 million fields,
+        // 18.7 GB, counted as 26,000 properties.
+        // And every name is an entity definition of its own.
+        let maps = || levels.iter().map(|g| &g.map);
+        need = need
+            .saturating_add(
+                ldtk::field_instances(maps()).saturating_mul(ldtk::BYTES_PER_FIELD_INSTANCE),
+            )
+            .saturating_add(ldtk::marker_names(maps()).saturating_mul(ldtk::BYTES_PER_ENTITY_DEF));
+    }
     if need > MAX_EXPORT_BYTES {
         let instead = match format {
             Format::Json => String::new(),
@@ -370,8 +381,9 @@ pub fn check_export_size<'a>(
             ),
         };
         bail!(
-            "--out {}: {objects} markers, rooms and marker properties would take about {} MB to write as {}, more than the {} MB an export may take; {instead}make fewer",
+            "--out {}: {objects} markers, rooms and marker properties{} would take about {} MB to write as {}, more than the {} MB an export may take; {instead}make fewer",
             out.display(),
+            load.text_note(),
             need >> 20,
             out.extension().map_or(String::new(), |e| format!(".{}", e.to_string_lossy())),
             MAX_EXPORT_BYTES >> 20,
