@@ -397,6 +397,12 @@ fn read_template(
             )));
         }
     }
+    // A space is no cell: a template of spaces alone is a room of none.
+    if rows.iter().all(|row| row.chars().all(|c| c == ' ')) {
+        return Err(a.fail(format!(
+            "{what}: the template is all spaces, so it covers no cell"
+        )));
+    }
     let spec = TemplateSpec {
         name: name.to_string(),
         rows,

@@ -325,12 +325,14 @@ fn innermost(err: &mlua::Error) -> (String, String) {
 }
 
 /// What the script's type names are called in the API.
-const TYPE_NAMES: [(&str, &str); 5] = [
+const TYPE_NAMES: [(&str, &str); 7] = [
     ("LuaMap", "map"),
     ("LevelView", "ctx.above"),
     ("LuaRng", "rng"),
     ("LuaSelection", "selection"),
     ("LuaDistance", "distance"),
+    ("LuaGraph", "graph"),
+    ("LuaNoise", "noise"),
 ];
 
 /// The API's name for a type Lua or mlua calls by its Rust name.
