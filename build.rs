@@ -7,7 +7,140 @@
 //! workspace, another one depending on it, its published tarball, maturin)
 //! builds the same interpreter, so the same seed makes the same map.
 
+use std::path::{Path, PathBuf};
+
+/// C flags that undo a user's `-ffast-math` and the like (in `CFLAGS`,
+/// `-Ofast`): each changes what Lua computes (`nan ~= nan` false, `t[0/0]`
+/// accepted, sums reassociated). They go after the user's flags on the
+/// command line (see `user_cflags`), where the last one wins.
+const EXACT_MATH: [&str; 9] = [
+    "-fno-fast-math",
+    "-fno-unsafe-math-optimizations",
+    "-fno-associative-math",
+    "-fno-reciprocal-math",
+    "-fno-finite-math-only",
+    "-fsigned-zeros",
+    "-ftrapping-math",
+    "-fno-cx-limited-range",
+    // A float expression computes the same bits on every target: C
+    // compilers may fuse `a * b + c` into one rounding where the CPU
+    // has fused multiply-add (arm64: Apple Silicon, phones), unlike
+    // x86-64 and unlike Rust, which never fuses.
+    "-ffp-contract=off",
+];
+
+/// The user's C flags, as the `cc` crate reads them (`CFLAGS`, then
+/// `TARGET_CFLAGS` or `HOST_CFLAGS`, then `CFLAGS_<target>`), taken out of
+/// the environment: `cc` puts the environment's flags after a build's own,
+/// so that they win; given to the build as its own flags instead, they go
+/// before [`EXACT_MATH`]. `None` (the environment left alone) when
+/// `CC_SHELL_ESCAPED_FLAGS` asks `cc` to split them as a shell would.
+fn user_cflags() -> Option<Vec<String>> {
+    if std::env::var_os("CC_SHELL_ESCAPED_FLAGS").is_some() {
+        return None;
+    }
+    let target = std::env::var("TARGET").unwrap_or_default();
+    let host = std::env::var("HOST").unwrap_or_default();
+    let kind = if target == host { "HOST" } else { "TARGET" };
+    let names = [
+        "CFLAGS".to_string(),
+        format!("{kind}_CFLAGS"),
+        format!("CFLAGS_{}", target.replace('-', "_")),
+        format!("CFLAGS_{target}"),
+    ];
+    let mut flags = Vec::new();
+    for name in names {
+        if let Some(value) = std::env::var_os(&name) {
+            flags.extend(
+                value
+                    .to_string_lossy()
+                    .split_ascii_whitespace()
+                    .map(str::to_string),
+            );
+        }
+        println!("cargo:rerun-if-env-changed={name}");
+    }
+    for name in [
+        "CFLAGS",
+        "HOST_CFLAGS",
+        "TARGET_CFLAGS",
+        &format!("CFLAGS_{}", target.replace('-', "_")),
+        &format!("CFLAGS_{target}"),
+    ] {
+        // SAFETY: a build script's one thread, before any compiler runs.
+        #[allow(unused_unsafe)]
+        unsafe {
+            std::env::remove_var(name)
+        };
+    }
+    Some(flags)
+}
+
+/// Every file under `dir` (hidden ones and editors' `~` backups aside),
+/// by its path from the crate, sorted.
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || name.ends_with('~') {
+            continue;
+        }
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// The engine's identity (`DUNLUA_ENGINE`, which `dunlua check` writes
+/// into its shards): FNV-1a 64 over the path (from the crate, `/`
+/// separated) and bytes (`\r\n` read as `\n`, as a Windows checkout has
+/// them) of every source that could change a map, in path order: `src/`
+/// (the vendored Lua with it), `build.rs`, `Cargo.toml`, `Cargo.lock`.
+/// Content only, no times: the same sources give the same identity on
+/// every machine.
+fn engine_identity() -> String {
+    let mut paths = Vec::new();
+    files_under(Path::new("src"), &mut paths);
+    for file in ["build.rs", "Cargo.toml", "Cargo.lock"] {
+        if Path::new(file).is_file() {
+            paths.push(PathBuf::from(file));
+        }
+    }
+    let mut named: Vec<(String, PathBuf)> = paths
+        .into_iter()
+        .map(|p| (p.to_string_lossy().replace('\\', "/"), p))
+        .collect();
+    named.sort();
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for (name, path) in &named {
+        let bytes = std::fs::read(path).expect("a source of the engine");
+        eat(name.as_bytes());
+        eat(&[0]);
+        eat(&(bytes.len() as u64).to_le_bytes());
+        let mut rest = &bytes[..];
+        while let Some(at) = rest.windows(2).position(|w| w == b"\r\n") {
+            eat(&rest[..at]);
+            rest = &rest[at + 1..];
+        }
+        eat(rest);
+        eat(&[0]);
+    }
+    format!("{h:016x}")
+}
+
 fn main() {
+    println!("cargo:rustc-env=DUNLUA_ENGINE={}", engine_identity());
+    let user = user_cflags();
     let target_os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let configure = |build: &mut cc::Build| {
         build.define("LUA_COMPAT_5_3", None);
@@ -20,11 +153,13 @@ fn main() {
         // The interpreter and pattern matching are hot in tests too;
         // optimise them in every profile.
         build.opt_level(3);
-        // A float expression computes the same bits on every target: C
-        // compilers may fuse `a * b + c` into one rounding where the CPU
-        // has fused multiply-add (arm64: Apple Silicon, phones), unlike
-        // x86-64 and unlike Rust, which never fuses.
-        build.flag_if_supported("-ffp-contract=off");
+        // The user's flags, then the ones no user flag may undo.
+        for flag in user.iter().flatten() {
+            build.flag(flag);
+        }
+        for flag in EXACT_MATH {
+            build.flag_if_supported(flag);
+        }
     };
 
     let core = "src/script/raw/lua";
@@ -57,6 +192,8 @@ fn main() {
     }
     libs.compile("dunlua_lualibs");
 
-    println!("cargo:rerun-if-changed={core}");
-    println!("cargo:rerun-if-changed={dir}");
+    // Any source (for the engine's identity, as for the Lua).
+    for path in ["src", "build.rs", "Cargo.toml", "Cargo.lock"] {
+        println!("cargo:rerun-if-changed={path}");
+    }
 }
