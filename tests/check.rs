@@ -419,3 +419,133 @@ end }
         "{report}"
     );
 }
+
+/// The table is "over ok maps": its time_ms row measured every seed, so
+/// the runaway seeds' 0.5 s stood as the ok maps' maximum.
+#[test]
+fn the_time_row_is_over_the_ok_maps_alone() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "slow.lua",
+        r#"
+return { generate = function(map, rng)
+  map:fill("floor")
+  map:set_start(1, 1)
+  if rng.seed % 3 == 0 then while true do end end
+end }
+"#,
+    );
+    let run = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "slow.lua",
+            "--seeds",
+            "0..6",
+            "--json",
+            "--max-instructions",
+            "1000000000000",
+            "--timeout",
+            "0.5",
+            "--size",
+            "20x20",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["ok"], 4, "{report}");
+    // The timed-out seeds ran at least 500 ms each; a 20x20 fill, far less.
+    let max = report["time_ms"]["max"].as_f64().unwrap();
+    assert!(max < 500.0, "{report}");
+}
+
+/// Loading the script to read its declarations is no seed's run: a
+/// `--timeout` shorter than the load stopped the whole check at load with
+/// exit 1 and no report, where a slightly longer one timed the seeds out.
+#[test]
+fn a_timeout_shorter_than_the_load_times_out_seeds_not_the_check() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "heavy.lua",
+        r#"
+local x = 0
+for i = 1, 300000 do x = x + i % 7 end
+return { generate = function(map, rng)
+  map:fill("floor")
+  map:set_start(1, 1)
+end }
+"#,
+    );
+    for timeout in ["1e-9", "0.0001"] {
+        let run = dunlua_in(
+            scratch.path(),
+            &[
+                "check",
+                "heavy.lua",
+                "--seeds",
+                "0..3",
+                "--size",
+                "20x20",
+                "--timeout",
+                timeout,
+            ],
+        );
+        assert!(run.code == 0 || run.code == 1, "{timeout}: {}", run.stderr);
+        assert!(
+            run.stdout.starts_with("check heavy.lua: seeds 0..3 (3): "),
+            "{timeout}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+        if run.code == 1 {
+            assert!(run.stdout.contains("timed out ("), "{}", run.stdout);
+        }
+    }
+}
+
+/// `--jobs` above the seeds (or the cores) runs no more threads than
+/// there are seeds: each thread made a Lua VM of its own, so `--jobs 1024`
+/// on two cores took 9.5 s where `--jobs 2` took 0.35 s.
+#[test]
+fn more_jobs_than_seeds_run_a_thread_a_seed_at_most() {
+    let scratch = Scratch::new();
+    scratch.write("flaky.lua", FLAKY);
+    let run = dunlua_in(
+        scratch.path(),
+        &["check", "flaky.lua", "--seeds", "0..2", "--jobs", "1024"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("2 seeds in ") && run.stderr.contains(" on 1 thread ")
+            || run.stderr.contains(" on 2 threads "),
+        "{}",
+        run.stderr
+    );
+    let one = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "flaky.lua",
+            "--seeds",
+            "0..40",
+            "--jobs",
+            "1",
+            "--json",
+        ],
+    );
+    let many = dunlua_in(
+        scratch.path(),
+        &[
+            "check",
+            "flaky.lua",
+            "--seeds",
+            "0..40",
+            "--jobs",
+            "1024",
+            "--json",
+        ],
+    );
+    assert_eq!(one.code, 1, "{}", one.stderr);
+    assert_eq!(many.code, 1, "{}", many.stderr);
+    assert_eq!(without_timing(&one.stdout), without_timing(&many.stdout));
+}

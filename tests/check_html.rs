@@ -255,6 +255,41 @@ fn a_level_rejected_below_the_first_is_saved_and_shown_as_that_level() {
     assert!(html.contains("seed 0, level 2 <code>"), "{html}");
 }
 
+/// A failed proof is pictured on the level its sentence names first; the
+/// caption said "level 1" (the dungeon's first level) under a picture of
+/// level 2.
+#[test]
+fn a_failed_proof_is_captioned_with_the_level_it_pictures() {
+    let scratch = Scratch::new();
+    scratch.write(
+        "locked.lua",
+        r##"
+tiles.define("locked_door", { glyph = "+", color = "#ff4040", walkable = true, transparent = false })
+return { width = 12, height = 5, levels = 2,
+  goal = { goals = { "exit" } },
+  locks = { locked_door = { key = "key" } },
+  generate = function(map, rng, p, ctx)
+    map:fill("wall")
+    if ctx.level == 1 then
+      map:h_tunnel(1, 4, 2); map:set_start(1, 2); map:set(4, 2, "stairs_down")
+    else
+      map:h_tunnel(1, 10, 2); map:set_start(1, 2); map:set(7, 2, "locked_door"); map:mark(10, 2, "exit")
+    end
+  end }
+"##,
+    );
+    let run = dunlua_in(
+        scratch.path(),
+        &["check", "locked.lua", "--seeds", "1", "--html", "r.html"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("(7, 2) on level 2"), "{}", run.stdout);
+    let html = std::fs::read_to_string(scratch.path().join("r.html")).unwrap();
+    assert!(html.contains("class=\"proof\">"), "{html}");
+    assert!(html.contains("seed 0, level 2 <code>"), "{html}");
+    assert!(!html.contains("seed 0, level 1 <code>"), "{html}");
+}
+
 /// The command under a failing seed's picture is the one that makes that
 /// seed fail again: every `-p`, `--size` and limit the check ran with,
 /// quoted for the shell (a script named `it's a $(x).lua` too), and

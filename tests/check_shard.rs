@@ -299,6 +299,52 @@ fn shards_that_do_not_fit_together_are_refused() {
         "--merge module.json: module lib/extra.lua hash ",
     );
     scratch.write("lib/extra.lua", EXTRA);
+    // A module gone since the shards ran: the page cannot be made again
+    // (it was exit 1, "cannot read", as if seeds had failed).
+    std::fs::rename(dir.join("lib/extra.lua"), dir.join("lib/gone.lua")).unwrap();
+    refused(
+        merge(
+            dir,
+            &["s1.json", "s2.json", "s3.json", "s4.json"],
+            &["--html", "page.html"],
+        ),
+        "--merge: module lib/extra.lua of flaky.lua cannot be read",
+    );
+    assert!(!dir.join("page.html").exists());
+    std::fs::rename(dir.join("lib/gone.lua"), dir.join("lib/extra.lua")).unwrap();
+
+    // A shard of another build of dunlua (whose maps may differ though its
+    // version is the same): refused, both builds named.
+    let mut other: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("s4.json")).unwrap()).unwrap();
+    let ours = other["engine"].as_str().unwrap().to_string();
+    assert_eq!(ours.len(), 16, "{ours}");
+    other["engine"] = serde_json::json!("0123456789abcdef");
+    scratch.write("build.json", &other.to_string());
+    refused(
+        merge(dir, &["s1.json", "s2.json", "s3.json", "build.json"], &[]),
+        &format!(
+            "--merge build.json: dunlua engine build \"0123456789abcdef\" differs from \"{ours}\" in s1.json"
+        ),
+    );
+    // All of another build: their digest stands, but no map is made again
+    // by this one.
+    let mut all = Vec::new();
+    for i in 1..=4 {
+        let name = format!("s{i}.json");
+        let mut json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(&name)).unwrap()).unwrap();
+        json["engine"] = serde_json::json!("0123456789abcdef");
+        let name = format!("b{i}.json");
+        scratch.write(&name, &json.to_string());
+        all.push(name);
+    }
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    assert_eq!(merge(dir, &all, &["--no-variety"]).code, 1);
+    refused(
+        merge(dir, &all, &["--html", "page.html"]),
+        "its dunlua engine build \"0123456789abcdef\" is not this one's",
+    );
 
     // Not shards, or damaged ones.
     scratch.write("other.json", "{\"format\": 2, \"width\": 3}");
@@ -552,6 +598,50 @@ fn shards_with_values_no_check_measures_are_refused() {
     refused(
         damaged("time.json", &|r| r["time_ms"] = serde_json::json!(1e308)),
         "a time that is not a number of milliseconds",
+    );
+    // Each of these merged silently.
+    refused(
+        damaged("attempts.json", &|r| {
+            r["metrics"][0][0] = serde_json::json!(0)
+        }),
+        "a metrics row is not 6 measures",
+    );
+    for (name, hash) in [
+        ("short.json", "abc"),
+        ("plus.json", "+123456789abcdef"),
+        ("long.json", "0123456789abcdef0"),
+    ] {
+        refused(
+            damaged(name, &|r| r["hash"] = serde_json::json!(hash)),
+            &format!("--merge {name}: a damaged check shard: seed "),
+        );
+        refused(
+            damaged(name, &|r| r["hash"] = serde_json::json!(hash)),
+            &format!("hash '{hash}' is not 16 hex digits"),
+        );
+    }
+    refused(
+        damaged("sketch.json", &|r| {
+            r.as_object_mut().unwrap().remove("sketch");
+        }),
+        "no variety sketch, where the seed made a map",
+    );
+    let failing = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let results = json["results"].as_array_mut().unwrap();
+        let failed = results
+            .iter_mut()
+            .find(|r| r.get("problem").is_some())
+            .expect("a failing seed");
+        edit(failed);
+        scratch.write(name, &json.to_string());
+        merge(dir, &[name, "s2.json"], &[])
+    };
+    refused(
+        failing("message.json", &|r| {
+            r.as_object_mut().unwrap().remove("message");
+        }),
+        "--merge message.json: a damaged check shard: seed 3: a problem with no message",
     );
     let ok = merge(dir, &["s1.json", "s2.json"], &[]);
     assert!(ok.code == 0 || ok.code == 1, "{}", ok.stderr);

@@ -90,11 +90,15 @@ fn page(options: &CheckOptions, report: &Report, results: &[SeedResult]) -> Stri
             let result = by_seed.get(&seed);
             let map = result.and_then(|r| r.maps.as_ref()).and_then(|m| m.first());
             // A failed proof: its level with the way tried and the blocking cells.
+            // The caption names the level pictured: the proof's, or the first.
+            let mut map = map;
             let proof = result.and_then(|r| {
-                let frame = super::proof_picture::picture(r.maps.as_ref()?, r.verdict.as_ref()?)?;
+                let (frame, shown) =
+                    super::proof_picture::picture(r.maps.as_ref()?, r.verdict.as_ref()?)?;
                 let Err((_, why)) = &r.outcome else {
                     return None;
                 };
+                map = Some(shown);
                 Some(format!(
                     "<img src=\"{}\" alt=\"seed {seed}: {}\"><p class=\"proof\">{}</p>",
                     frame_uri(&frame),

@@ -18,7 +18,6 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::export::{self, Options};
@@ -233,10 +232,12 @@ pub struct Report {
     /// empty for one level.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub levels: Vec<BTreeMap<&'static str, Spread>>,
-    /// Generation time in milliseconds; the one part that varies run to run.
+    /// Generation time in milliseconds of the maps that passed; the one
+    /// part that varies run to run.
     pub time_ms: Option<Spread>,
-    /// Time spent proving completion, in milliseconds, for a script that
-    /// declares a puzzle (varies run to run; no part of the digest).
+    /// Time spent proving completion, in milliseconds, of the maps that
+    /// passed, for a script that declares a puzzle (varies run to run; no
+    /// part of the digest).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proof_ms: Option<Spread>,
     /// [`crate::map::digest`] of every seed that made a map with its hash,
@@ -485,36 +486,100 @@ fn run_seeds(
         );
         bar
     });
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.max(1))
-        .build()?;
     let request = seed_request(options, keep_rejected);
     // What the script promises about stairs, read once (a script that
     // cannot load fails every seed below anyway).
-    let stairs = crate::script::inspect(&request)
+    let stairs = crate::script::inspect(&load_request(&request))
         .map(|info| info.stairs)
         .unwrap_or_default();
     let heat = variety::HeatCollector::default();
-    let results: Vec<SeedResult> = pool.install(|| {
-        seeds
-            .par_iter()
-            // One VM per worker, reset between seeds, never shared.
-            .map_init(
-                || Session::new(&request),
-                |session, &seed| {
-                    let r = run_seed(options, session, stairs, seed, &heat);
-                    if let Some(bar) = &bar {
-                        bar.inc(1);
-                    }
-                    r
-                },
-            )
-            .collect()
-    });
+    let results = in_parallel(
+        options.jobs,
+        &seeds,
+        || Session::new(&request),
+        |session, &seed| {
+            let r = run_seed(options, session, stairs, seed, &heat);
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+            r
+        },
+    );
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
     Ok((results, heat.into_heats()))
+}
+
+/// How many worker threads `--jobs N` runs over `items` seeds: never more
+/// than the seeds, nor than the cores (the work is all on the CPU: more
+/// threads than cores make no map sooner, and each makes a Lua VM of its
+/// own), and at least one.
+pub fn workers(jobs: usize, items: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    jobs.min(cores).min(items).max(1)
+}
+
+/// `work` over `items` on [`workers`] threads, the results in the items'
+/// order. Each thread takes the next item as it is free (so a slow seed
+/// holds up no other) and makes its state with `init` (a Lua VM) once, on
+/// its first item: a thread never keeps a VM it does not use, and no
+/// thread makes two.
+pub(crate) fn in_parallel<I: Sync, S, T: Send>(
+    jobs: usize,
+    items: &[I],
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, &I) -> T + Sync,
+) -> Vec<T> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let threads = workers(jobs, items.len());
+    let parts: Vec<Vec<(usize, T)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut state: Option<S> = None;
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else {
+                            break;
+                        };
+                        let state = state.get_or_insert_with(&init);
+                        done.push((i, work(state, item)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    let mut slots: Vec<Option<T>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    for (i, t) in parts.into_iter().flatten() {
+        slots[i] = Some(t);
+    }
+    slots
+        .into_iter()
+        .map(|t| t.unwrap_or_else(|| unreachable!("every item is taken once")))
+        .collect()
+}
+
+/// The request that loads the script to read what it declares (its
+/// parameters, stairs, levels) before the seeds run: loading it is no
+/// seed's run, so a `--timeout` shorter than the load (each seed's own
+/// deadline) does not stop the check; the instruction and memory budgets
+/// still bound it, and a deadline at least the default one stays.
+pub fn load_request(request: &Request) -> Request {
+    let mut request = request.clone();
+    let floor = std::time::Duration::from_secs(crate::script::Limits::DEFAULT_TIMEOUT_SECS);
+    request.limits.timeout = request.limits.timeout.map(|t| t.max(floor));
+    request
 }
 
 /// Saves the failures if asked, builds the report (with the variety pass,
@@ -617,6 +682,7 @@ fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
     metrics.extend(spreads(&good));
     let levels = per_level.iter().map(|maps| spreads(maps)).collect();
     let failed = results.len() - ok;
+    let passed = || results.iter().filter(|r| r.outcome.is_ok());
     Report {
         script: options.request.script.display().to_string(),
         seeds: [options.seeds.start, options.seeds.end],
@@ -627,8 +693,10 @@ fn report(options: &CheckOptions, results: &[SeedResult]) -> Report {
         rejections: count_rejections(results),
         metrics,
         levels,
-        time_ms: Spread::of(results.iter().map(|r| r.time_ms).collect()),
-        proof_ms: Spread::of(results.iter().filter_map(|r| r.proof_ms).collect()),
+        // Over the maps that passed, as the table says (a failed seed's
+        // time, a timeout's or a refused proof's, is no map's).
+        time_ms: Spread::of(passed().map(|r| r.time_ms).collect()),
+        proof_ms: Spread::of(passed().filter_map(|r| r.proof_ms).collect()),
         digest: format!(
             "{:016x}",
             crate::map::digest(results.iter().filter_map(|r| Some((r.seed, r.hash?))))
@@ -655,29 +723,26 @@ fn variety_of(
         .max()
         .unwrap_or(1)
         .saturating_mul(
-            crate::script::inspect(&options.request).map_or(1, |info| info.levels.max(1)) as usize,
+            crate::script::inspect(&load_request(&options.request))
+                .map_or(1, |info| info.levels.max(1)) as usize,
         );
     let pairs = if found.pairs.is_empty() {
         Vec::new()
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.jobs.max(1))
-            .build()?;
         let request = seed_request(options, false);
         variety::verify(&found.pairs, settings.near, bytes_per_map, |seeds| {
-            pool.install(|| {
-                seeds
-                    .par_iter()
-                    .map_init(
-                        || Session::new(&request),
-                        |session, &seed| {
-                            let levels = session.as_ref().ok()?.run_levels(seed).ok()?;
-                            Some((seed, variety::Tiles::of(&levels)))
-                        },
-                    )
-                    .flatten()
-                    .collect()
-            })
+            in_parallel(
+                options.jobs,
+                seeds,
+                || Session::new(&request),
+                |session, &seed| {
+                    let levels = session.as_ref().ok()?.run_levels(seed).ok()?;
+                    Some((seed, variety::Tiles::of(&levels)))
+                },
+            )
+            .into_iter()
+            .flatten()
+            .collect()
         })
     };
     Ok(variety::summarise(settings, &views, found, pairs, heats))
@@ -916,6 +981,31 @@ mod tests {
                 && last.contains("--seed 18446744073709551615"),
             "{last}"
         );
+    }
+
+    #[test]
+    fn workers_are_never_more_than_the_items_nor_the_cores() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(workers(1024, 3), 3.min(cores));
+        assert_eq!(workers(1024, 100_000), cores);
+        assert_eq!(workers(1, 100), 1);
+        assert_eq!(workers(0, 0), 1);
+        // Every item once, in order, whatever the threads; each thread
+        // makes its state once, and only if it takes an item.
+        let made = std::sync::atomic::AtomicUsize::new(0);
+        let items: Vec<u64> = (0..1000).collect();
+        for jobs in [1, 2, 7, 1024] {
+            made.store(0, std::sync::atomic::Ordering::Relaxed);
+            let out = in_parallel(
+                jobs,
+                &items,
+                || made.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+                |_, &i| i * 2,
+            );
+            assert_eq!(out, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+            assert!(made.load(std::sync::atomic::Ordering::Relaxed) <= workers(jobs, 1000));
+        }
+        assert!(in_parallel(4, &[] as &[u64], || (), |_, &i| i).is_empty());
     }
 
     #[test]

@@ -14,10 +14,15 @@ const SIDE: usize = 440;
 const PATH: Rgb = Rgb(0x30, 0xe0, 0xff);
 const BLOCK: Rgb = Rgb(0xff, 0x30, 0x30);
 
-/// The failing level with the verdict's path and cells drawn on it.
-pub(crate) fn picture(levels: &[Generated], verdict: &Verdict) -> Option<Frame> {
+/// The failing level with the verdict's path and cells drawn on it, and
+/// that level (the caption names it).
+pub(crate) fn picture<'a>(
+    levels: &'a [Generated],
+    verdict: &Verdict,
+) -> Option<(Frame, &'a Generated)> {
     let level = verdict.cells.first().map_or(1, |c| c.level);
-    let map = &levels.get(level.checked_sub(1)? as usize)?.map;
+    let shown = levels.get(level.checked_sub(1)? as usize)?;
+    let map = &shown.map;
     // Markers as every level of the dungeon shows them.
     let looks = MarkerLooks::of_levels(levels.iter().map(|g| &g.map));
     let mut frame = thumbnail_with(map, &looks, SIDE, SIDE);
@@ -44,5 +49,5 @@ pub(crate) fn picture(levels: &[Generated], verdict: &Verdict) -> Option<Frame> 
             BLOCK,
         );
     }
-    Some(frame)
+    Some((frame, shown))
 }

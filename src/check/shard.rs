@@ -17,7 +17,6 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail};
-use rayon::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::variety::{self, Heat, HeatCollector, Sketch};
@@ -32,6 +31,11 @@ use crate::script::{Limits, Request, Session};
 pub const FORMAT: &str = "dunlua-check-shard";
 /// The shard format's version; bumped on any incompatible change.
 pub const VERSION: u32 = 2;
+/// The engine's identity: a hash of the sources that make maps (`src/`
+/// with the vendored Lua, `build.rs`, `Cargo.toml` and `Cargo.lock`),
+/// made by `build.rs`: the same sources give the same identity on every
+/// machine, and a change that could change a map changes it.
+pub const ENGINE: &str = env!("DUNLUA_ENGINE");
 /// The most shards a range is cut into.
 pub const MAX_SHARDS: u64 = 100_000;
 /// The largest shard file `--merge` reads (a million seeds is ~100 MB).
@@ -184,6 +188,11 @@ struct ShardFile {
     version: u32,
     /// The dunlua version that ran it.
     dunlua: String,
+    /// The build of the engine that ran it ([`ENGINE`]): shards of other
+    /// builds may hold other maps, so they do not merge (absent in older
+    /// shards).
+    #[serde(default)]
+    engine: String,
     /// The script as given on the command line (the report names it so),
     /// from the folder the shard ran in.
     script: String,
@@ -283,7 +292,8 @@ fn path_from(from: &Path, to: &Path) -> Option<String> {
 
 /// The parameters a request runs with, every declared one, as `-p` text.
 fn resolved_params(request: &Request) -> anyhow::Result<BTreeMap<String, String>> {
-    let info = crate::script::inspect(request).map_err(|e| anyhow!("{}", e.message))?;
+    let info = crate::script::inspect(&super::load_request(request))
+        .map_err(|e| anyhow!("{}", e.message))?;
     let params = info
         .params
         .with_overrides(&request.params)
@@ -358,7 +368,8 @@ fn sketch_of(text: &str) -> Option<Sketch> {
 const MAX_COUNT: f64 = 9_007_199_254_740_992.0;
 
 /// [`Metrics`] from a row in [`COLUMNS`] order, if each is a value the
-/// check could have measured: whole counts from 0, a ratio from 0 to 1.
+/// check could have measured: whole counts from 0 (attempts from 1, the
+/// accepted one), a ratio from 0 to 1.
 fn metrics_of(row: &[Exact]) -> Option<Metrics> {
     let [attempts, rooms, floor_ratio, regions, longest_path, dead_ends] = row else {
         return None;
@@ -367,6 +378,7 @@ fn metrics_of(row: &[Exact]) -> Option<Metrics> {
     if ![attempts, rooms, regions, longest_path, dead_ends]
         .into_iter()
         .all(count)
+        || attempts.0 < 1.0
         || !(0.0..=1.0).contains(&floor_ratio.0)
     {
         return None;
@@ -382,11 +394,14 @@ fn metrics_of(row: &[Exact]) -> Option<Metrics> {
 }
 
 /// A shard entry back as a result (no maps: a merge makes those again).
-fn from_entry(e: &ShardSeed) -> Result<SeedResult, String> {
+/// `variety` is whether the shard ran the variety pass.
+fn from_entry(e: &ShardSeed, variety: bool) -> Result<SeedResult, String> {
     let hash = match &e.hash {
         Some(text) => Some(
-            u64::from_str_radix(text, 16)
-                .map_err(|_| format!("seed {}: hash '{text}' is not 16 hex digits", e.seed))?,
+            Some(text)
+                .filter(|t| t.len() == 16 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+                .and_then(|t| u64::from_str_radix(t, 16).ok())
+                .ok_or_else(|| format!("seed {}: hash '{text}' is not 16 hex digits", e.seed))?,
         ),
         None => None,
     };
@@ -397,11 +412,16 @@ fn from_entry(e: &ShardSeed) -> Result<SeedResult, String> {
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| {
                 format!(
-                    "seed {}: a metrics row is not 6 measures (whole counts from 0, a floor ratio from 0 to 1)",
+                    "seed {}: a metrics row is not 6 measures (whole counts from 0, attempts from 1, a floor ratio from 0 to 1)",
                     e.seed
                 )
             })?),
-        (None, Some(problem)) => Err((problem, e.message.clone().unwrap_or_default())),
+        (None, Some(problem)) => Err((
+            problem,
+            e.message
+                .clone()
+                .ok_or_else(|| format!("seed {}: a problem with no message", e.seed))?,
+        )),
         _ => {
             return Err(format!(
                 "seed {}: needs either metrics or a problem",
@@ -418,6 +438,25 @@ fn from_entry(e: &ShardSeed) -> Result<SeedResult, String> {
                 crate::script::MAX_LEVELS
             ));
         }
+    }
+    // A run makes a sketch of each seed that made a map (one with a
+    // hash) when the variety pass is on, and of no other.
+    if e.sketch.is_some() != (variety && e.hash.is_some()) {
+        return Err(format!(
+            "seed {}: {}",
+            e.seed,
+            match (e.sketch.is_some(), variety) {
+                (true, false) => "a variety sketch, where the shard ran without the variety pass",
+                (true, true) => "a variety sketch, where the seed made no map",
+                (false, _) => "no variety sketch, where the seed made a map",
+            }
+        ));
+    }
+    if e.map && e.problem.is_none() {
+        return Err(format!(
+            "seed {}: a failure's map, where the seed passed",
+            e.seed
+        ));
     }
     let times = std::iter::once(&e.time_ms).chain(&e.proof_ms);
     if !times.into_iter().all(|t| (0.0..1e12).contains(&t.0)) {
@@ -513,6 +552,7 @@ pub fn run(options: &CheckOptions, shard: Shard, out: &Path) -> anyhow::Result<R
         format: FORMAT.into(),
         version: VERSION,
         dunlua: env!("CARGO_PKG_VERSION").into(),
+        engine: ENGINE.into(),
         script: request.script.display().to_string(),
         script_from_shard: path_from(out.parent().unwrap_or(Path::new("")), &request.script),
         source_hash,
@@ -598,6 +638,7 @@ fn mismatch(a: &ShardFile, b: &ShardFile) -> Option<(&'static str, String, Strin
     }
     let fields = [
         ("dunlua version", show(&a.dunlua), show(&b.dunlua)),
+        ("dunlua engine build", show(&a.engine), show(&b.engine)),
         ("script", show(&a.script), show(&b.script)),
         (
             "script source hash",
@@ -755,7 +796,7 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
             });
         }
         for entry in &file.results {
-            results.push(from_entry(entry).map_err(|e| {
+            results.push(from_entry(entry, file.variety).map_err(|e| {
                 Refused(format!(
                     "--merge {}: a damaged check shard: {e}",
                     path.display()
@@ -806,8 +847,23 @@ pub fn merge(paths: &[PathBuf], merge: &MergeOptions) -> anyhow::Result<Report> 
     if options.html.is_some() || options.save_failures.is_some() || verifies {
         options.request.script = find_script(&shards)?;
         let script = &options.request.script;
+        if head.engine != ENGINE {
+            return Err(Refused(format!(
+                "--merge {}: its dunlua engine build \"{}\" is not this one's \"{ENGINE}\", which would make its maps again; {}",
+                shards[0].0.display(),
+                head.engine,
+                "--html, --save-failures and the variety pass's near-duplicate candidates make maps again (--no-variety does without), so merge with the dunlua that ran the shards"
+            ))
+            .into());
+        }
         for (name, hash) in &modules {
-            let now = hash_file(&module_path(script, name))?;
+            let path = module_path(script, name);
+            let now = hash_file(&path).map_err(|e| {
+                Refused(format!(
+                    "--merge: module {name} of {} cannot be read, so its maps cannot be made again ({e})",
+                    script.display()
+                ))
+            })?;
             if &now != hash {
                 return Err(Refused(format!(
                     "--merge: module {name} of {} changed since the shards ran (hash {now}, the shards' {hash})",
@@ -902,27 +958,21 @@ fn remake_failures(options: &CheckOptions, results: &mut [SeedResult]) -> anyhow
         return Ok(());
     }
     let request = seed_request(options, false);
-    let stairs = crate::script::inspect(&request)
+    let stairs = crate::script::inspect(&super::load_request(&request))
         .map(|info| info.stairs)
         .unwrap_or_default();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.max(1))
-        .build()?;
     let seeds: Vec<u64> = wanted.iter().map(|&i| results[i].seed).collect();
     // The heat was counted when the shards ran.
     let unused = HeatCollector::default();
-    let maps: Vec<_> = pool.install(|| {
-        seeds
-            .par_iter()
-            .map_init(
-                || Session::new(&request),
-                |session, &seed| {
-                    let r = run_seed(options, session, stairs, seed, &unused);
-                    (r.maps, r.verdict)
-                },
-            )
-            .collect()
-    });
+    let maps: Vec<_> = super::in_parallel(
+        options.jobs,
+        &seeds,
+        || Session::new(&request),
+        |session, &seed| {
+            let r = run_seed(options, session, stairs, seed, &unused);
+            (r.maps, r.verdict)
+        },
+    );
     for (i, (maps, verdict)) in wanted.into_iter().zip(maps) {
         results[i].maps = maps;
         results[i].verdict = verdict;

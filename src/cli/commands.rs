@@ -56,7 +56,9 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
         catalog: args.catalog.is_some() || args.against.is_some(),
     };
     // A bad script, parameter or size is a usage error, not 1000 failures.
-    let info = script::inspect(&options.request)?;
+    // (Loading it is no seed's run: a --timeout shorter than the load
+    // times the seeds out, not the check; see check::load_request.)
+    let info = script::inspect(&check::load_request(&options.request))?;
     info.params
         .with_overrides(&options.request.params)
         .map_err(Failure::usage)?;
@@ -120,7 +122,8 @@ pub(super) fn check(args: &CheckArgs) -> Result<(), Failure> {
         }
         _ => None,
     };
-    let printed = print_report(args, &report, started, Some(jobs));
+    let threads = check::workers(jobs, report.total as usize);
+    let printed = print_report(args, &report, started, Some(threads));
     if let Some((changes, path)) = changes {
         let text = changes.text(path);
         if args.json {
