@@ -419,7 +419,7 @@ pub(super) fn read_legend(
                 mark: None,
             },
             Value::Table(t) => StampCell {
-                tile: match t.get::<Value>("tile")? {
+                tile: match legend_fields(a, c, &t)?.get::<Value>("tile")? {
                     Value::Nil => None,
                     _ => Some(opt_tile(a, map, &t, "tile", Tile::FLOOR)?),
                 },
@@ -448,6 +448,31 @@ pub(super) fn read_legend(
     // Lua's pairs order is unspecified; sort so nothing depends on it.
     out.sort_by_key(|(c, _)| *c);
     Ok((out, held))
+}
+
+/// `t`, once every field of it is `tile` or `mark` and it has one of them
+/// (`{tiel = "wall"}` and `{mark = "x", props = {...}}` were read as
+/// nothing and as a mark without its props, without a word).
+fn legend_fields<'t>(a: &Args, c: char, t: &'t Table) -> mlua::Result<&'t Table> {
+    let mut any = false;
+    for pair in t.pairs::<Value, Value>() {
+        let (key, _) = pair?;
+        match &key {
+            Value::String(k) if matches!(k.as_bytes().as_ref(), b"tile" | b"mark") => any = true,
+            other => {
+                return Err(a.fail(format!(
+                    "legend '{c}': unknown field {}; an entry takes tile and mark",
+                    show(other)
+                )))
+            }
+        }
+    }
+    if !any {
+        return Err(a.fail(format!(
+            "legend '{c}' is empty: give it a tile, a mark or both"
+        )));
+    }
+    Ok(t)
 }
 
 /// The most bytes the markers a stamp of `rows` puts down can hold (on a

@@ -60,12 +60,27 @@ pub(crate) fn prefix(bytes: &[u8], max: usize) -> &[u8] {
 pub(crate) fn quote(s: &LuaString) -> String {
     let bytes = s.as_bytes();
     let head = prefix(&bytes, MAX_QUOTED);
-    let shown = format!("{:?}", String::from_utf8_lossy(head));
+    let shown = debug_bytes(head);
     if head.len() == bytes.len() {
         return shown;
     }
     // `"head…"`: the ellipsis inside the quotes, before the closing one.
     format!("{}…\" ({} bytes)", &shown[..shown.len() - 1], bytes.len())
+}
+
+/// `bytes` quoted as Rust quotes a string, with a byte that is not UTF-8
+/// as `\xFF` (it showed as U+FFFD, so "a\xff" and "a\xfe" read alike).
+fn debug_bytes(bytes: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for chunk in bytes.utf8_chunks() {
+        let valid = format!("{:?}", chunk.valid());
+        out.push_str(&valid[1..valid.len() - 1]);
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// A script's string without quotes, cut short like [`quote`] (for a name
@@ -301,11 +316,13 @@ impl<'lua> Args<'lua> {
         }
     }
 
-    /// The text of `s` as a name (see [`Args::name`]). A NUL byte is
-    /// refused: a name reaches C callers as a C string, which would end
+    /// The text of `s` as a name (see [`Args::name`]): UTF-8, and no NUL
+    /// byte, since a name reaches C callers as a C string, which would end
     /// there (or show it as `\0`, the same as those two characters).
     pub fn name_of(&self, s: &LuaString, what: &str) -> mlua::Result<String> {
-        let name = bounded_text(s, MAX_NAME, what).map_err(|e| self.fail(e))?;
+        // Not UTF-8 is refused, not made U+FFFD: "a\xff" and "a\xfe" were
+        // one marker, the second's properties over the first's.
+        let name = bounded_utf8(s, MAX_NAME, what).map_err(|e| self.fail(e))?;
         if name.contains('\0') {
             return Err(self.fail(format!(
                 "{what} {} holds a NUL byte, which a name cannot (C strings end at it)",
