@@ -550,7 +550,10 @@ fn an_export_of_much_text_or_many_fields_is_refused_before_writing() {
            end\n\
          end }\n",
     );
-    let run = dunlua_in(scratch.path(), &["text.lua", "--seed", "1", "--out", "t.json"]);
+    let run = dunlua_in(
+        scratch.path(),
+        &["text.lua", "--seed", "1", "--out", "t.json"],
+    );
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.contains(

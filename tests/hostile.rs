@@ -136,7 +136,11 @@ fn check_case(case: &Case) -> Result<(), String> {
             .windows(2)
             .find(|w| w[0] == "--max-memory")
             .map_or(512, |w| w[1].parse::<u64>().unwrap());
-        let kib = if mb > 0 { mb << 10 } else { (limit_mb + 1024) << 10 };
+        let kib = if mb > 0 {
+            mb << 10
+        } else {
+            (limit_mb + 1024) << 10
+        };
         let mut sh = Command::new("sh");
         sh.arg("-c")
             .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))

@@ -356,7 +356,10 @@ pub fn check_export_size<'a>(
     let load = levels
         .iter()
         .map(|g| crate::json::ExportLoad::of(&g.map))
-        .fold(crate::json::ExportLoad::default(), crate::json::ExportLoad::add);
+        .fold(
+            crate::json::ExportLoad::default(),
+            crate::json::ExportLoad::add,
+        );
     let objects = load.objects;
     let mut need = load.bytes(per);
     if format == Format::Ldtk {

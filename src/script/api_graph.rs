@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 
 use mlua::{Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods, Value};
 
-use super::api_map::{marker_bytes_from, read_legend, read_rows_from, stamp_marker_bytes, LuaMap};
+use super::api_map::{
+    marker_bytes_from, read_legend_with, read_rows_from, stamp_marker_bytes, LuaMap,
+};
 use super::api_rng::RngArg;
 use super::args::{show, tile_named, whole_integer, Args, Six};
 use super::budget::{self, Reservation};
@@ -333,7 +335,7 @@ fn read_template(
             )))
         }
     };
-    let (legend, legend_held) = read_legend(a, map, &legend_table)?;
+    let (legend, legend_held) = read_legend_with(a, map, &legend_table, &["door", "socket"])?;
     let mut kinds = Vec::with_capacity(legend.len());
     for (c, cell) in &legend {
         a.charge(cost::CALL_UNITS / 4)?;

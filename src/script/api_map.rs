@@ -383,6 +383,17 @@ pub(super) fn read_legend(
     map: &mut Map,
     legend: &Table,
 ) -> mlua::Result<(Vec<(char, StampCell)>, Reservation)> {
+    read_legend_with(a, map, legend, &[])
+}
+
+/// [`read_legend`] whose entries may also hold the fields `more` (a graph
+/// template's `door` and `socket`, read by its caller).
+pub(super) fn read_legend_with(
+    a: &Args,
+    map: &mut Map,
+    legend: &Table,
+    more: &[&str],
+) -> mlua::Result<(Vec<(char, StampCell)>, Reservation)> {
     let mut out = Vec::new();
     let mut held = a.reserve(0)?;
     let mut bytes = 0;
@@ -419,7 +430,7 @@ pub(super) fn read_legend(
                 mark: None,
             },
             Value::Table(t) => StampCell {
-                tile: match legend_fields(a, c, &t)?.get::<Value>("tile")? {
+                tile: match legend_fields(a, c, &t, more)?.get::<Value>("tile")? {
                     Value::Nil => None,
                     _ => Some(opt_tile(a, map, &t, "tile", Tile::FLOOR)?),
                 },
@@ -453,17 +464,26 @@ pub(super) fn read_legend(
 /// `t`, once every field of it is `tile` or `mark` and it has one of them
 /// (`{tiel = "wall"}` and `{mark = "x", props = {...}}` were read as
 /// nothing and as a mark without its props, without a word).
-fn legend_fields<'t>(a: &Args, c: char, t: &'t Table) -> mlua::Result<&'t Table> {
+fn legend_fields<'t>(a: &Args, c: char, t: &'t Table, more: &[&str]) -> mlua::Result<&'t Table> {
     let mut any = false;
     for pair in t.pairs::<Value, Value>() {
         let (key, _) = pair?;
         match &key {
             Value::String(k) if matches!(k.as_bytes().as_ref(), b"tile" | b"mark") => any = true,
+            Value::String(k) if more.iter().any(|m| m.as_bytes() == k.as_bytes().as_ref()) => {
+                any = true
+            }
             other => {
+                let fields = ["tile", "mark"]
+                    .iter()
+                    .chain(more)
+                    .copied()
+                    .collect::<Vec<_>>();
                 return Err(a.fail(format!(
-                    "legend '{c}': unknown field {}; an entry takes tile and mark",
-                    show(other)
-                )))
+                    "legend '{c}': unknown field {}; an entry takes {}",
+                    show(other),
+                    fields.join(", ")
+                )));
             }
         }
     }

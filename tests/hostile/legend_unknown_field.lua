@@ -1,4 +1,4 @@
--- expect: map:stamp: legend 'a': unknown field "props"; an entry takes tile and mark
+-- expect: map:stamp: legend 'a': unknown field "props"; an entry takes tile, mark
 -- line: 7
 -- A legend entry's misspelled or unknown field was read as nothing: the
 -- props of a mark were dropped without a word.

@@ -380,8 +380,7 @@ impl Guard {
     fn hold_spare(&self) {
         if self.spare.get().is_null() {
             // SAFETY: a nonzero size; null (refused) is kept as none.
-            self.spare
-                .set(unsafe { std::alloc::alloc(spare_layout()) });
+            self.spare.set(unsafe { std::alloc::alloc(spare_layout()) });
         }
     }
 
@@ -878,7 +877,10 @@ unsafe fn system(ptr: *mut c_void, osize: usize, nsize: usize) -> *mut c_void {
     const ALIGN: usize = ffi::SYS_MIN_ALIGN;
     if nsize == 0 {
         if !ptr.is_null() {
-            dealloc(ptr as *mut u8, Layout::from_size_align_unchecked(osize, ALIGN));
+            dealloc(
+                ptr as *mut u8,
+                Layout::from_size_align_unchecked(osize, ALIGN),
+            );
         }
         return std::ptr::null_mut();
     }
