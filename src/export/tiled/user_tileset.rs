@@ -162,11 +162,27 @@ fn attributes(e: &BytesStart) -> anyhow::Result<BTreeMap<String, String>> {
     Ok(out)
 }
 
+/// The largest tile id a map can use: its gid (firstgid 1 + id) must stay
+/// below Tiled's flip and rotation flags (bits 28 to 31).
+const MAX_TILE_ID: u32 = (1 << 28) - 2;
+
 fn finish(
     head: &BTreeMap<String, String>,
     image: Option<(String, usize, usize)>,
     tiles: BTreeMap<u32, TileNames>,
-) -> UserTileset {
+) -> anyhow::Result<UserTileset> {
+    let count = number(head.get("tilecount"));
+    // Ids past the tiles an image holds name no tile of it (and a huge one
+    // turned into a flipped tile, or into no tile, in the map's gids). An
+    // image collection may leave gaps, so only the flag bits bound it.
+    for &id in tiles.keys() {
+        if image.is_some() && count > 0 && id as usize >= count {
+            bail!("tile id {id} is past the tileset's tilecount {count} (ids are 0..{count})");
+        }
+        if id > MAX_TILE_ID {
+            bail!("tile id {id} is too large: a Tiled map can use ids up to {MAX_TILE_ID}");
+        }
+    }
     let mut by_name = BTreeMap::new();
     for (id, names) in tiles {
         if let Some(name) = names.property.or(names.class).filter(|n| !n.is_empty()) {
@@ -174,7 +190,7 @@ fn finish(
             by_name.entry(name).or_insert(id);
         }
     }
-    UserTileset {
+    Ok(UserTileset {
         path: PathBuf::new(),
         real: PathBuf::new(),
         name: head.get("name").cloned().unwrap_or_default(),
@@ -186,7 +202,7 @@ fn finish(
         spacing: number(head.get("spacing")),
         image,
         by_name,
-    }
+    })
 }
 
 fn from_xml(text: &str) -> anyhow::Result<UserTileset> {
@@ -248,7 +264,7 @@ fn from_xml(text: &str) -> anyhow::Result<UserTileset> {
     if !saw_tileset {
         bail!("no <tileset> element");
     }
-    Ok(finish(&head, image, tiles))
+    finish(&head, image, tiles)
 }
 
 fn from_json(text: &str) -> anyhow::Result<UserTileset> {
@@ -285,7 +301,10 @@ fn from_json(text: &str) -> anyhow::Result<UserTileset> {
         let Some(id) = t.get("id").and_then(|v| v.as_u64()) else {
             bail!("a tile without a numeric id");
         };
-        let entry = tiles.entry(id as u32).or_default();
+        let Ok(id) = u32::try_from(id) else {
+            bail!("tile id {id} is too large: a Tiled map can use ids up to {MAX_TILE_ID}");
+        };
+        let entry = tiles.entry(id).or_default();
         entry.class = t
             .get("type")
             .or_else(|| t.get("class"))
@@ -302,7 +321,7 @@ fn from_json(text: &str) -> anyhow::Result<UserTileset> {
             }
         }
     }
-    Ok(finish(&head, image, tiles))
+    finish(&head, image, tiles)
 }
 
 #[cfg(test)]
@@ -350,5 +369,36 @@ mod tests {
         .unwrap();
         let names: Vec<(&str, u32)> = json.names().collect();
         assert_eq!(names, [("floor", 3), ("wall", 0)]);
+    }
+
+    /// A tile id past what the image holds, or past what a gid can carry
+    /// under Tiled's flip flags, is refused: id 536870912 was written as a
+    /// flipped tile 0, and 4294967296 (read as a u32) as no tile at all.
+    #[test]
+    fn tile_ids_past_the_tiles_or_the_flag_bits_are_refused() {
+        let xml = |id: &str, image: bool| {
+            let image = if image {
+                r#"<image source="art.png" width="64" height="64"/>"#
+            } else {
+                ""
+            };
+            format!(
+                r#"<tileset name="art" tilewidth="32" tileheight="32" tilecount="8" columns="2">{image}<tile id="{id}" type="wall"/></tileset>"#
+            )
+        };
+        let err = from_xml(&xml("8", true)).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "tile id 8 is past the tileset's tilecount 8 (ids are 0..8)"
+        );
+        assert!(from_xml(&xml("7", true)).is_ok());
+        // An image collection may have gaps, but no id past the flags.
+        assert!(from_xml(&xml("300", false)).is_ok());
+        let err = from_xml(&xml("536870912", false)).unwrap_err().to_string();
+        assert!(err.contains("too large"), "{err}");
+        let json = r#"{"name":"a","tilewidth":32,"tileheight":32,"tilecount":8,
+            "tiles":[{"id":4294967296,"type":"wall"}]}"#;
+        let err = from_json(json).unwrap_err().to_string();
+        assert!(err.contains("tile id 4294967296 is too large"), "{err}");
     }
 }
