@@ -2045,3 +2045,34 @@ fn reference_scripts_name_a_size_or_parameter_they_cannot_use() {
         }
     }
 }
+
+/// A reference script refuses a size or parameter it cannot use with one
+/// line, exit 1, located at the script's own line (never inside
+/// `scripts/lib/`) and naming the parameter or the size in the user's
+/// terms. Each row failed before: a nil index, an integer overflow, an
+/// API error in the API's terms, a line inside `lib/features.lua`, or a
+/// guard passed and every attempt rejected.
+#[test]
+fn reference_scripts_refuse_bad_input_at_their_own_line() {
+    #[rustfmt::skip]
+    let cases: &[(&str, &[&str], u32, &str)] = &[
+        // lib/features.lua's stairs name the script's call to features.add.
+        ("rooms", &["-p", "features=true", "-p", "max_rooms=0", "-p", "min_size=2", "-p", "max_size=2"], 67, "no room for stairs on the 80x50 map"),
+    ];
+    for (name, args, line, expected) in cases {
+        let script = format!("scripts/{name}.lua");
+        for seed in ["0", "1", "2"] {
+            let mut all = vec![script.as_str(), "--seed", seed, "--hash"];
+            all.extend_from_slice(args);
+            let run = dunlua(&all);
+            let first = run.stderr.lines().next().unwrap_or_default();
+            let at = format!("dunlua: {script}:{line}: ");
+            assert!(
+                run.code == 1 && first.starts_with(&at) && first.contains(expected),
+                "{script} {args:?} seed {seed}: expected exit 1 and {at}...{expected}, got exit {}:\n{}",
+                run.code,
+                run.stderr
+            );
+        }
+    }
+}

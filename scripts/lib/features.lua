@@ -15,16 +15,24 @@ function M.doors(map)
   return map:add_doors()
 end
 
-function M.stairs(map)
+-- `level` is error()'s level for the script's line: 3 when a public
+-- function (M.stairs, M.add) calls it, so the message names the script's
+-- call, not a line in here.
+local function stairs(map, level)
   local sx, sy = map:start()
   local x, y = map:dijkstra(sx, sy):farthest()
   if x == nil or (x == sx and y == sy) then
-    error(("no room for stairs on the %dx%d map: the start reaches no other cell"):format(map.width, map.height), 2)
+    error(("no room for stairs on the %dx%d map: the start reaches no other cell"):format(map.width, map.height), level)
   end
   map:set(x, y, "stairs_down")
   map:mark(x, y, "stairs_down")
   map:set(sx, sy, "stairs_up")
   map:mark(sx, sy, "stairs_up")
+  return x, y
+end
+
+function M.stairs(map)
+  local x, y = stairs(map, 3) -- not a tail call: its frame is counted
   return x, y
 end
 
@@ -34,7 +42,7 @@ function M.add(map, opts)
     M.doors(map)
   end
   if opts.stairs then
-    M.stairs(map)
+    stairs(map, 3)
   end
 end
 
