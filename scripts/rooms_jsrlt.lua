@@ -24,6 +24,9 @@ return {
 
   generate = function(map, rng, p)
     local W, H = map.width, map.height
+    if p.max_rooms < 1 then
+      error(("need max_rooms >= 1, got %d"):format(p.max_rooms))
+    end
     if p.min_size < 1 or p.min_size > p.max_size then
       error(("need 1 <= min_size <= max_size, got %d and %d"):format(p.min_size, p.max_size))
     end

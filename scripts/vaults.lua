@@ -66,6 +66,9 @@ return {
 
   generate = function(map, rng, p)
     local W, H = map.width, map.height
+    if p.max_rooms < 0 then
+      error(("need max_rooms >= 0, got %d"):format(p.max_rooms))
+    end
     if p.min_size < 3 or p.min_size > p.max_size or p.max_size >= W or p.max_size >= H then
       error(("rooms of %d..%d tiles do not fit a %dx%d map"):format(p.min_size, p.max_size, W, H))
     end

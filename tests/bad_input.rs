@@ -2058,6 +2058,12 @@ fn reference_scripts_refuse_bad_input_at_their_own_line() {
     let cases: &[(&str, &[&str], u32, &str)] = &[
         // lib/features.lua's stairs name the script's call to features.add.
         ("rooms", &["-p", "features=true", "-p", "max_rooms=0", "-p", "min_size=2", "-p", "max_size=2"], 67, "no room for stairs on the 80x50 map"),
+        // No try at all left rooms[1] nil ("attempt to index a nil value").
+        ("rooms_jsrlt", &["-p", "max_rooms=0"], 28, "need max_rooms >= 1, got 0"),
+        ("rooms_malwoden", &["-p", "max_rooms=0"], 30, "need max_rooms >= 1, got 0"),
+        ("rooms_yeti", &["-p", "max_rooms=-3"], 48, "need max_rooms >= 1, got -3"),
+        ("vaults", &["-p", "max_rooms=-1"], 70, "need max_rooms >= 0, got -1"),
+        ("mixed", &["-p", "max_rooms=-1"], 26, "need max_rooms >= 0, got -1"),
     ];
     for (name, args, line, expected) in cases {
         let script = format!("scripts/{name}.lua");
