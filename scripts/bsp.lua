@@ -68,7 +68,7 @@ return {
   params = { min_leaf = 10, min_room = 5, depth = 6, doors = true, stairs = true },
 
   generate = function(map, rng, p)
-    if p.min_room < 3 or p.min_leaf < p.min_room + 1 then
+    if p.min_room < 3 or p.min_leaf <= p.min_room then
       error(("need 3 <= min_room < min_leaf, got min_room %d, min_leaf %d"):format(p.min_room, p.min_leaf))
     end
     if map.width < p.min_leaf or map.height < p.min_leaf then

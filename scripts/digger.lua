@@ -47,6 +47,12 @@ return {
     if W < 9 or H < 7 then
       error(("a %dx%d map is too small for the first room (8x6 corners): it needs at least 9x7"):format(W, H))
     end
+    if p.loops < 1 or p.loops > 10000 then
+      error(("need 1 <= loops <= 10000 (the walk a loop shortens), got %d"):format(p.loops))
+    end
+    if not (p.secret >= 0 and p.secret <= 1) then
+      error(("need 0 <= secret <= 1, got %s"):format(p.secret))
+    end
     map:fill("wall")
     local first = Rect.new(W // 2 - 4, H // 2 - 3, 8, 6)
     map:carve_room(first)

@@ -34,8 +34,8 @@ return {
     if p.max_rooms < 1 then
       error(("need max_rooms >= 1, got %d"):format(p.max_rooms))
     end
-    if p.per_room < 0 then
-      error(("need per_room >= 0, got %d"):format(p.per_room))
+    if p.per_room < 0 or p.per_room > 10000 then
+      error(("need 0 <= per_room <= 10000, got %d"):format(p.per_room))
     end
     if p.loop_distance < 1 or p.loop_distance > 10000 then
       error(("need 1 <= loop_distance <= 10000, got %d"):format(p.loop_distance))

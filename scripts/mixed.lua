@@ -28,9 +28,17 @@ return {
     if p.min_size < 3 or p.min_size > p.max_size or p.max_size >= W or p.max_size >= H then
       error(("rooms of %d..%d tiles do not fit a %dx%d map"):format(p.min_size, p.max_size, W, H))
     end
+    if not (p.cave >= 0 and p.cave < 1) then
+      error(("need 0 <= cave < 1, got %s"):format(p.cave))
+    end
     map:fill("wall")
     local cw, ch = math.max(3, math.floor(W * p.cave)), math.max(3, math.floor(H * p.cave))
     local cave = Rect.new((W - cw) // 2, (H - ch) // 2, cw, ch)
+    -- A room must clear the cave's left or top side (the wider margins).
+    if p.min_size >= cave.x1 and p.min_size >= cave.y1 then
+      error(("a %dx%d cave (cave = %s) leaves no room of min_size %d beside it on a %dx%d map"):format(
+        cw, ch, p.cave, p.min_size, W, H))
+    end
 
     local rooms = rooms_lib.place(map, rng, p, cave)
     if #rooms == 0 then

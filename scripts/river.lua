@@ -31,6 +31,9 @@ return {
     if p.meander < 0 then
       error(("need meander >= 0, got %s"):format(p.meander))
     end
+    if p.bridges < 0 or p.bridges > 10000 then
+      error(("need 0 <= bridges <= 10000, got %d"):format(p.bridges))
+    end
     map:fill("wall")
     map:carve_room(Rect.new(0, 0, W - 1, H - 1))
 

@@ -2064,6 +2064,15 @@ fn reference_scripts_refuse_bad_input_at_their_own_line() {
         ("rooms_yeti", &["-p", "max_rooms=-3"], 48, "need max_rooms >= 1, got -3"),
         ("vaults", &["-p", "max_rooms=-1"], 70, "need max_rooms >= 0, got -1"),
         ("mixed", &["-p", "max_rooms=-1"], 26, "need max_rooms >= 0, got -1"),
+        // Overflows and API errors in the API's terms.
+        ("river", &["-p", "bridges=9223372036854775807"], 35, "need 0 <= bridges <= 10000, got 9223372036854775807"),
+        ("levels", &["-p", "per_room=9223372036854775807"], 38, "need 0 <= per_room <= 10000, got 9223372036854775807"),
+        ("bsp", &["-p", "min_room=9223372036854775807"], 72, "need 3 <= min_room < min_leaf, got min_room 9223372036854775807, min_leaf 10"),
+        ("mixed", &["-p", "cave=1e308"], 32, "need 0 <= cave < 1, got 1e+308"),
+        ("mixed", &["-p", "cave=1"], 32, "need 0 <= cave < 1, got 1.0"),
+        ("mixed", &["-p", "cave=0.9"], 39, "a 72x45 cave (cave = 0.9) leaves no room of min_size 6 beside it on a 80x50 map"),
+        ("digger", &["-p", "loops=0"], 51, "need 1 <= loops <= 10000"),
+        ("digger", &["-p", "secret=1e308"], 54, "need 0 <= secret <= 1, got 1e+308"),
     ];
     for (name, args, line, expected) in cases {
         let script = format!("scripts/{name}.lua");
