@@ -81,6 +81,9 @@ return {
 
   generate = function(map, rng, p, ctx)
     local W, H = map.width, map.height
+    if ctx.levels ~= 2 then
+      error(("the crypt is two levels joined by a pit: it needs --levels 2, got %d"):format(ctx.levels))
+    end
     if p.min_size < 1 or p.min_size > p.max_size then
       error(("need 1 <= min_size <= max_size, got %d and %d"):format(p.min_size, p.max_size))
     end

@@ -2073,6 +2073,9 @@ fn reference_scripts_refuse_bad_input_at_their_own_line() {
         ("mixed", &["-p", "cave=0.9"], 39, "a 72x45 cave (cave = 0.9) leaves no room of min_size 6 beside it on a 80x50 map"),
         ("digger", &["-p", "loops=0"], 51, "need 1 <= loops <= 10000"),
         ("digger", &["-p", "secret=1e308"], 54, "need 0 <= secret <= 1, got 1e+308"),
+        // Level 3 found no pit above; one level had no exit.
+        ("crypt", &["--levels", "1"], 85, "it needs --levels 2, got 1"),
+        ("crypt", &["--levels", "3"], 85, "it needs --levels 2, got 3"),
     ];
     for (name, args, line, expected) in cases {
         let script = format!("scripts/{name}.lua");
