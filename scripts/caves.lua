@@ -25,6 +25,12 @@ return {
     if W < 5 or H < 5 then
       error(("caves need at least 5x5 cells, got %dx%d"):format(W, H))
     end
+    -- The 4-5 rule always walls the inside's 4 corners (5 edge neighbours).
+    local room = (W - 2) * (H - 2) - (p.steps >= 1 and 4 or 0)
+    if room < p.min_region then
+      error(("a %dx%d map leaves at most %d cells for a cave, fewer than min_region = %d"):format(
+        W, H, room, p.min_region))
+    end
     map:fill("wall")
     local inside = Rect.new(1, 1, W - 3, H - 3)
     map:fill_rect(inside, "floor")

@@ -25,10 +25,13 @@ return {
     if p.floor_ratio <= 0 or p.floor_ratio > 0.9 then
       error(("floor_ratio must be in (0, 0.9], got %s"):format(p.floor_ratio))
     end
+    local target = math.max(1, math.floor((W - 2) * (H - 2) * p.floor_ratio))
+    if p.stairs and target < 2 then
+      error(("a %dx%d map at floor_ratio %s digs 1 cell, and stairs need 2: use a bigger map (5x5 at 0.4), a higher floor_ratio or -p stairs=false"):format(W, H, p.floor_ratio))
+    end
     map:fill("wall")
     local cx, cy = W // 2, H // 2
     map:set(cx, cy, "floor")
-    local target = math.max(1, math.floor((W - 2) * (H - 2) * p.floor_ratio))
     -- Longer calls on bigger maps keep the Lua loop short whatever the size.
     local steps = math.max(p.walk, W * H // 8)
     local x, y, dug = cx, cy, 1

@@ -64,6 +64,18 @@ return {
   goal = { goals = { "boss" } },
   locks = { locked_door = { key = "key" } },
   generate = function(map, rng, p)
+    local W, H = map.width, map.height
+    -- The boss template alone is 11x7; the whole layout needs about 18x18.
+    if W < 11 or H < 7 then
+      error(("a %dx%d map is too small for the graph dungeon: the boss room alone is 11x7 (a layout needs about 18x18)"):format(W, H))
+    end
+    if p.corridor_min < 1 or p.corridor_min > p.corridor_max or p.corridor_max > math.max(W, H) then
+      error(("need 1 <= corridor_min <= corridor_max <= %d (the map's longest side), got %d and %d"):format(
+        math.max(W, H), p.corridor_min, p.corridor_max))
+    end
+    if p.attempts < 1 or p.attempts > 100000 then
+      error(("need 1 <= attempts <= 100000, got %d"):format(p.attempts))
+    end
     map:fill("wall")
     local g = graph.new()
     g:room("start",   { templates = { "small" } })

@@ -43,8 +43,10 @@ return {
 
   generate = function(map, rng, p)
     local W, H = map.width, map.height
-    if W < 8 or H < 8 then
-      error(("wfc caves need at least 8x8 cells, got %dx%d"):format(W, H))
+    -- wfc.fill wants the sample's side to fit along the map's longest side.
+    if W < 8 or H < 8 or math.max(W, H) < #SAMPLE then
+      error(("wfc caves need at least 8x8 cells and one side of %d or more (the sample's), got %dx%d"):format(
+        #SAMPLE, W, H))
     end
     map:fill("wall")
     -- The search costs more than the area: on a map bigger than MAX_W x

@@ -1996,7 +1996,17 @@ fn reference_scripts_name_a_size_or_parameter_they_cannot_use() {
         (1, 40),
     ];
     let cases: Vec<(&str, Vec<&str>)> = [
-        "crypt", "digger", "keys", "lakes", "levels", "maze", "river",
+        "caves",
+        "crypt",
+        "digger",
+        "drunkard",
+        "graph_dungeon",
+        "keys",
+        "lakes",
+        "levels",
+        "maze",
+        "river",
+        "wfc_caves",
     ]
     .into_iter()
     .map(|s| (s, vec![]))
@@ -2076,6 +2086,16 @@ fn reference_scripts_refuse_bad_input_at_their_own_line() {
         // Level 3 found no pit above; one level had no exit.
         ("crypt", &["--levels", "1"], 85, "it needs --levels 2, got 1"),
         ("crypt", &["--levels", "3"], 85, "it needs --levels 2, got 3"),
+        // Sizes the old guards let through and every attempt failed on.
+        ("drunkard", &["--size", "3x3"], 30, "a 3x3 map at floor_ratio 0.4 digs 1 cell, and stairs need 2"),
+        ("drunkard", &["--size", "4x4"], 30, "a 4x4 map at floor_ratio 0.4 digs 1 cell, and stairs need 2"),
+        ("caves", &["--size", "5x5"], 31, "a 5x5 map leaves at most 5 cells for a cave, fewer than min_region = 12"),
+        ("caves", &["--size", "7x5"], 31, "a 7x5 map leaves at most 11 cells for a cave, fewer than min_region = 12"),
+        ("wfc_caves", &["--size", "10x10"], 48, "wfc caves need at least 8x8 cells and one side of 16 or more (the sample's), got 10x10"),
+        ("wfc_caves", &["--size", "15x15"], 48, "got 15x15"),
+        ("graph_dungeon", &["--size", "5x5"], 70, "a 5x5 map is too small for the graph dungeon: the boss room alone is 11x7"),
+        ("graph_dungeon", &["--size", "10x10"], 70, "a 10x10 map is too small for the graph dungeon"),
+        ("graph_dungeon", &["-p", "corridor_min=0"], 73, "need 1 <= corridor_min <= corridor_max <= 60 (the map's longest side), got 0 and 6"),
     ];
     for (name, args, line, expected) in cases {
         let script = format!("scripts/{name}.lua");
