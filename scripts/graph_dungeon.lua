@@ -65,9 +65,9 @@ return {
   locks = { locked_door = { key = "key" } },
   generate = function(map, rng, p)
     local W, H = map.width, map.height
-    -- The boss template alone is 11x7; the whole layout needs about 18x18.
+    -- The boss template alone is 11x7; the whole layout needs about 20x20.
     if W < 11 or H < 7 then
-      error(("a %dx%d map is too small for the graph dungeon: the boss room alone is 11x7 (a layout needs about 18x18)"):format(W, H))
+      error(("a %dx%d map is too small for the graph dungeon: the boss room alone is 11x7 (a layout needs about 20x20)"):format(W, H))
     end
     if p.corridor_min < 1 or p.corridor_min > p.corridor_max or p.corridor_max > math.max(W, H) then
       error(("need 1 <= corridor_min <= corridor_max <= %d (the map's longest side), got %d and %d"):format(
