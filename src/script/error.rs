@@ -122,6 +122,17 @@ impl ScriptError {
 
     /// The script's `file:line` this failure names: its message's, or its
     /// innermost traceback frame's.
+    /// The `file:line` of the innermost traceback frame that has one (past
+    /// C functions, tail calls and skipped levels).
+    pub fn innermost_located_frame(&self) -> Option<String> {
+        self.traceback.iter().find_map(|f| {
+            f.split(": in ")
+                .next()
+                .filter(|at| has_location(&format!("{at}: ")))
+                .map(str::to_string)
+        })
+    }
+
     pub fn location(&self) -> Option<String> {
         let from_message = self
             .message

@@ -627,10 +627,16 @@ impl Vm {
                 // No line to name (Lua refused the chunk before running
                 // it, or the raising frame was a tail call's): the script
                 // is named, so the message still says whose error it is.
+                // A line the traceback has is better (Lua's "C stack
+                // overflow" raised in a C function, `tostring` recursing
+                // through `__tostring`, names none of its own).
                 if !super::error::has_location(&failure.message)
                     && !failure.message.starts_with(&format!("{}:", self.script))
                 {
-                    failure.message = format!("{}: {}", self.script, failure.message);
+                    let at = failure
+                        .innermost_located_frame()
+                        .unwrap_or_else(|| self.script.clone());
+                    failure.message = format!("{at}: {}", failure.message);
                 }
                 return failure;
             }
