@@ -248,9 +248,17 @@ impl MarkerLooks {
     }
 }
 
-/// The letter a marker without a look shows: its name's first, upper-cased.
+/// The letter a marker without a look shows: its name's first, upper-cased,
+/// when the font draws it and it is not the start's `@`; else the name's
+/// first character that is so, else `*`. (A name's first character was
+/// used whatever it was: `€` and `日` drew hollow boxes, `@home` a second
+/// start, and a tab or an escape went raw into the text map and the
+/// terminal.)
 pub fn marker_letter(name: &str) -> char {
-    name.chars().next().unwrap_or('*').to_ascii_uppercase()
+    name.chars()
+        .map(|c| c.to_ascii_uppercase())
+        .find(|&c| c != START_GLYPH && crate::glyphs::drawable(c))
+        .unwrap_or('*')
 }
 
 /// Whether a marker only repeats what its cell's tile shows (stairs marked
@@ -390,6 +398,17 @@ pub fn render_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_marker_letter_is_one_the_font_draws_and_not_the_start() {
+        assert_eq!(marker_letter("chest"), 'C');
+        assert_eq!(marker_letter("@home"), 'H');
+        assert_eq!(marker_letter("\u{1b}]0;x\u{7}"), ']');
+        assert_eq!(marker_letter("\tkey"), 'K');
+        assert_eq!(marker_letter("€1"), '1');
+        assert_eq!(marker_letter("日本"), '*');
+        assert_eq!(marker_letter(""), '*');
+    }
 
     #[test]
     fn dark_rock_draws_only_buried_walls_dark() {
