@@ -2114,3 +2114,47 @@ fn reference_scripts_refuse_bad_input_at_their_own_line() {
         }
     }
 }
+
+/// `lib/spawn.lua`'s `populate` on a room with no cell inside its walls
+/// raised `rng:range: empty range 6..5` inside the library, and without
+/// its options table `attempt to index a nil value (local 'opts')`; a bad
+/// `per_room` is said at the script's call.
+#[test]
+fn spawn_populate_takes_thin_rooms_and_no_options() {
+    let scratch = Scratch::new();
+    std::fs::create_dir_all(scratch.path().join("lib")).unwrap();
+    std::fs::copy(
+        crate::util::root().join("scripts/lib/spawn.lua"),
+        scratch.path().join("lib/spawn.lua"),
+    )
+    .unwrap();
+    let script = |tail: &str| {
+        format!(
+            "local spawn = require('lib.spawn')\n\
+             return {{ width = 20, height = 20, generate = function(map, rng)\n\
+               map:fill('floor') map:set_start(0, 0)\n\
+               map:add_room(Rect.new(1, 1, 4, 4)) map:add_room(Rect.new(6, 6, 1, 1))\n\
+               map:add_room(Rect.new(9, 9, 6, 6))\n\
+               {tail}\n\
+             end }}\n"
+        )
+    };
+    scratch.write(
+        "ok.lua",
+        &script("spawn.populate(map, rng, { per_room = 3 }) spawn.populate(map, rng)"),
+    );
+    let run = dunlua_in(scratch.path(), &["ok.lua", "--seed", "1", "--hash"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    scratch.write(
+        "bad.lua",
+        &script("spawn.populate(map, rng, { per_room = -1 })"),
+    );
+    let run = dunlua_in(scratch.path(), &["bad.lua", "--seed", "1", "--hash"]);
+    assert!(
+        run.stderr.starts_with(
+            "dunlua: bad.lua:6: spawn.populate: per_room must be a whole number 0..10000, got -1"
+        ),
+        "{}",
+        run.stderr
+    );
+}
