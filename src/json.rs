@@ -86,7 +86,7 @@ impl ExportLoad {
     }
 
     /// The sum of two maps' loads (the levels of one export).
-    pub fn add(self, other: ExportLoad) -> ExportLoad {
+    pub fn plus(self, other: ExportLoad) -> ExportLoad {
         ExportLoad {
             objects: self.objects + other.objects,
             text_bytes: self.text_bytes + other.text_bytes,

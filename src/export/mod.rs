@@ -358,7 +358,7 @@ pub fn check_export_size<'a>(
         .map(|g| crate::json::ExportLoad::of(&g.map))
         .fold(
             crate::json::ExportLoad::default(),
-            crate::json::ExportLoad::add,
+            crate::json::ExportLoad::plus,
         );
     let objects = load.objects;
     let mut need = load.bytes(per);
