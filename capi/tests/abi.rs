@@ -773,7 +773,7 @@ fn a_map_whose_json_is_past_the_bound_gives_null_and_why() {
     let why = text(dunlua_last_error());
     assert!(
         why.contains(
-            "1000000 markers, rooms and marker properties would take about 667 MB as JSON"
+            "1000000 markers, rooms and marker properties (with 3 MB of text) would take about 698 MB as JSON"
         ),
         "{why}"
     );
