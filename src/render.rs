@@ -248,17 +248,9 @@ impl MarkerLooks {
     }
 }
 
-/// The letter a marker without a look shows: its name's first, upper-cased,
-/// when the font draws it and it is not the start's `@`; else the name's
-/// first character that is so, else `*`. (A name's first character was
-/// used whatever it was: `€` and `日` drew hollow boxes, `@home` a second
-/// start, and a tab or an escape went raw into the text map and the
-/// terminal.)
+/// The letter a marker without a look shows (see [`Map::marker_letter`]).
 pub fn marker_letter(name: &str) -> char {
-    name.chars()
-        .map(|c| c.to_ascii_uppercase())
-        .find(|&c| c != START_GLYPH && crate::glyphs::drawable(c))
-        .unwrap_or('*')
+    Map::marker_letter(name)
 }
 
 /// Whether a marker only repeats what its cell's tile shows (stairs marked

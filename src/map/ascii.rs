@@ -64,7 +64,7 @@ impl Map {
             }
             grid[i] = match self.tiles.marker_look(&m.name) {
                 Some(look) => look.glyph,
-                None => m.name.chars().next().unwrap_or('*').to_ascii_uppercase(),
+                None => Map::marker_letter(&m.name),
             };
         }
         if let Some((x, y)) = self.start {
@@ -99,9 +99,35 @@ impl fmt::Display for Map {
     }
 }
 
+impl Map {
+    /// The letter a marker without a look shows: its name's first, upper-cased,
+    /// when the font draws it and it is not the start's `@`; else the name's
+    /// first character that is so, else `*`. (A name's first character was
+    /// used whatever it was: `€` and `日` drew hollow boxes, `@home` a second
+    /// start, and a tab or an escape went raw into the text map and the
+    /// terminal.)
+    pub fn marker_letter(name: &str) -> char {
+        name.chars()
+            .map(|c| c.to_ascii_uppercase())
+            .find(|&c| c != START_GLYPH && crate::glyphs::drawable(c))
+            .unwrap_or('*')
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The text map draws a marker's letter as the PNG does: no raw tab
+    /// or escape, no second `@`, no character the font lacks.
+    #[test]
+    fn the_text_map_draws_marker_letters_the_font_has() {
+        let mut map = Map::from_ascii("......\n").unwrap();
+        for (x, name) in [(1, "\u{1b}y"), (2, "@home"), (3, "\tx"), (4, "日本")] {
+            map.mark(x, 0, name).unwrap();
+        }
+        assert_eq!(map.text_with_markers(), ".YHX*.\n");
+    }
 
     #[test]
     fn text_with_markers_shows_them_over_the_tiles() {
