@@ -126,7 +126,9 @@ fn engine_identity() -> String {
         let bytes = std::fs::read(path).expect("a source of the engine");
         eat(name.as_bytes());
         eat(&[0]);
-        eat(&(bytes.len() as u64).to_le_bytes());
+        // The length as read with CRLF as LF, as the bytes are hashed.
+        let crlf = bytes.windows(2).filter(|w| w == b"\r\n").count();
+        eat(&((bytes.len() - crlf) as u64).to_le_bytes());
         let mut rest = &bytes[..];
         while let Some(at) = rest.windows(2).position(|w| w == b"\r\n") {
             eat(&rest[..at]);

@@ -2145,6 +2145,21 @@ fn spawn_populate_takes_thin_rooms_and_no_options() {
     );
     let run = dunlua_in(scratch.path(), &["ok.lua", "--seed", "1", "--hash"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // A thin room still draws its count of tries: a map made before (the
+    // draw came out 0) is the same map (hash from the library before).
+    scratch.write(
+        "thin.lua",
+        "local spawn = require('lib.spawn')\n\
+         return { width = 40, height = 20, generate = function(map, rng)\n\
+           map:fill('wall')\n\
+           local rs = { Rect.new(1,1,8,6), Rect.new(12,1,1,8), Rect.new(16,1,8,6), Rect.new(26,8,8,6) }\n\
+           for _, r in ipairs(rs) do map:fill_rect(r, 'floor') map:add_room(r) end\n\
+           map:set_start(2,2)\n\
+           spawn.populate(map, rng, { per_room = 1 })\n\
+         end }\n",
+    );
+    let run = dunlua_in(scratch.path(), &["thin.lua", "--seed", "4", "--hash"]);
+    assert_eq!(run.stdout.trim(), "959f32a9a8443743", "{}", run.stderr);
     scratch.write(
         "bad.lua",
         &script("spawn.populate(map, rng, { per_room = -1 })"),
@@ -2152,7 +2167,7 @@ fn spawn_populate_takes_thin_rooms_and_no_options() {
     let run = dunlua_in(scratch.path(), &["bad.lua", "--seed", "1", "--hash"]);
     assert!(
         run.stderr.starts_with(
-            "dunlua: bad.lua:6: spawn.populate: per_room must be a whole number 0..10000, got -1"
+            "dunlua: bad.lua:6: spawn.populate: per_room must be a whole number 0..4294967295, got -1"
         ),
         "{}",
         run.stderr

@@ -573,6 +573,22 @@ fn an_export_of_much_text_or_many_fields_is_refused_before_writing() {
         ["fields.lua", "text.lua"],
         "nothing written"
     );
+    // Markers sharing their keys carry no extra fields: 20,000 of one name
+    // with the same three properties fit (counted twice, they were refused).
+    scratch.write(
+        "shared.lua",
+        "return { width = 500, height = 500, generate = function(map)\n\
+           map:fill('floor') map:set_start(0, 0)\n\
+           for i = 0, 19999 do\n\
+             map:mark(i % 500, 1 + i // 500, 'monster', { a = 1, b = 2, c = 3 })\n\
+           end\n\
+         end }\n",
+    );
+    let run = dunlua_in(
+        scratch.path(),
+        &["shared.lua", "--seed", "1", "--out", "s.ldtk"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
     // The same map is fine as Tiled JSON, whose objects carry their own keys.
     let run = dunlua_in(
         scratch.path(),

@@ -43,24 +43,28 @@ end
 -- monster or an item too. (Skipping them would spend the draws otherwise
 -- and change the maps of every seed that meets one, levels.lua's among
 -- them.) A try on a cell that is not floor or already taken places
--- nothing; a room with no cell inside its walls gets no tries. Returns
--- how many it placed. `opts` may be left out (depth 1, one a room).
+-- nothing; a room with no cell inside its walls draws its count of tries
+-- and makes none. Returns how many it placed. `opts` may be left out
+-- (depth 1, one a room).
 function M.populate(map, rng, opts)
   opts = opts or {}
   local depth, per_room = opts.depth or 1, opts.per_room or 1
   if type(depth) ~= "number" or depth ~= depth then
     error(("spawn.populate: depth must be a number, got %s"):format(tostring(depth)), 2)
   end
-  if type(per_room) ~= "number" or per_room % 1 ~= 0 or per_room < 0 or per_room > 10000 then
-    error(("spawn.populate: per_room must be a whole number 0..10000, got %s"):format(tostring(per_room)), 2)
+  if type(per_room) ~= "number" or per_room % 1 ~= 0 or per_room < 0 or per_room > 4294967295 then
+    error(("spawn.populate: per_room must be a whole number 0..4294967295, got %s"):format(tostring(per_room)), 2)
   end
   local monsters, items = M.at_depth(M.monsters, depth), M.at_depth(M.items, depth)
   local placed, taken = 0, {}
   for i, room in ipairs(map:rooms()) do
-    -- (Such a room made rng:range raise inside this file: no map had one.)
+    -- A room with no inside still draws its count (a map whose draw was 0
+    -- was made before), then tries nothing: rng:range raised in here.
     local inside = room.x2 - room.x1 >= 2 and room.y2 - room.y1 >= 2
-    if i > 1 and inside then
-      for _ = 1, rng:int(per_room + 1) do
+    if i > 1 then
+      local tries = rng:int(per_room + 1)
+      if not inside then tries = 0 end
+      for _ = 1, tries do
         local x = rng:range(room.x1 + 1, room.x2 - 1)
         local y = rng:range(room.y1 + 1, room.y2 - 1)
         if map:get(x, y) == "floor" and not taken[y * map.width + x] then

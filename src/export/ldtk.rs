@@ -81,20 +81,23 @@ pub const BYTES_PER_FIELD_INSTANCE: u64 = 2_000;
 /// the export is made (85,000 names took 1.1 GB).
 pub const BYTES_PER_ENTITY_DEF: u64 = 8_000;
 
-/// The field instances the markers of `maps` make: each marker carries one
-/// for every key any marker of its name has (null where it has none).
+/// The field instances the markers of `maps` make beyond their own
+/// properties (counted as objects already): each marker carries one for
+/// every key any marker of its name has, null where it has none.
 pub fn field_instances<'a>(maps: impl IntoIterator<Item = &'a Map>) -> u64 {
-    let mut by_name: HashMap<&str, (u64, HashSet<&str>)> = HashMap::new();
+    // Per name: its markers, their own keys in all, the keys of any.
+    let mut by_name: HashMap<&str, (u64, u64, HashSet<&str>)> = HashMap::new();
     for map in maps {
         for m in map.markers() {
-            let (count, keys) = by_name.entry(m.name.as_str()).or_default();
+            let (count, own, keys) = by_name.entry(m.name.as_str()).or_default();
             *count += 1;
+            *own += m.props.len() as u64;
             keys.extend(m.props.iter().map(|(k, _)| k.as_str()));
         }
     }
     by_name
         .values()
-        .map(|(count, keys)| count.saturating_mul(keys.len() as u64))
+        .map(|(count, own, keys)| count.saturating_mul(keys.len() as u64).saturating_sub(*own))
         .sum()
 }
 
