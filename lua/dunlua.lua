@@ -471,7 +471,7 @@ local function make_handle(script, options)
   -- its save folder) is what the library cannot read; its files are read
   -- here, by the same rules as far as love.filesystem can tell.
   local from_love = path ~= nil and love_has(path)
-  if path ~= nil and not from_love and next(supplied) == nil and not custom then
+  if path ~= nil and not from_love and modules == nil and not custom then
     -- A file on disk: read natively, modules from its folder, as the CLI.
     return lib.dunlua_generator_from_file(path), nil
   end

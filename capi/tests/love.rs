@@ -761,6 +761,7 @@ fn luajit_modules_not_supplied_are_read_by_the_library_alone() {
         }
     }
     cases += "{ \"script_fifo\", \"mod/fifo_script.lua\", \"modules\" },\n";
+    cases += "{ \"given\", \"mod/uses_given.lua\", \"empty\" },\n";
     let chunk = format!(
         "package.path = [[{lua}/?.lua;{tests}/?.lua;]] .. package.path\n\
          local dunlua = require('dunlua')\n\
@@ -800,7 +801,13 @@ fn luajit_modules_not_supplied_are_read_by_the_library_alone() {
         );
     }
     expect(&got, "script_fifo modules", "not a regular file (a FIFO)");
-    assert_eq!(got.len(), 17, "{printed}");
+    // `modules = {}` is modules given: none of them, and no folder.
+    expect(
+        &got,
+        "given empty",
+        "not found: no lib/given.lua among the modules the game supplied",
+    );
+    assert_eq!(got.len(), 18, "{printed}");
     std::fs::remove_dir_all(&scratch).unwrap();
 }
 

@@ -5,7 +5,8 @@
 -- prints "LABEL OPTION ok WIDTH" or "LABEL OPTION err MESSAGE".
 --
 --   require("files")(dunlua, out, {{label, script, option [, shown]}, ...})
--- option: "none", "modules" (lib.given supplied), "loader" (lib.given
+-- option: "none", "modules" (lib.given supplied), "empty" (modules = {}),
+-- "loader" (lib.given
 -- from a loader function) or "text" (the script's text, named `script`,
 -- requiring "lib.LABEL"); `shown` is printed instead of the label.
 local GIVEN = "return { width = 9 }"
@@ -22,6 +23,10 @@ local OPTIONS = {
   end,
   modules = function()
     return { modules = { ["lib.given"] = GIVEN }, timeout = 5 }
+  end,
+  -- Modules given, none of them: those alone, so none (it read the folder).
+  empty = function()
+    return { modules = {}, timeout = 5 }
   end,
   loader = function()
     return {
