@@ -629,23 +629,18 @@ fn add_moves(world: &mut World) {
         for i in 0..level.class.len() {
             let (x, y) = level.cell(i);
             match level.class[i] {
-                Class::Open if level.tiles[i] == Tile::STAIRS_DOWN && !last => {
+                // Stairs in a lock are taken from the opened door.
+                class @ (Class::Open | Class::Lock(_))
+                    if level.tiles[i] == Tile::STAIRS_DOWN && !last =>
+                {
                     let (sx, sy) = world.levels[k + 1].start;
-                    found.push((
-                        level.region[i],
-                        MoveKind::StairsDown,
-                        (k as u32, x, y),
-                        (k as u32 + 1, sx, sy),
-                    ));
-                }
-                Class::Lock(_) if level.tiles[i] == Tile::STAIRS_DOWN && !last => {
-                    let (sx, sy) = world.levels[k + 1].start;
-                    from_doors.push((
-                        level.group[i],
-                        MoveKind::StairsDown,
-                        (k as u32, x, y),
-                        (k as u32 + 1, sx, sy),
-                    ));
+                    let from = (k as u32, x, y);
+                    let landing = (k as u32 + 1, sx, sy);
+                    if class == Class::Open {
+                        found.push((level.region[i], MoveKind::StairsDown, from, landing));
+                    } else {
+                        from_doors.push((level.group[i], MoveKind::StairsDown, from, landing));
+                    }
                 }
                 Class::Open if level.tiles[i] == Tile::STAIRS_UP && k > 0 => {
                     let above = &world.levels[k - 1];
